@@ -1,0 +1,1 @@
+"""Component data: the pipe tiles, markets, shops, Contracts, Orders, upgrades and valuation."""

@@ -1,0 +1,70 @@
+"""Oil colours and grades, and their one-letter names used across notation and display.
+
+Source: rulebook, "Oil Types & Grades": three types (Teal, Orange, Silver), four grades
+(Crude, Low-Grade, Mid-Grade, High-Grade).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Colour(IntEnum):
+    """The three oil types; a Pipeline only refines oil of its own colour."""
+
+    ORANGE = 0
+    TEAL = 1
+    SILVER = 2
+
+    @property
+    def letter(self) -> str:
+        return "OTS"[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> "Colour":
+        try:
+            return cls("OTS".index(letter.upper()))
+        except ValueError:
+            raise ValueError(f"unknown oil colour {letter!r} (use O, T or S)") from None
+
+
+class Grade(IntEnum):
+    """The four grades of oil; each is also a row of the Tank Farm."""
+
+    CRUDE = 0
+    LOW = 1
+    MID = 2
+    HIGH = 3
+
+    @property
+    def letter(self) -> str:
+        return "CLMH"[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> "Grade":
+        try:
+            return cls("CLMH".index(letter.upper()))
+        except ValueError:
+            raise ValueError(f"unknown oil grade {letter!r} (use C, L, M or H)") from None
+
+
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+GRADES: tuple[Grade, ...] = tuple(Grade)
+COLOUR_NAMES = ("Orange", "Teal", "Silver")
+GRADE_NAMES = ("Crude", "Low-Grade", "Mid-Grade", "High-Grade")
+
+
+def barrel_code(colour: int, grade: int) -> str:
+    """Two letters naming a barrel: colour then grade, e.g. ``TH`` for High-Grade Teal."""
+    return "OTS"[colour] + "CLMH"[grade]
+
+
+def parse_barrel(code: str) -> tuple[int, int]:
+    """Inverse of :func:`barrel_code`.
+
+    >>> parse_barrel("TH")
+    (1, 3)
+    """
+    if len(code) != 2:
+        raise ValueError(f"a barrel is two letters, colour then grade (like TH), not {code!r}")
+    return int(Colour.from_letter(code[0])), int(Grade.from_letter(code[1]))

@@ -1,0 +1,177 @@
+"""The game object: a seeded setup plus an append-only move log (event sourcing).
+
+Every state is ``fold(apply, moves, initial_state(setup))``. Undo pops the last move and rebuilds
+the state from the nearest checkpoint (a snapshot kept every ``CHECKPOINT_EVERY`` moves), which
+keeps undo cheap without copying the state on every move.
+
+>>> game = Game(GameSetup.default(players=2, seed=7))
+>>> game.apply(game.legal_moves()[0])
+>>> len(game.moves), game.undo() is not None, len(game.moves)
+(1, True, 0)
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import msgspec
+
+from . import rules
+from .errors import IllegalMove
+from .moves import Move, format_move, parse_move
+from .scoring import Score, final_scores
+from .setup import GameSetup, initial_state
+from .state import State, clone_state
+
+CHECKPOINT_EVERY = 32
+
+
+class Game:
+    """A game of Pipeline: ``legal_moves()``, ``apply()``, ``undo()``, ``redo()`` and views."""
+
+    def __init__(self, setup: GameSetup, moves: Iterable[Move] = ()) -> None:
+        self.setup = setup
+        self.state: State = initial_state(setup)
+        self.moves: list[Move] = []
+        self._redo: list[Move] = []
+        self._checkpoints: dict[int, State] = {0: clone_state(self.state)}
+        self._legal: list[Move] | None = None
+        for index, move in enumerate(moves):
+            try:
+                self._push(move, check=True)
+            except IllegalMove as exc:
+                raise IllegalMove(f"move {index + 1} ({format_move(move)}): {exc}") from None
+
+    # --- playing ---
+    def legal_moves(self) -> list[Move]:
+        """Every move the player to act may make now (empty when the game is over)."""
+        if self._legal is None:
+            self._legal = rules.legal_moves(self.state)
+        return list(self._legal)
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why ``move`` is not allowed now (naming the rule), or ``None`` if it is legal."""
+        return rules.why_illegal(self.state, move)
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    def apply(self, move: Move) -> None:
+        """Play a move; raises :class:`IllegalMove` naming the rule broken. Clears redo."""
+        self._push(move, check=True)
+        self._redo.clear()
+
+    def play(self, text: str) -> Move:
+        """Parse a move in text notation and play it; returns the move."""
+        move = parse_move(text)
+        self.apply(move)
+        return move
+
+    def apply_trusted(self, move: Move) -> None:
+        """Play a move already known to be legal (from :meth:`legal_moves`), without checking."""
+        rules.apply_trusted(self.state, move)
+        self._record(move)
+        self._redo.clear()
+
+    def _push(self, move: Move, check: bool) -> None:
+        if check:
+            rules.apply_move(self.state, move)
+        else:
+            rules.apply_trusted(self.state, move)
+        self._record(move)
+
+    def _record(self, move: Move) -> None:
+        self.moves.append(move)
+        self._legal = None
+        if len(self.moves) % CHECKPOINT_EVERY == 0:
+            self._checkpoints[len(self.moves)] = clone_state(self.state)
+
+    def undo(self) -> Move | None:
+        """Take back the last move (it can be redone); ``None`` if there is nothing to undo."""
+        if not self.moves:
+            return None
+        move = self.moves.pop()
+        self._redo.append(move)
+        self._rebuild()
+        return move
+
+    def redo(self) -> Move | None:
+        """Play again the last undone move; ``None`` if there is nothing to redo."""
+        if not self._redo:
+            return None
+        move = self._redo.pop()
+        self._push(move, check=False)
+        return move
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def _rebuild(self) -> None:
+        count = len(self.moves)
+        for index in [i for i in self._checkpoints if i > count]:
+            del self._checkpoints[index]
+        base = max(self._checkpoints)
+        state = clone_state(self._checkpoints[base])
+        for move in self.moves[base:]:
+            rules.apply_trusted(state, move)
+        self.state = state
+        self._legal = None
+
+    # --- copies and views ---
+    def clone(self) -> "Game":
+        """An independent copy (same setup, log, state and redo stack)."""
+        other = Game.__new__(Game)
+        other.setup = self.setup
+        other.state = clone_state(self.state)
+        other.moves = list(self.moves)
+        other._redo = list(self._redo)
+        other._checkpoints = dict(self._checkpoints)  # checkpoint states are never mutated
+        other._legal = None
+        return other
+
+    def state_at(self, count: int) -> State:
+        """The state after the first ``count`` moves of the log."""
+        if not 0 <= count <= len(self.moves):
+            raise ValueError(f"the log has {len(self.moves)} moves; there is no move {count}")
+        base = max(i for i in self._checkpoints if i <= count)
+        state = clone_state(self._checkpoints[base])
+        for move in self.moves[base:count]:
+            rules.apply_trusted(state, move)
+        return state
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act."""
+        return self.state.turn.player
+
+    def is_over(self) -> bool:
+        return self.state.over
+
+    def scores(self) -> list[Score]:
+        """Score breakdowns, best first (final once the game is over; a projection before)."""
+        return final_scores(self.state)
+
+    def public_view(self, player: int | None = None) -> dict:
+        """What a player at the table can see: no face-down stack order, no seed."""
+        return public_view(self.state, player)
+
+
+def public_view(state: State, player: int | None = None) -> dict:
+    """The state as plain data with hidden information removed.
+
+    The pipe stack is face down (only its size shows); Contract stacks are face up, so only the
+    top tile and the count show. Nothing in Pipeline is hidden from one player but not another,
+    so ``player`` only records whose view it is.
+    """
+    view = msgspec.to_builtins(state)
+    view["pipe_deck"] = {"count": len(state.pipe_deck)}
+    view["contract_stacks"] = [
+        {"top": stack[-1] if stack else None, "count": len(stack)} for stack in state.contract_stacks
+    ]
+    view["viewer"] = player
+    return view
+
+
+def replay(setup: GameSetup, moves: Iterable[Move]) -> State:
+    """The state reached by playing ``moves`` from the setup, each checked."""
+    return Game(setup, moves).state

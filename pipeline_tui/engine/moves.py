@@ -1,0 +1,452 @@
+"""Moves: one small step each, as frozen tagged msgspec Structs, with a text notation.
+
+Tags are part of the save format: never rename one. Every move formats to a short text that
+:func:`parse_move` reads back (``parse_move(format_move(m)) == m``).
+
+>>> format_move(Sell(row="2-TH", slot=1, colour=1, grade=3))
+'sell 2-TH#1 TH'
+>>> parse_move("place 2,-1 r3")
+PlaceTile(x=2, y=-1, rot=3)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Union
+
+import msgspec
+
+from ..data.components import MARKET_ROW_INDEX, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
+from ..data.oil import barrel_code, parse_barrel
+from .errors import NotationError
+
+
+class Move(msgspec.Struct, frozen=True, tag=True, kw_only=True):
+    """Base of all moves. The tag (the class name) is stored in saves."""
+
+
+# --- Setup ---
+class PlaceStartingTank(Move, tag="start_tank"):
+    """Setup: place one of your 5 free Tanks in a Tank Farm row (grade 0..3)."""
+    grade: int
+
+
+# --- Choosing actions (Work Phase) ---
+class Action(Move, tag="action"):
+    """Place your worker on a space of the action cross (a Main Action)."""
+    action: str
+
+
+class Secondary(Move, tag="secondary"):
+    """Move your worker to another cross space and take it as a Secondary Action."""
+    action: str
+
+
+class Government(Move, tag="government"):
+    """Place your worker on a Government Pipe tile and buy it."""
+    quadrant: int
+    space: int
+
+
+class RunNetwork(Move, tag="run_network"):
+    """Place your worker on a tile of your own Pipe Network to run its Pipelines."""
+    x: int
+    y: int
+
+
+class RunMachine(Move, tag="run_machine"):
+    """Machines I: place your worker on one of your Machines to run it at no cost."""
+    x: int
+    y: int
+
+
+class Pass(Move, tag="pass"):
+    """Take no Action this turn."""
+
+
+class EndAction(Move, tag="end_action"):
+    """Finish the Action (or the Machine run) in progress."""
+
+
+class RunMachines(Move, tag="run_machines"):
+    """Pay to run all your Machines (Machine Phase, or before Actions with Machines III)."""
+
+
+class EndTurn(Move, tag="end_turn"):
+    """End your turn."""
+
+
+class ChooseTurnOrder(Move, tag="turn_order"):
+    """After an Action with the Turn Order icon: take this place (0 = first) next round."""
+    position: int
+
+
+# --- Markets ---
+class Buy(Move, tag="buy"):
+    """Buy the barrel in a market slot."""
+    row: str
+    slot: int
+
+
+class Sell(Move, tag="sell"):
+    """Sell one of your barrels (colour, grade) into a free market slot."""
+    row: str
+    slot: int
+    colour: int
+    grade: int
+
+
+# --- Contracts & Loans ---
+class TakeContract(Move, tag="take_contract"):
+    """Take a Contract (kind "contract") or, with Contracts & Orders III, an Order as one."""
+    kind: str
+    row: int
+    slot: int
+    deferred: bool = False
+
+
+class TakeLoan(Move, tag="loan"):
+    """Take $15 and a Penalty marker."""
+
+
+# --- Shops ---
+class BuyTank(Move, tag="buy_tank"):
+    """Buy a Tank from a Tank Shop row and put it in a Tank Farm row (grade)."""
+    shop_row: int
+    grade: int
+
+
+class BuyMachine(Move, tag="buy_machine"):
+    """Buy a Machine from a Machine Shop row (then place it)."""
+    shop_row: int
+
+
+class BuyPipe(Move, tag="buy_pipe"):
+    """Buy a Pipe tile from the shop of the current Action (then place it)."""
+    index: int
+
+
+class PlaceTile(Move, tag="place_tile"):
+    """Place the Pipe tile in hand: half A on (x, y), half B towards ``rot``."""
+    x: int
+    y: int
+    rot: int
+
+
+class PlaceMachine(Move, tag="place_machine"):
+    """Place the Machine in hand over the tile half at (x, y)."""
+    x: int
+    y: int
+
+
+# --- Upgrades ---
+class BuyUpgrade(Move, tag="buy_upgrade"):
+    family: str
+
+
+class FlipToken(Move, tag="flip_token"):
+    """After buying Upgrades, flip one more token face down for free."""
+    family: str
+
+
+# --- Government ---
+class BuyGovernmentTile(Move, tag="buy_government"):
+    """Buy a further Government tile next to the one under your worker."""
+    space: int
+
+
+# --- Refining ---
+class Refine(Move, tag="refine"):
+    """Run one barrel through a Pipeline (named by its first segment) from one grade to another."""
+    x: int
+    y: int
+    k: int
+    from_grade: int
+    to_grade: int
+
+
+# --- Contracts and Orders, any time between actions ---
+class Deliver(Move, tag="deliver"):
+    """Put one barrel of the given grade on requirement ``need`` of your Contract ``contract``."""
+    contract: int
+    need: int
+    grade: int
+
+
+class FulfilOrder(Move, tag="fulfil_order"):
+    """Fulfil an Order from the display at once; grades are the barrels used per requirement."""
+    row: int
+    slot: int
+    grades: tuple[int, ...]
+
+
+# --- Upgrade grants ---
+class TakeGovernmentTile(Move, tag="take_government"):
+    quadrant: int
+    space: int
+
+
+class TakeTank(Move, tag="take_tank"):
+    shop_row: int
+    grade: int
+
+
+class TakeMachine(Move, tag="take_machine"):
+    shop_row: int
+
+
+class TakePipe(Move, tag="take_pipe"):
+    shop: str
+    index: int
+
+
+class Decline(Move, tag="decline"):
+    """Give up the rest of an upgrade's grant (for example a Machine you do not want)."""
+
+
+AnyMove = Union[
+    PlaceStartingTank, Action, Secondary, Government, RunNetwork, RunMachine, Pass, EndAction,
+    RunMachines, EndTurn, ChooseTurnOrder, Buy, Sell, TakeContract, TakeLoan, BuyTank,
+    BuyMachine, BuyPipe, PlaceTile, PlaceMachine, BuyUpgrade, FlipToken, BuyGovernmentTile,
+    Refine, Deliver, FulfilOrder, TakeGovernmentTile, TakeTank, TakeMachine, TakePipe, Decline,
+]
+
+_G = "CLMH"
+
+
+def format_move(m: Move) -> str:
+    """The text notation of a move (see the module doc)."""
+    t = type(m)
+    if t is PlaceStartingTank:
+        return f"start-tank {_G[m.grade]}"
+    if t is Action:
+        return f"act {m.action}"
+    if t is Secondary:
+        return f"second {m.action}"
+    if t is Government:
+        return f"gov {m.quadrant}.{m.space}"
+    if t is RunNetwork:
+        return f"run {m.x},{m.y}"
+    if t is RunMachine:
+        return f"run-machine {m.x},{m.y}"
+    if t is Pass:
+        return "pass"
+    if t is EndAction:
+        return "done"
+    if t is RunMachines:
+        return "machines"
+    if t is EndTurn:
+        return "end"
+    if t is ChooseTurnOrder:
+        return f"order-place {m.position + 1}"
+    if t is Buy:
+        return f"buy {m.row}#{m.slot}"
+    if t is Sell:
+        return f"sell {m.row}#{m.slot} {barrel_code(m.colour, m.grade)}"
+    if t is TakeContract:
+        kind = "C" if m.kind == "contract" else "O"
+        row = _G[m.row] if m.kind == "contract" else str(m.row)
+        return f"contract {kind}{row}.{m.slot}" + (" deferred" if m.deferred else "")
+    if t is TakeLoan:
+        return "loan"
+    if t is BuyTank:
+        return f"tank {m.shop_row + 1} {_G[m.grade]}"
+    if t is BuyMachine:
+        return f"machine {m.shop_row + 1}"
+    if t is BuyPipe:
+        return f"pipe {m.index + 1}"
+    if t is PlaceTile:
+        return f"place {m.x},{m.y} r{m.rot}"
+    if t is PlaceMachine:
+        return f"put-machine {m.x},{m.y}"
+    if t is BuyUpgrade:
+        return f"upgrade {m.family}"
+    if t is FlipToken:
+        return f"flip {m.family}"
+    if t is BuyGovernmentTile:
+        return f"gov-more {m.space}"
+    if t is Refine:
+        return f"refine {m.x},{m.y}/{m.k} {_G[m.from_grade]}>{_G[m.to_grade]}"
+    if t is Deliver:
+        return f"deliver {m.contract + 1}.{m.need + 1} {_G[m.grade]}"
+    if t is FulfilOrder:
+        return f"fulfil O{m.row}.{m.slot} " + "".join(_G[g] for g in m.grades)
+    if t is TakeGovernmentTile:
+        return f"take-gov {m.quadrant}.{m.space}"
+    if t is TakeTank:
+        return f"take-tank {m.shop_row + 1} {_G[m.grade]}"
+    if t is TakeMachine:
+        return f"take-machine {m.shop_row + 1}"
+    if t is TakePipe:
+        return f"take-pipe {m.shop}{m.index + 1}"
+    if t is Decline:
+        return "decline"
+    raise TypeError(f"not a move: {m!r}")
+
+
+_INT = r"(-?\d+)"
+_ACTIONS = set(ACTION_TILES) | set(MARKET_ACTIONS)
+
+
+def _grade(text: str) -> int:
+    if len(text) != 1 or text.upper() not in _G:
+        raise NotationError(f"unknown grade {text!r} (use C, L, M or H)")
+    return _G.index(text.upper())
+
+
+def _action(text: str) -> str:
+    if text not in _ACTIONS:
+        raise NotationError(f"unknown action {text!r} (one of {', '.join(sorted(_ACTIONS))})")
+    return text
+
+
+def _row(text: str) -> str:
+    if text not in MARKET_ROW_INDEX:
+        raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
+    return text
+
+
+def _family(text: str) -> str:
+    if text.upper() not in UPGRADE_CODES:
+        raise NotationError(f"unknown upgrade {text!r} (one of {', '.join(UPGRADE_CODES)})")
+    return text.upper()
+
+
+def _cell(text: str) -> tuple[int, int]:
+    m = re.fullmatch(rf"{_INT},{_INT}", text)
+    if not m:
+        raise NotationError(f"expected a cell like 2,-1, not {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _dotted(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d+)\.(\d+)", text)
+    if not m:
+        raise NotationError(f"expected two numbers like 2.5, not {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _index(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise NotationError(f"expected a number from 1, not {text!r}")
+    return int(text) - 1
+
+
+def parse_move(text: str) -> Move:
+    """Read a move from its text notation; raises :class:`NotationError` (a ``ValueError``)."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError("empty move")
+    verb, args = words[0].lower(), words[1:]
+
+    def need(n: int) -> None:
+        if len(args) != n:
+            raise NotationError(f"'{verb}' takes {n} argument{'s' if n != 1 else ''}, got {len(args)}")
+
+    try:
+        if verb in _SIMPLE:
+            need(0)
+            return _SIMPLE[verb]()
+        if verb == "start-tank":
+            need(1)
+            return PlaceStartingTank(grade=_grade(args[0]))
+        if verb == "act":
+            need(1)
+            return Action(action=_action(args[0]))
+        if verb == "second":
+            need(1)
+            return Secondary(action=_action(args[0]))
+        if verb in ("gov", "take-gov"):
+            need(1)
+            q, s = _dotted(args[0])
+            return (Government if verb == "gov" else TakeGovernmentTile)(quadrant=q, space=s)
+        if verb in ("run", "run-machine", "put-machine"):
+            need(1)
+            x, y = _cell(args[0])
+            cls = {"run": RunNetwork, "run-machine": RunMachine, "put-machine": PlaceMachine}[verb]
+            return cls(x=x, y=y)
+        if verb == "order-place":
+            need(1)
+            return ChooseTurnOrder(position=_index(args[0]))
+        if verb == "buy":
+            need(1)
+            row, _, slot = args[0].partition("#")
+            return Buy(row=_row(row), slot=int(slot))
+        if verb == "sell":
+            need(2)
+            row, _, slot = args[0].partition("#")
+            colour, grade = parse_barrel(args[1])
+            return Sell(row=_row(row), slot=int(slot), colour=colour, grade=grade)
+        if verb == "contract":
+            if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "deferred"):
+                raise NotationError("'contract' takes a place like CL.1 or O4.2, then optionally 'deferred'")
+            m = re.fullmatch(r"([CO])([LMH345])\.(\d+)", args[0], re.IGNORECASE)
+            if not m:
+                raise NotationError(f"expected a Contract like CL.1 or an Order like O4.2, not {args[0]!r}")
+            kind = "contract" if m.group(1).upper() == "C" else "order"
+            r = m.group(2).upper()
+            if kind == "contract" and r not in "LMH" or kind == "order" and r not in "345":
+                raise NotationError(f"no such row {args[0]!r}")
+            row = _G.index(r) if kind == "contract" else int(r)
+            return TakeContract(kind=kind, row=row, slot=int(m.group(3)), deferred=len(args) == 2)
+        if verb in ("tank", "take-tank"):
+            need(2)
+            cls = BuyTank if verb == "tank" else TakeTank
+            return cls(shop_row=_index(args[0]), grade=_grade(args[1]))
+        if verb in ("machine", "take-machine"):
+            need(1)
+            cls = BuyMachine if verb == "machine" else TakeMachine
+            return cls(shop_row=_index(args[0]))
+        if verb == "pipe":
+            need(1)
+            return BuyPipe(index=_index(args[0]))
+        if verb == "take-pipe":
+            need(1)
+            shop = args[0][:1].upper()
+            if shop not in ("T", "M"):
+                raise NotationError("'take-pipe' names a shop T or M and a number, like T3")
+            return TakePipe(shop=shop, index=_index(args[0][1:]))
+        if verb == "place":
+            need(2)
+            x, y = _cell(args[0])
+            if not re.fullmatch(r"r[0-3]", args[1]):
+                raise NotationError(f"expected a rotation r0..r3, not {args[1]!r}")
+            return PlaceTile(x=x, y=y, rot=int(args[1][1]))
+        if verb in ("upgrade", "flip"):
+            need(1)
+            return (BuyUpgrade if verb == "upgrade" else FlipToken)(family=_family(args[0]))
+        if verb == "gov-more":
+            need(1)
+            if not args[0].isdigit():
+                raise NotationError(f"expected a space number, not {args[0]!r}")
+            return BuyGovernmentTile(space=int(args[0]))
+        if verb == "refine":
+            need(2)
+            where, _, k = args[0].partition("/")
+            x, y = _cell(where)
+            m = re.fullmatch(r"([CLMH])>([CLMH])", args[1], re.IGNORECASE)
+            if not m or k not in ("0", "1"):
+                raise NotationError("'refine' takes a segment like 2,0/1 and grades like C>M")
+            return Refine(x=x, y=y, k=int(k), from_grade=_grade(m.group(1)), to_grade=_grade(m.group(2)))
+        if verb == "deliver":
+            need(2)
+            c, n = _dotted(args[0])
+            if c < 1 or n < 1:
+                raise NotationError("Contracts and requirements count from 1")
+            return Deliver(contract=c - 1, need=n - 1, grade=_grade(args[1]))
+        if verb == "fulfil":
+            need(2)
+            m = re.fullmatch(r"O([345])\.(\d+)", args[0], re.IGNORECASE)
+            if not m:
+                raise NotationError(f"expected an Order like O4.1, not {args[0]!r}")
+            return FulfilOrder(row=int(m.group(1)), slot=int(m.group(2)),
+                               grades=tuple(_grade(ch) for ch in args[1]))
+    except NotationError:
+        raise
+    except ValueError as exc:
+        raise NotationError(str(exc)) from None
+    raise NotationError(f"unknown move {verb!r}")
+
+
+_SIMPLE = {"pass": Pass, "done": EndAction, "machines": RunMachines, "end": EndTurn,
+           "loan": TakeLoan, "decline": Decline}

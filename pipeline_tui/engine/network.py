@@ -1,0 +1,200 @@
+"""A player's Personal Pipe Network: where tiles lie, and the Pipelines they form.
+
+Geometry (DESIGN.md section 3): cells on a square grid, x to the east and y to the south. A placed
+tile is ``(tile_id, x, y, rot)``: half A lies on cell (x, y) and half B on the neighbouring cell in
+direction ``rot`` (0 east, 1 south, 2 west, 3 north); every path is turned ``rot`` quarter turns
+clockwise from the tile's canonical orientation. A Segment is one path inside one half. A Pipeline
+is a maximal chain of same-colour segments meeting edge to edge; its Refinement Value is its
+segment count (rulebook "Running Your Personal Pipe Network") plus Engineering bonuses. A Machine
+covers one half: that half's segments do not count and every Pipeline ending at its edges is
+attached to it (rulebook "Machine Phase").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..data.components import pipe_tiles
+
+N, E, S, W = 0, 1, 2, 3
+DIRS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # indexed by edge: N, E, S, W
+ROT_DIRS = (DIRS[E], DIRS[S], DIRS[W], DIRS[N])  # where half B lies for rot 0, 1, 2, 3
+Cell = tuple[int, int]
+Placed = tuple[int, int, int, int]  # tile id, x, y, rot
+SegmentKey = tuple[int, int, int]  # x, y, path index (0 or 1)
+Paths = tuple[tuple[int, int, int], tuple[int, int, int]]
+
+
+@lru_cache(maxsize=None)
+def rotated_halves(tile_id: int, rot: int) -> tuple[Paths, Paths]:
+    """The paths of halves A and B of a tile turned ``rot`` quarter turns clockwise."""
+    tile = pipe_tiles()[tile_id]
+
+    def turn(paths) -> Paths:
+        return tuple(((a + rot) % 4, (b + rot) % 4, c) for a, b, c in paths)  # type: ignore
+
+    return turn(tile.a.paths), turn(tile.b.paths)
+
+
+def tile_cells(x: int, y: int, rot: int) -> tuple[Cell, Cell]:
+    """The two cells covered by a tile whose half A lies on (x, y)."""
+    dx, dy = ROT_DIRS[rot]
+    return (x, y), (x + dx, y + dy)
+
+
+@dataclass(slots=True)
+class Pipeline:
+    """One Pipeline: its key (smallest segment), colour, segment count and where it runs."""
+
+    key: SegmentKey
+    colour: int
+    segments: int
+    tiles: frozenset[int]  # indices into the placed-tile list it passes through
+    machines: frozenset[Cell]  # machine cells it is attached to
+
+    def value(self, engineering: int) -> int:
+        """Refinement Value: segments plus Engineering I (+1 per 4) or II (+2 per 4)."""
+        per_four = 2 if engineering >= 2 else (1 if engineering >= 1 else 0)
+        return self.segments + per_four * (self.segments // 4)
+
+
+@dataclass(slots=True)
+class NetworkMap:
+    """Everything derived from a list of placed tiles and machines (pure, cached by the game)."""
+
+    cells: dict[Cell, tuple[int, Paths]]  # cell -> (index of its tile, its paths)
+    machines: frozenset[Cell]
+    pipelines: list[Pipeline] = field(default_factory=list)
+    by_key: dict[SegmentKey, Pipeline] = field(default_factory=dict)
+    segment_pipeline: dict[SegmentKey, Pipeline] = field(default_factory=dict)
+
+    def tile_of(self, cell: Cell) -> int | None:
+        entry = self.cells.get(cell)
+        return None if entry is None else entry[0]
+
+    def longest(self) -> tuple[int, int, int]:
+        """Longest Pipeline per colour in segments: the Pipeline track of the player board."""
+        best = [0, 0, 0]
+        for p in self.pipelines:
+            if p.segments > best[p.colour]:
+                best[p.colour] = p.segments
+        return best[0], best[1], best[2]
+
+    def through_tile(self, tile_index: int) -> list[Pipeline]:
+        return [p for p in self.pipelines if tile_index in p.tiles]
+
+    def attached_to(self, machine: Cell) -> list[Pipeline]:
+        return [p for p in self.pipelines if machine in p.machines]
+
+    def attached(self) -> list[Pipeline]:
+        return [p for p in self.pipelines if p.machines]
+
+
+def build_map(tiles: list[Placed] | tuple[Placed, ...], machines) -> NetworkMap:
+    """Trace every Pipeline of a network with a union-find over segments."""
+    cells: dict[Cell, tuple[int, Paths]] = {}
+    for index, (tile_id, x, y, rot) in enumerate(tiles):
+        pa, pb = rotated_halves(tile_id, rot)
+        ca, cb = tile_cells(x, y, rot)
+        cells[ca] = (index, pa)
+        cells[cb] = (index, pb)
+    machine_cells = frozenset(tuple(m) for m in machines)
+    parent: dict[SegmentKey, SegmentKey] = {}
+
+    def find(k: SegmentKey) -> SegmentKey:
+        root = k
+        while parent[root] != root:
+            root = parent[root]
+        while parent[k] != root:
+            parent[k], k = root, parent[k]
+        return root
+
+    for (cx, cy), (_, paths) in cells.items():
+        if (cx, cy) in machine_cells:
+            continue
+        parent[(cx, cy, 0)] = (cx, cy, 0)
+        parent[(cx, cy, 1)] = (cx, cy, 1)
+    attached: dict[SegmentKey, set[Cell]] = {}
+    for (cx, cy), (_, paths) in cells.items():
+        if (cx, cy) in machine_cells:
+            continue
+        for k, (e1, e2, colour) in enumerate(paths):
+            for edge in (e1, e2):
+                dx, dy = DIRS[edge]
+                n = (cx + dx, cy + dy)
+                entry = cells.get(n)
+                if entry is None:
+                    continue
+                if n in machine_cells:
+                    attached.setdefault((cx, cy, k), set()).add(n)
+                    continue
+                back = (edge + 2) % 4
+                npaths = entry[1]
+                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
+                if npaths[k2][2] == colour:
+                    ra, rb = find((cx, cy, k)), find((n[0], n[1], k2))
+                    if ra != rb:
+                        parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[SegmentKey, list[SegmentKey]] = {}
+    for seg in parent:
+        groups.setdefault(find(seg), []).append(seg)
+    net = NetworkMap(cells=cells, machines=machine_cells)
+    for root, segs in sorted(groups.items()):
+        segs.sort()
+        x, y, k = segs[0]
+        colour = cells[(x, y)][1][k][2]
+        mach: set[Cell] = set()
+        for s in segs:
+            mach |= attached.get(s, set())
+        p = Pipeline(key=segs[0], colour=colour, segments=len(segs),
+                     tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
+                     machines=frozenset(mach))
+        net.pipelines.append(p)
+        net.by_key[p.key] = p
+        for s in segs:
+            net.segment_pipeline[s] = p
+    return net
+
+
+def placement_ok(cells, x: int, y: int, rot: int) -> str | None:
+    """Why a tile cannot go at (x, y, rot) in a network whose occupied cells are ``cells``.
+
+    Rulebook "Adding Pipe tiles to your Personal Pipe Network": the new tile must touch the network
+    orthogonally (colours need not match). The first tile of a network starts at (0, 0).
+    """
+    a, b = tile_cells(x, y, rot)
+    if not cells:
+        return None if a == (0, 0) else "Pipe Network: the first tile starts at 0,0"
+    if a in cells or b in cells:
+        return "Pipe Network: that space is already covered by a tile"
+    for cx, cy in (a, b):
+        for dx, dy in DIRS:
+            if (cx + dx, cy + dy) in cells:
+                return None
+    return "Pipe Network: a new tile must touch a tile already in the network"
+
+
+def legal_placements(cells) -> list[tuple[int, int, int]]:
+    """All (x, y, rot) where a tile may go; see :func:`placement_ok`."""
+    if not cells:
+        return [(0, 0, r) for r in range(4)]
+    frontier = set()
+    for cx, cy in cells:
+        for dx, dy in DIRS:
+            n = (cx + dx, cy + dy)
+            if n not in cells:
+                frontier.add(n)
+    out = set()
+    for fx, fy in frontier:
+        for rot in range(4):
+            dx, dy = ROT_DIRS[rot]
+            other = (fx + dx, fy + dy)
+            if other in cells:
+                continue
+            out.add((fx, fy, rot))  # half A on the frontier
+            # half B on the frontier, half A on the far cell
+            bx, by = fx - dx, fy - dy
+            if (bx, by) not in cells:
+                out.add((bx, by, rot))
+    return sorted(out)

@@ -1,0 +1,142 @@
+"""Game setup: the seeded deal of every shuffled component (rulebook "Setup").
+
+One random source, the seed: every shuffle happens here, in a fixed order, so a game is fully
+reproduced by its :class:`GameSetup` plus its move log (DESIGN.md section 1).
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from ..data import components as C
+from .state import PlayerState, State, TurnState
+
+RULES_VERSION = 1
+
+
+class PlayerSetup(msgspec.Struct, frozen=True):
+    """A seat: a name and who plays it ("human" or a bot level such as "heuristic")."""
+
+    name: str
+    kind: str = "human"
+
+
+class GameSetup(msgspec.Struct, frozen=True):
+    seed: int
+    players: tuple[PlayerSetup, ...]
+    first_game: bool = False
+    rules_version: int = RULES_VERSION
+
+    @classmethod
+    def default(cls, players: int, seed: int, first_game: bool = False) -> "GameSetup":
+        names = ("Ada", "Bo", "Cy", "Di")
+        return cls(seed=seed, players=tuple(PlayerSetup(names[i]) for i in range(players)),
+                   first_game=first_game)
+
+
+class SetupError(ValueError):
+    """A setup the game cannot be played with."""
+
+
+def validate_setup(setup: GameSetup) -> None:
+    if len(setup.players) not in C.PLAYER_COUNTS:
+        raise SetupError(f"Pipeline is for 2 to 4 players, not {len(setup.players)}")
+    if setup.rules_version != RULES_VERSION:
+        raise SetupError(f"rules version {setup.rules_version} is not known (this is {RULES_VERSION})")
+    if not 0 <= setup.seed < 2**63:
+        raise SetupError("the seed must be a whole number from 0 to 2^63-1")
+
+
+def initial_state(setup: GameSetup) -> State:
+    """The table after setup, before the players place their 5 starting Tanks."""
+    validate_setup(setup)
+    n = len(setup.players)
+    rng = random.Random(setup.seed)
+    spaces = C.DISPLAY_SPACES[n]
+    supply = [C.BARRELS_PER_COLOUR] * 3
+
+    deck = list(range(C.PIPE_TILES))
+    rng.shuffle(deck)
+
+    contract_rows, contract_stacks = [], []
+    for grade in C.CONTRACT_ROWS:
+        stack = [t.id for t in C.CONTRACTS if t.row == grade]
+        rng.shuffle(stack)
+        stack = stack[: C.CONTRACT_STACK_SIZE[n]]
+        row = [stack.pop() for _ in range(spaces)]
+        contract_rows.append(row)
+        contract_stacks.append(stack)
+    order_rows = []
+    for size in C.ORDER_ROWS:
+        stack = [t.id for t in C.ORDERS if t.row == size]
+        rng.shuffle(stack)
+        order_rows.append(stack[:spaces])
+
+    if setup.first_game:
+        families = list(C.FIRST_GAME_UPGRADES)
+    else:
+        families = rng.sample(list(C.UPGRADE_CODES), C.UPGRADE_FAMILIES_PER_GAME)
+    families.sort(key=C.UPGRADE_CODES.index)
+
+    tank_shop = list(C.TANK_SHOP_SPACES[n])
+    machine_shop = list(C.MACHINE_SHOP_SPACES[n])
+    tank_reserve = C.TANK_TILES - C.START_TANKS * n - sum(tank_shop)
+    machine_reserve = C.MACHINE_TILES - sum(machine_shop)
+
+    government = [[deck.pop() for _ in range(8)] for _ in range(C.GOVERNMENT_QUADRANTS)]
+    per_shop = C.SHOP_PIPES_PER_PLAYER * n
+    shop_pipes = [[deck.pop() for _ in range(per_shop)] for _ in C.SHOPS]
+
+    action_tiles = list(C.ACTION_TILES)
+    rng.shuffle(action_tiles)
+
+    markers = [m for m in C.REFINEMENT_MARKERS
+               if not (setup.first_game and m == C.FIRST_GAME_REMOVED_MARKER)]
+    rng.shuffle(markers)
+    costs = [markers[0:3], markers[3:6], markers[6:9]]
+
+    if setup.first_game:
+        valuations = list(C.FIRST_GAME_VALUATIONS)
+    else:
+        valuations = sorted(rng.sample([c.id for c in C.VALUATION_CARDS], C.VALUATION_CARDS_PER_GAME))
+
+    start = rng.randrange(n)
+    order = [(start + i) % n for i in range(n)]
+
+    markets = []
+    for row in C.MARKET_ROWS:
+        slots = row.slots[n]
+        if row.starts_full:
+            filled = min(len(slots), supply[row.colour])
+            supply[row.colour] -= filled
+            markets.append([row.colour] * filled + [-1] * (len(slots) - filled))
+        else:
+            markets.append([-1] * len(slots))
+
+    players = [PlayerState(seat=i, name=p.name, money=C.START_MONEY)
+               for i, p in enumerate(setup.players)]
+    return State(
+        players=players,
+        turn_order=order,
+        turn=TurnState(player=order[0], stage="setup"),
+        supply=supply,
+        markets=markets,
+        contract_rows=contract_rows,
+        contract_stacks=contract_stacks,
+        order_rows=order_rows,
+        pipe_deck=deck,
+        shop_pipes=shop_pipes,
+        tank_shop=tank_shop,
+        machine_shop=machine_shop,
+        tank_reserve=tank_reserve,
+        machine_reserve=machine_reserve,
+        government=government,
+        upgrade_families=families,
+        upgrade_tokens=[True] * len(families),
+        upgrade_cards=[list(C.UPGRADE_CARDS_PER_LEVEL) for _ in families],
+        valuation_cards=valuations,
+        refinement_costs=costs,
+        action_tiles=action_tiles,
+    )
