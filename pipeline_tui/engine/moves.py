@@ -3,7 +3,7 @@
 Tags are part of the save format: never rename one. Every move formats to a short text that
 :func:`parse_move` reads back (``parse_move(format_move(m)) == m``).
 
->>> format_move(Sell(row="2-TH", slot=1, colour=1, grade=3))
+>>> format_move(Sell(row="2-TH", slot=0, colour=1, grade=3))
 'sell 2-TH#1 TH'
 >>> parse_move("place 2,-1 r3")
 PlaceTile(x=2, y=-1, rot=3)
@@ -215,7 +215,8 @@ _G = "CLMH"
 
 
 def format_move(m: Move) -> str:
-    """The text notation of a move (see the module doc)."""
+    """The text notation of a move (see the module doc). Numbers that count places (slots,
+    rows, spaces, requirements) start at 1; cells are signed grid coordinates."""
     t = type(m)
     if t is PlaceStartingTank:
         return f"start-tank {_G[m.grade]}"
@@ -224,7 +225,7 @@ def format_move(m: Move) -> str:
     if t is Secondary:
         return f"second {m.action}"
     if t is Government:
-        return f"gov {m.quadrant}.{m.space}"
+        return f"gov {m.quadrant + 1}.{m.space + 1}"
     if t is RunNetwork:
         return f"run {m.x},{m.y}"
     if t is RunMachine:
@@ -240,13 +241,13 @@ def format_move(m: Move) -> str:
     if t is ChooseTurnOrder:
         return f"order-place {m.position + 1}"
     if t is Buy:
-        return f"buy {m.row}#{m.slot}"
+        return f"buy {m.row}#{m.slot + 1}"
     if t is Sell:
-        return f"sell {m.row}#{m.slot} {barrel_code(m.colour, m.grade)}"
+        return f"sell {m.row}#{m.slot + 1} {barrel_code(m.colour, m.grade)}"
     if t is TakeContract:
         kind = "C" if m.kind == "contract" else "O"
         row = _G[m.row] if m.kind == "contract" else str(m.row)
-        return f"contract {kind}{row}.{m.slot}" + (" deferred" if m.deferred else "")
+        return f"contract {kind}{row}.{m.slot + 1}" + (" deferred" if m.deferred else "")
     if t is TakeLoan:
         return "loan"
     if t is BuyTank:
@@ -264,15 +265,15 @@ def format_move(m: Move) -> str:
     if t is FlipToken:
         return f"flip {m.family}"
     if t is BuyGovernmentTile:
-        return f"gov-more {m.space}"
+        return f"gov-more {m.space + 1}"
     if t is Refine:
-        return f"refine {m.x},{m.y}/{m.k} {_G[m.from_grade]}>{_G[m.to_grade]}"
+        return f"refine {m.x},{m.y}/{m.k + 1} {_G[m.from_grade]}>{_G[m.to_grade]}"
     if t is Deliver:
         return f"deliver {m.contract + 1}.{m.need + 1} {_G[m.grade]}"
     if t is FulfilOrder:
-        return f"fulfil O{m.row}.{m.slot} " + "".join(_G[g] for g in m.grades)
+        return f"fulfil O{m.row}.{m.slot + 1} " + "".join(_G[g] for g in m.grades)
     if t is TakeGovernmentTile:
-        return f"take-gov {m.quadrant}.{m.space}"
+        return f"take-gov {m.quadrant + 1}.{m.space + 1}"
     if t is TakeTank:
         return f"take-tank {m.shop_row + 1} {_G[m.grade]}"
     if t is TakeMachine:
@@ -320,9 +321,9 @@ def _cell(text: str) -> tuple[int, int]:
 
 
 def _dotted(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"(\d+)\.(\d+)", text)
+    m = re.fullmatch(r"([1-9]\d*)\.([1-9]\d*)", text)
     if not m:
-        raise NotationError(f"expected two numbers like 2.5, not {text!r}")
+        raise NotationError(f"expected two numbers from 1, like 2.5, not {text!r}")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -359,7 +360,7 @@ def parse_move(text: str) -> Move:
         if verb in ("gov", "take-gov"):
             need(1)
             q, s = _dotted(args[0])
-            return (Government if verb == "gov" else TakeGovernmentTile)(quadrant=q, space=s)
+            return (Government if verb == "gov" else TakeGovernmentTile)(quadrant=q - 1, space=s - 1)
         if verb in ("run", "run-machine", "put-machine"):
             need(1)
             x, y = _cell(args[0])
@@ -371,16 +372,16 @@ def parse_move(text: str) -> Move:
         if verb == "buy":
             need(1)
             row, _, slot = args[0].partition("#")
-            return Buy(row=_row(row), slot=int(slot))
+            return Buy(row=_row(row), slot=_index(slot))
         if verb == "sell":
             need(2)
             row, _, slot = args[0].partition("#")
             colour, grade = parse_barrel(args[1])
-            return Sell(row=_row(row), slot=int(slot), colour=colour, grade=grade)
+            return Sell(row=_row(row), slot=_index(slot), colour=colour, grade=grade)
         if verb == "contract":
             if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "deferred"):
                 raise NotationError("'contract' takes a place like CL.1 or O4.2, then optionally 'deferred'")
-            m = re.fullmatch(r"([CO])([LMH345])\.(\d+)", args[0], re.IGNORECASE)
+            m = re.fullmatch(r"([CO])([LMH345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
                 raise NotationError(f"expected a Contract like CL.1 or an Order like O4.2, not {args[0]!r}")
             kind = "contract" if m.group(1).upper() == "C" else "order"
@@ -388,7 +389,7 @@ def parse_move(text: str) -> Move:
             if kind == "contract" and r not in "LMH" or kind == "order" and r not in "345":
                 raise NotationError(f"no such row {args[0]!r}")
             row = _G.index(r) if kind == "contract" else int(r)
-            return TakeContract(kind=kind, row=row, slot=int(m.group(3)), deferred=len(args) == 2)
+            return TakeContract(kind=kind, row=row, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
         if verb in ("tank", "take-tank"):
             need(2)
             cls = BuyTank if verb == "tank" else TakeTank
@@ -417,17 +418,15 @@ def parse_move(text: str) -> Move:
             return (BuyUpgrade if verb == "upgrade" else FlipToken)(family=_family(args[0]))
         if verb == "gov-more":
             need(1)
-            if not args[0].isdigit():
-                raise NotationError(f"expected a space number, not {args[0]!r}")
-            return BuyGovernmentTile(space=int(args[0]))
+            return BuyGovernmentTile(space=_index(args[0]))
         if verb == "refine":
             need(2)
             where, _, k = args[0].partition("/")
             x, y = _cell(where)
             m = re.fullmatch(r"([CLMH])>([CLMH])", args[1], re.IGNORECASE)
-            if not m or k not in ("0", "1"):
+            if not m or k not in ("1", "2"):
                 raise NotationError("'refine' takes a segment like 2,0/1 and grades like C>M")
-            return Refine(x=x, y=y, k=int(k), from_grade=_grade(m.group(1)), to_grade=_grade(m.group(2)))
+            return Refine(x=x, y=y, k=int(k) - 1, from_grade=_grade(m.group(1)), to_grade=_grade(m.group(2)))
         if verb == "deliver":
             need(2)
             c, n = _dotted(args[0])
@@ -436,10 +435,10 @@ def parse_move(text: str) -> Move:
             return Deliver(contract=c - 1, need=n - 1, grade=_grade(args[1]))
         if verb == "fulfil":
             need(2)
-            m = re.fullmatch(r"O([345])\.(\d+)", args[0], re.IGNORECASE)
+            m = re.fullmatch(r"O([345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
                 raise NotationError(f"expected an Order like O4.1, not {args[0]!r}")
-            return FulfilOrder(row=int(m.group(1)), slot=int(m.group(2)),
+            return FulfilOrder(row=int(m.group(1)), slot=int(m.group(2)) - 1,
                                grades=tuple(_grade(ch) for ch in args[1]))
     except NotationError:
         raise
