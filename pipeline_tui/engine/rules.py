@@ -1269,12 +1269,7 @@ def _main_action_candidates(state: State) -> list[M.Move]:
         for s in range(8):
             if state.government[q][s] >= 0:
                 out.append(M.Government(quadrant=q, space=s))
-    net = network(player)
-    seen_tiles = set()
-    for cell, (tile_index, _) in sorted(net.cells.items()):
-        if tile_index not in seen_tiles:
-            seen_tiles.add(tile_index)
-            out.append(M.RunNetwork(x=cell[0], y=cell[1]))
+    out.extend(M.RunNetwork(x=x, y=y) for x, y in sorted(network(player).cells))
     if player.level("MACH") >= 1:
         out.extend(M.RunMachine(x=x, y=y) for x, y in player.machines)
     return out
