@@ -1,0 +1,403 @@
+"""The ``pipeline-tui`` command: simulate, replay, check and a plain-text hot-seat game.
+
+Every error is one line on stderr with a non-zero exit status, never a traceback (set
+``PIPELINE_TUI_DEBUG=1`` to see one). Ctrl-C exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Sequence, TextIO
+
+import msgspec
+
+from . import __version__
+from .engine.errors import IllegalMove, NotationError
+from .engine.game import Game, public_view
+from .engine.moves import Move, format_move, parse_move
+from .engine.setup import GameSetup
+from .storage import (
+    SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,
+    save_game,
+)
+from .text import render_scores, render_state
+
+PROG = "pipeline-tui"
+MOVE_LIMIT = 100_000  # a random game far longer than this means the engine loops
+
+
+class CliError(Exception):
+    """A user-facing failure; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def _out(text: str = "", end: str = "\n") -> None:
+    sys.stdout.write(text + end)
+    sys.stdout.flush()
+
+
+def _load(path: str) -> tuple[Game, dict]:
+    save = read_save(path)
+    return game_from_save(save, Path(path).name), dict(save.meta)
+
+
+def _summary(game: Game) -> str:
+    names = ", ".join(p.name for p in game.setup.players)
+    text = (f"{len(game.setup.players)} players ({names}), {len(game.moves)} moves, "
+            f"Year {game.state.year} Round {game.state.round}")
+    if game.is_over():
+        best = [s for s in game.scores() if s.rank == 1]
+        return text + ", finished, winner " + ", ".join(f"{s.name} (${s.total})" for s in best)
+    return text + f", in progress, {game.state.players[game.current_player].name} to act"
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+def random_game(players: int, seed: int) -> Game:
+    """A game of uniformly random legal moves; the move choice is seeded by the game seed."""
+    game = Game(GameSetup.default(players=players, seed=seed))
+    rng = random.Random(seed)
+    while not game.is_over():
+        moves = game.legal_moves()
+        if not moves:
+            raise CliError(f"seed {seed}: the engine offers no move before the game's end")
+        if len(game.moves) >= MOVE_LIMIT:
+            raise CliError(f"seed {seed}: the game did not end within {MOVE_LIMIT} moves")
+        game.apply_trusted(rng.choice(moves))
+    return game
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"{out}: cannot create the folder ({exc.strerror or exc})") from None
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        game = random_game(args.players, seed)
+        scores = game.scores()
+        winner = next(s for s in scores if s.rank == 1)
+        listed = ", ".join(f"{s.name} {s.total}" for s in scores)
+        _out(f"seed {seed}: winner {winner.name}, scores {listed}, {len(game.moves)} moves")
+        if out is not None:
+            save_game(game, out / f"sim-{seed}-{args.players}p.json")
+    elapsed = time.perf_counter() - start
+    _out(f"{args.games} game{'s' if args.games != 1 else ''} in {elapsed:.2f} s")
+    return 0
+
+
+# --- replay, check, saves ---------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game, _ = _load(args.file)
+    total = len(game.moves)
+    at = total if args.to is None else args.to
+    if not 0 <= at <= total:
+        raise CliError(f"--to {at}: {Path(args.file).name} has moves 0 to {total}")
+    state = game.state_at(at)
+    if args.json:
+        doc = {"file": Path(args.file).name, "at": at, "moves": [format_move(m) for m in game.moves],
+               "state": public_view(state)}
+        _out(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
+        return 0
+    last = f": {format_move(game.moves[at - 1])}" if at else " (the table after setup)"
+    _out(f"After move {at} of {total}{last}")
+    _out()
+    _out(render_state(state, game.setup), end="")
+    if at == total and game.is_over():
+        _out()
+        _out(render_scores(game.scores()), end="")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    name = Path(args.file).name
+    try:
+        game, meta = _load(args.file)
+    except SaveError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    facts = game_meta(game)
+    for key, value in facts.items():
+        if key != "app_version" and key in meta and meta[key] != value:
+            print(f"{PROG}: {name}: meta says {key} is {meta[key]!r} but the log gives {value!r}",
+                  file=sys.stderr)
+            return 1
+    _out(f"ok: {name}: {_summary(game)}")
+    return 0
+
+
+def cmd_saves(args: argparse.Namespace) -> int:
+    directory = Path(args.dir) if args.dir else default_saves_dir()
+    infos = list_saves(directory)
+    if not infos:
+        _out(f"no saves in {directory}")
+        return 0
+    for info in infos:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.modified))
+        if info.error:
+            _out(f"{when}  {info.path.name}  BROKEN: {info.error}")
+            continue
+        state = "finished, winner " + ", ".join(info.winners) if info.finished else "in progress"
+        _out(f"{when}  {info.path.name}  {', '.join(info.players)}; Year {info.year} "
+             f"Round {info.round}, {info.moves} moves, {state}")
+    return 0
+
+
+# --- play ---------------------------------------------------------------------------------------
+
+HELP = """Commands: a move number, a move in notation (like 'act crude' or 'buy C-OC#3'),
+  undo, redo, moves (show the table and moves again), save FILE, help, quit.
+  'save NAME' without a folder writes NAME.json into the saves folder."""
+
+
+def _move_columns(moves: list[Move], width: int = 100) -> str:
+    cells = [f"{i + 1:>3}) {format_move(m)}" for i, m in enumerate(moves)]
+    size = max(len(c) for c in cells) + 2
+    per_line = max(1, width // size)
+    lines = ["".join(c.ljust(size) for c in cells[i:i + per_line]).rstrip()
+             for i in range(0, len(cells), per_line)]
+    return "\n".join(lines)
+
+
+def _save_target(text: str, saves: Path) -> Path:
+    path = Path(text).expanduser()
+    if path.parent == Path("."):
+        path = saves / (path.name if path.suffix else path.name + ".json")
+        saves.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class _HotSeat:
+    """The plain-text game loop on stdin/stdout."""
+
+    def __init__(self, game: Game, saves: Path) -> None:
+        self.game = game
+        self.saves = saves
+        self.autosaved: Path | None = None
+
+    def autosave(self) -> None:
+        try:
+            self.autosaved = autosave(self.game, self.saves)
+        except (SaveError, OSError) as exc:
+            _out(f"autosave failed: {exc}")
+
+    def show(self, table: bool) -> None:
+        if table:
+            _out(render_state(self.game.state, self.game.setup))
+        _out("Legal moves:")
+        _out(_move_columns(self.game.legal_moves()))
+
+    def read(self, stdin: TextIO) -> str | None:
+        name = self.game.state.players[self.game.current_player].name
+        _out(f"{name}> ", end="")
+        line = stdin.readline()
+        return None if line == "" else line.strip()
+
+    def run(self, stdin: TextIO) -> int:
+        table = True
+        while not self.game.is_over():
+            self.show(table)
+            table = False
+            while True:
+                line = self.read(stdin)
+                if line is None:
+                    where = f"; autosaved to {self.autosaved}" if self.autosaved else ""
+                    _out(f"\nend of input{where}")
+                    return 0
+                result = self.command(line)
+                if result == "quit":
+                    where = f"; autosaved to {self.autosaved}" if self.autosaved else ""
+                    _out(f"game left{where}")
+                    return 0
+                if result in ("moved", "table"):
+                    table = result == "table"
+                    break
+        _out(render_state(self.game.state, self.game.setup))
+        _out(render_scores(self.game.scores()), end="")
+        return 0
+
+    def command(self, line: str) -> str:
+        """Handle one input line: "moved", "table" (reprint everything), "quit" or "" (ask again)."""
+        game = self.game
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if not line:
+            return ""
+        if word in ("quit", "exit", "q"):
+            return "quit"
+        if word in ("help", "?"):
+            _out(HELP)
+            return ""
+        if word in ("moves", "table", "show"):
+            return "table"
+        if word in ("undo", "redo"):
+            done = game.undo() if word == "undo" else game.redo()
+            if done is None:
+                _out(f"nothing to {word}")
+                return ""
+            _out(f"{word}: {format_move(done)}")
+            self.autosave()
+            return "table"
+        if word == "save":
+            if not rest.strip():
+                _out("save needs a file name, like 'save mygame'")
+                return ""
+            try:
+                path = _save_target(rest.strip(), self.saves)
+                save_game(game, path)
+            except (SaveError, OSError) as exc:
+                _out(f"not saved: {exc}")
+                return ""
+            _out(f"saved to {path}")
+            return ""
+        legal = game.legal_moves()
+        if line.isdigit():
+            number = int(line)
+            if not 1 <= number <= len(legal):
+                _out(f"no move {number}: choose 1 to {len(legal)}")
+                return ""
+            move = legal[number - 1]
+        else:
+            try:
+                move = parse_move(line)
+            except NotationError as exc:
+                _out(f"not understood: {exc} (type 'help')")
+                return ""
+        before = game.current_player
+        try:
+            game.apply(move)
+        except IllegalMove as exc:
+            _out(f"illegal: {exc}")
+            return ""
+        _out(f"{game.setup.players[before].name}: {format_move(move)}")
+        self.autosave()
+        return "table" if game.current_player != before or game.is_over() else "moved"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if getattr(args, "load", None):
+        game, _ = _load(args.load)
+    else:
+        seed = args.seed if args.seed is not None else random.randrange(2**31)
+        game = Game(GameSetup.default(players=args.players, seed=seed, first_game=args.first_game))
+    saves = Path(args.saves) if args.saves else default_saves_dir()
+    _out(f"Pipeline, seed {game.setup.seed}. Type 'help' for commands.")
+    return _HotSeat(game, saves).run(sys.stdin)
+
+
+# --- parser and main ----------------------------------------------------------------------------
+
+def _nonneg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _nonneg(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected 1 or more")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _nonneg(text)
+    if value >= 2**63:
+        raise argparse.ArgumentTypeError("a seed is below 2^63")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="The board game Pipeline in the terminal.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="a plain-text hot-seat game (the default)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--seed", type=_seed, default=None, help="the setup seed (random if omitted)")
+    p.add_argument("--first-game", action="store_true", help="the rulebook's first-game setup")
+    p.add_argument("--saves", metavar="DIR", help="saves folder (default $PIPELINE_TUI_SAVES or ./saves)")
+    p.add_argument("--load", metavar="FILE", help="continue a saved game")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="play seeded games of random legal moves headless")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--games", type=_positive, default=1)
+    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i")
+    p.add_argument("--out", metavar="DIR", help="write one save per game into DIR")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="show a save's table after a move")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", type=_nonneg, default=None, metavar="N", help="after move N (default: last)")
+    p.add_argument("--json", action="store_true", help="the public view and the move log as JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("check", help="verify a save file replays")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("saves", help="list the saves in a folder, broken ones included")
+    p.add_argument("dir", metavar="DIR", nargs="?", help="default $PIPELINE_TUI_SAVES or ./saves")
+    p.set_defaults(func=cmd_saves)
+    return parser
+
+
+COMMANDS = ("play", "simulate", "replay", "check", "saves")
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        print(f"{PROG}: unknown command {argv[0]!r} (one of {', '.join(COMMANDS)})", file=sys.stderr)
+        return 2
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
+        argv = ["play", *argv]  # no command: play (options such as --players go to play)
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        return _run(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt:
+        _out()
+        return 130
+    except BrokenPipeError:
+        try:  # the reader went away (``| head``): silence the final flush at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    except (CliError, SaveError, OSError, ValueError) as exc:
+        if os.environ.get("PIPELINE_TUI_DEBUG"):
+            raise
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # the promise: one line, never a traceback
+        if os.environ.get("PIPELINE_TUI_DEBUG"):
+            raise
+        print(f"{PROG}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,333 @@
+"""Save files: a versioned JSON envelope around a game's setup and move log (DESIGN.md section 2).
+
+A save is ``{"format": "pipeline-tui-save", "version": 1, "meta": {...}, "setup": {...},
+"moves": [...]}``. Each move is its tagged msgspec Struct as msgspec writes it by default: an
+object whose ``"type"`` field is the move's tag (``{"type": "buy", "row": "C-OC", "slot": 2}``).
+``meta`` is a convenience summary for listings; the setup and the moves are the truth, and
+loading replays every move with the rules' checks.
+
+Old versions keep loading through :data:`UPCASTERS`; writes are atomic (temp file in the same
+directory, fsync, ``os.replace``) and never clobber a file that is not one of our saves.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import msgspec
+
+from .. import __version__
+from ..engine.errors import IllegalMove
+from ..engine.game import Game
+from ..engine.moves import AnyMove, format_move
+from ..engine.setup import GameSetup, SetupError
+
+FORMAT = "pipeline-tui-save"
+VERSION = 1
+ENV_DIR = "PIPELINE_TUI_SAVES"
+AUTOSAVE_PREFIX = "autosave-"
+
+# Version N dict -> version N+1 dict, so files written by older releases keep loading. Version 1
+# is the first released format, so there is nothing to upcast yet.
+UPCASTERS: dict[int, Callable[[dict], dict]] = {}
+
+# Facts about the game that meta always states from the log itself (a caller cannot override
+# them, so meta never contradicts the replay).
+_FACT_KEYS = ("app_version", "players", "year", "round", "moves", "finished", "winners", "totals")
+
+
+class SaveError(ValueError):
+    """A save that cannot be read, written or replayed; the message is one line naming the file."""
+
+
+class SaveFile(msgspec.Struct, frozen=True):
+    """The decoded envelope of a save file (current version)."""
+
+    format: str
+    version: int
+    setup: GameSetup
+    moves: list[AnyMove]
+    meta: dict[str, Any] = {}
+
+
+class SaveInfo(msgspec.Struct, frozen=True):
+    """One row of a saves listing. A broken file has ``error`` set and zeros elsewhere."""
+
+    path: Path
+    modified: float  # seconds since the epoch (file mtime)
+    players: tuple[str, ...] = ()
+    year: int = 0
+    round: int = 0
+    moves: int = 0
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+    error: str | None = None
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SaveError(f"{path.name}: no such file") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path.name}: is a directory, not a save file") from None
+    except PermissionError:
+        raise SaveError(f"{path.name}: permission denied") from None
+    except OSError as exc:
+        raise SaveError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _upcast(data: dict, name: str) -> dict:
+    """Bring an envelope of an older version up to :data:`VERSION`, one step at a time."""
+    version = data["version"]
+    while version < VERSION:
+        step = UPCASTERS.get(version)
+        if step is None:
+            raise SaveError(f"{name}: save format version {version} is not known")
+        try:
+            data = step(dict(data))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise SaveError(f"{name}: cannot upgrade it from format version {version} "
+                            f"({type(exc).__name__}: {exc})") from None
+        if not isinstance(data, dict) or data.get("version") != version + 1:
+            raise SaveError(f"{name}: the upgrade from format version {version} went wrong")
+        version += 1
+    return data
+
+
+def decode_save(raw: bytes, name: str = "save") -> SaveFile:
+    """Decode and validate the bytes of a save (no replay); ``name`` prefixes error messages."""
+    if not raw.strip():
+        raise SaveError(f"{name}: the file is empty")
+    try:
+        data = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        text = str(exc)
+        if "truncated" in text:
+            raise SaveError(f"{name}: the file is truncated (its JSON ends too early)") from None
+        raise SaveError(f"{name}: not valid JSON ({text})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError(f"{name}: not a pipeline-tui save (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if type(version) is not int:
+        raise SaveError(f"{name}: the save format version is missing or not a number")
+    if version > VERSION:
+        raise SaveError(f"{name}: save format version {version} is newer than this program "
+                        f"understands ({VERSION}); update pipeline-tui")
+    data = _upcast(data, name)
+    try:
+        return msgspec.convert(data, SaveFile)
+    except msgspec.ValidationError as exc:
+        raise SaveError(f"{name}: does not match the save format: {exc}") from None
+
+
+def read_save(path: str | os.PathLike) -> SaveFile:
+    """Read and validate a save's envelope without replaying it. Raises :class:`SaveError`."""
+    path = Path(path)
+    return decode_save(_read_bytes(path), path.name)
+
+
+def _notation(move: AnyMove) -> str:
+    """The move's notation, or its JSON when its fields are out of any notation's range."""
+    try:
+        return format_move(move)
+    except (IndexError, KeyError, TypeError, ValueError):
+        return msgspec.json.encode(move).decode()
+
+
+def game_from_save(save: SaveFile, name: str = "save") -> Game:
+    """Rebuild the game of a decoded save, replaying every move with the rules' checks."""
+    try:
+        game = Game(save.setup)
+    except SetupError as exc:
+        raise SaveError(f"{name}: bad setup: {exc}") from None
+    for index, move in enumerate(save.moves):
+        try:
+            game.apply(move)
+        except IllegalMove as exc:
+            raise SaveError(f"{name}: move {index + 1} ({_notation(move)}): {exc}") from None
+        except (IndexError, KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"{name}: move {index + 1} ({_notation(move)}) cannot be played "
+                            f"({type(exc).__name__}: {exc})") from None
+    return game
+
+
+def load_game(path: str | os.PathLike) -> Game:
+    """Read a save and rebuild its game, checking every move. Never writes to the file."""
+    path = Path(path)
+    return game_from_save(read_save(path), path.name)
+
+
+# --- Writing ----------------------------------------------------------------------------------
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def game_meta(game: Game) -> dict[str, Any]:
+    """The facts meta states about a game, all read from its current state."""
+    state = game.state
+    meta: dict[str, Any] = {
+        "app_version": __version__,
+        "players": [p.name for p in game.setup.players],
+        "year": state.year,
+        "round": state.round,
+        "moves": len(game.moves),
+        "finished": game.is_over(),
+    }
+    if game.is_over():
+        scores = game.scores()
+        meta["winners"] = [s.name for s in scores if s.rank == 1]
+        meta["totals"] = [s.total for s in sorted(scores, key=lambda s: s.seat)]
+    return meta
+
+
+def encode_save(game: Game, meta: dict[str, Any]) -> bytes:
+    """The bytes of a save: readable JSON with one move per line (diff-friendly)."""
+    enc = msgspec.json.encode
+    head = [
+        b'{\n "format": ' + enc(FORMAT),
+        b' "version": ' + enc(VERSION),
+        b' "meta": ' + enc(meta),
+        b' "setup": ' + enc(game.setup),
+    ]
+    moves = b",\n  ".join(enc(m) for m in game.moves)
+    body = b",\n".join(head) + b',\n "moves": [' + (b"\n  " + moves + b"\n ]" if moves else b"]")
+    return body + b"\n}\n"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory, flushed and fsynced, then ``os.replace``."""
+    directory = path.parent
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def save_game(game: Game, path: str | os.PathLike, meta: dict[str, Any] | None = None,
+              *, force: bool = False) -> None:
+    """Write ``game`` to ``path`` atomically.
+
+    ``meta`` adds the caller's own keys (a title, a note, fixed timestamps); the game facts in
+    meta always come from the game. An existing file is overwritten only if it is one of our
+    saves (its ``created`` time is kept); anything else raises :class:`SaveError` unless
+    ``force`` is true, so a user's unrelated or corrupt file is never clobbered.
+    """
+    path = Path(path)
+    created = None
+    if path.is_dir():
+        raise SaveError(f"{path.name}: is a directory, not a save file")
+    if path.exists() and not force:
+        try:
+            old = read_save(path)
+        except SaveError as exc:
+            raise SaveError(f"{path.name}: refusing to overwrite a file that is not a readable "
+                            f"save ({str(exc).removeprefix(path.name + ': ')})") from None
+        created = old.meta.get("created")
+    stamp = _now()
+    full: dict[str, Any] = {"created": created or stamp, "updated": stamp}
+    full.update({k: v for k, v in (meta or {}).items() if k not in _FACT_KEYS})
+    full.update(game_meta(game))
+    try:
+        data = encode_save(game, full)
+    except (TypeError, msgspec.EncodeError) as exc:
+        raise SaveError(f"{path.name}: meta cannot be written as JSON ({exc})") from None
+    if not path.parent.is_dir():
+        raise SaveError(f"{path.name}: the folder {path.parent} does not exist")
+    try:
+        _write_atomic(path, data)
+    except PermissionError:
+        raise SaveError(f"{path.name}: permission denied") from None
+    except OSError as exc:
+        raise SaveError(f"{path.name}: cannot be written ({exc.strerror or exc})") from None
+
+
+# --- Folders of saves -------------------------------------------------------------------------
+
+def default_saves_dir() -> Path:
+    """``$PIPELINE_TUI_SAVES`` if set, else ``./saves`` (absolute)."""
+    env = os.environ.get(ENV_DIR)
+    if env:
+        return Path(env).expanduser().absolute()
+    return Path.cwd() / "saves"
+
+
+def autosave(game: Game, directory: str | os.PathLike, name: str | None = None) -> Path:
+    """Save to ``directory/autosave-<seed>.json`` (or ``name``), creating the folder."""
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SaveError(f"{directory}: cannot create the saves folder ({exc.strerror or exc})") from None
+    path = directory / (name or f"{AUTOSAVE_PREFIX}{game.setup.seed}.json")
+    save_game(game, path)
+    return path
+
+
+def _json_files(directory: Path) -> list[tuple[float, Path]]:
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in directory.glob("*.json"):
+        try:
+            if path.is_file():
+                found.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    found.sort(key=lambda item: (-item[0], item[1].name))
+    return found
+
+
+def latest_autosave(directory: str | os.PathLike) -> Path | None:
+    """The most recently written ``autosave-*.json`` in ``directory``, or ``None``."""
+    for _, path in _json_files(Path(directory)):
+        if path.name.startswith(AUTOSAVE_PREFIX):
+            return path
+    return None
+
+
+def list_saves(directory: str | os.PathLike) -> list[SaveInfo]:
+    """Every ``*.json`` in ``directory``, newest first; broken files carry their error."""
+    out = []
+    for mtime, path in _json_files(Path(directory)):
+        try:
+            game = load_game(path)
+        except SaveError as exc:
+            out.append(SaveInfo(path=path, modified=mtime, error=str(exc)))
+            continue
+        over = game.is_over()
+        out.append(SaveInfo(
+            path=path, modified=mtime,
+            players=tuple(p.name for p in game.setup.players),
+            year=game.state.year, round=game.state.round, moves=len(game.moves), finished=over,
+            winners=tuple(s.name for s in game.scores() if s.rank == 1) if over else (),
+        ))
+    return out

@@ -1,0 +1,299 @@
+"""The ``pipeline-tui`` command: exit codes, one-line errors, simulate, replay, check and play."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline_tui import __version__
+from pipeline_tui.cli import main
+from pipeline_tui.engine import parse_move
+from pipeline_tui.storage import load_game, read_save
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "saves"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.fixture
+def saves(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "saves"
+    monkeypatch.setenv("PIPELINE_TUI_SAVES", str(folder))
+    return folder
+
+
+# --- version, usage errors --------------------------------------------------------------------
+
+def test_version(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert (code, out) == (0, f"pipeline-tui {__version__}\n")
+
+
+def test_python_dash_m_runs_in_a_real_process_without_textual_or_rich():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-m", "pipeline_tui", "--version"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (0, f"pipeline-tui {__version__}\n")
+    probe = ("import sys, pipeline_tui.cli, pipeline_tui.text, pipeline_tui.storage;"
+             "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["bogus"], "unknown command 'bogus'"),
+    (["simulate", "--players", "5"], "invalid choice: 5"),
+    (["simulate", "--games", "0"], "expected 1 or more"),
+    (["replay"], "the following arguments are required: FILE"),
+    (["play", "--seed", "-3"], "expected 0 or more"),
+])
+def test_usage_errors_are_one_line_exit_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert fragment in one_line_error(err)
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+def test_simulate_is_deterministic_apart_from_timing(capsys):
+    first = run(capsys, "simulate", "--players", "3", "--games", "2", "--seed", "40")
+    second = run(capsys, "simulate", "--players", "3", "--games", "2", "--seed", "40")
+    assert first[0] == second[0] == 0
+    lines, again = first[1].splitlines(), second[1].splitlines()
+    assert lines[:-1] == again[:-1]
+    assert lines[0].startswith("seed 40: winner ") and lines[1].startswith("seed 41: winner ")
+    assert lines[-1].startswith("2 games in ") and lines[-1].endswith(" s")
+    other = run(capsys, "simulate", "--players", "3", "--games", "1", "--seed", "41")
+    assert other[1].splitlines()[0] == lines[1]
+
+
+def test_simulate_out_writes_loadable_saves(capsys, tmp_path):
+    out_dir = tmp_path / "sims"
+    code, out, _ = run(capsys, "simulate", "--players", "2", "--games", "2", "--seed", "3",
+                       "--out", str(out_dir))
+    assert code == 0
+    for seed, line in zip((3, 4), out.splitlines()):
+        game = load_game(out_dir / f"sim-{seed}-2p.json")
+        assert game.is_over() and game.setup.seed == seed
+        assert line.endswith(f", {len(game.moves)} moves")
+        assert f"winner {game.scores()[0].name}," in line
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def fixture_save() -> Path:
+    return FIXTURES / "v1-finished-2p.json"
+
+
+def test_replay_to_a_move_prints_that_table(capsys, fixture_save):
+    game = load_game(fixture_save)
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--to", "12")
+    assert code == 0
+    assert out.startswith(f"After move 12 of {len(game.moves)}: ")
+    state = game.state_at(12)
+    assert f"Year {state.year} of 3, Round {state.round} of" in out
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--to", "0")
+    assert "After move 0 of" in out and "(the table after setup)" in out
+
+
+def test_replay_default_is_the_end_with_scores(capsys, fixture_save):
+    game = load_game(fixture_save)
+    code, out, _ = run(capsys, "replay", str(fixture_save))
+    assert code == 0 and f"After move {len(game.moves)} of {len(game.moves)}" in out
+    assert out.rstrip().endswith(f"Winner: {game.scores()[0].name}")
+
+
+def test_replay_json_is_the_public_view_and_the_log(capsys, fixture_save):
+    game = load_game(fixture_save)
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--to", "30", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["at"] == 30
+    assert [parse_move(text) for text in doc["moves"]] == game.moves
+    state = game.state_at(30)
+    assert doc["state"]["pipe_deck"] == {"count": len(state.pipe_deck)}
+    assert doc["state"]["round"] == state.round
+    assert [p["money"] for p in doc["state"]["players"]] == [p.money for p in state.players]
+    assert "seed" not in out
+
+
+def test_replay_to_out_of_range_is_one_line(capsys, fixture_save):
+    total = len(load_game(fixture_save).moves)
+    code, out, err = run(capsys, "replay", str(fixture_save), "--to", str(total + 1))
+    assert code == 1 and out == ""
+    assert one_line_error(err) == (f"pipeline-tui: --to {total + 1}: v1-finished-2p.json has "
+                                   f"moves 0 to {total}")
+
+
+# --- check ------------------------------------------------------------------------------------
+
+def test_check_ok_summary(capsys, fixture_save):
+    game = load_game(fixture_save)
+    code, out, err = run(capsys, "check", str(fixture_save))
+    best = game.scores()[0]
+    assert code == 0 and err == ""
+    assert out == (f"ok: v1-finished-2p.json: 2 players (Ada, Bo), {len(game.moves)} moves, "
+                   f"Year 3 Round 4, finished, winner {best.name} (${best.total})\n")
+
+
+def test_check_unfinished_names_who_is_to_act(capsys):
+    path = FIXTURES / "v1-midgame-3p.json"
+    game = load_game(path)
+    code, out, _ = run(capsys, "check", str(path))
+    name = game.state.players[game.current_player].name
+    assert code == 0 and out.rstrip().endswith(f"in progress, {name} to act")
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"", "bad.json: the file is empty"),
+    (b'{"hello": 1}', "bad.json: not a pipeline-tui save"),
+    (b'{"format": "pipeline-tui-save", "version": 1, "setup": {"seed": "x"}}', "$.setup.seed"),
+])
+def test_check_bad_file_exit_1_one_line(capsys, tmp_path, content, fragment):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 1 and out == ""
+    assert fragment in one_line_error(err)
+    assert path.read_bytes() == content
+
+
+def test_check_missing_file_and_directory(capsys, tmp_path):
+    code, _, err = run(capsys, "check", str(tmp_path / "none.json"))
+    assert code == 1 and "none.json: no such file" in one_line_error(err)
+    code, _, err = run(capsys, "check", str(tmp_path))
+    assert code == 1 and "is a directory" in one_line_error(err)
+    code, _, err = run(capsys, "replay", str(tmp_path / "none.json"))
+    assert code == 1 and "no such file" in one_line_error(err)
+
+
+def test_check_flags_meta_that_contradicts_the_log(capsys, tmp_path, fixture_save):
+    data = json.loads(fixture_save.read_bytes())
+    data["meta"]["moves"] = 3
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 1
+    assert "edited.json: meta says moves is 3 but the log gives" in one_line_error(err)
+
+
+def test_saves_lists_broken_files(capsys, saves, fixture_save):
+    saves.mkdir()
+    (saves / "a.json").write_bytes(fixture_save.read_bytes())
+    (saves / "b.json").write_text("{")
+    code, out, _ = run(capsys, "saves")
+    assert code == 0
+    assert "a.json  Ada, Bo; Year 3 Round 4" in out
+    assert "b.json  BROKEN: b.json: the file is truncated" in out
+
+
+# --- play -------------------------------------------------------------------------------------
+
+def play(capsys, monkeypatch, text: str, *argv: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    return run(capsys, "play", *argv)
+
+
+def test_play_illegal_and_unparsable_input_lose_nothing_and_undo_works(capsys, monkeypatch, saves):
+    script = "\n".join([
+        "start-tank H",   # legal
+        "buy C-OC#1",     # parses, illegal during setup
+        "frobnicate",     # does not parse
+        "99",             # no such number
+        "1",              # the first legal move
+        "undo",
+        "undo",
+        "undo",           # nothing left
+        "redo",
+        "save mygame",
+        "",
+    ])
+    code, out, err = play(capsys, monkeypatch, script, "--seed", "12", "--players", "2")
+    assert code == 0 and err == ""
+    assert "illegal: Markets: buy and sell only during a market Action" in out
+    assert "not understood: unknown move 'frobnicate'" in out
+    assert "no move 99: choose 1 to 4" in out
+    assert "undo: start-tank C" in out and "undo: start-tank H" in out
+    assert "nothing to undo" in out and "redo: start-tank H" in out
+    assert f"saved to {saves / 'mygame.json'}" in out
+    assert out.rstrip().endswith(f"end of input; autosaved to {saves / 'autosave-12.json'}")
+    auto = load_game(saves / "autosave-12.json")
+    assert auto.moves == [parse_move("start-tank H")]
+    assert load_game(saves / "mygame.json").moves == auto.moves
+
+
+def test_play_to_the_end_prints_scores(capsys, monkeypatch, saves):
+    code, out, _ = play(capsys, monkeypatch, "1\n" * 400, "--seed", "5", "--players", "2")
+    assert code == 0
+    game = load_game(saves / "autosave-5.json")
+    assert game.is_over()
+    assert out.rstrip().endswith(f"Winner: {game.scores()[0].name}")
+    assert read_save(saves / "autosave-5.json").meta["finished"] is True
+
+
+def test_play_quit_and_no_command_means_play(capsys, monkeypatch, saves):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, _ = run(capsys)
+    assert code == 0 and out.rstrip().endswith("game left")
+    assert not saves.exists()  # nothing played, nothing autosaved
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nquit\n"))
+    code, out, _ = run(capsys, "--players", "4", "--seed", "77")
+    assert code == 0 and "Players: Ada (human), Bo (human), Cy (human), Di (human)" in out
+    assert len(load_game(saves / "autosave-77.json").moves) == 1
+
+
+def test_play_load_continues_a_save(capsys, monkeypatch, saves, tmp_path):
+    path = FIXTURES / "v1-midgame-3p.json"
+    before = load_game(path)
+    code, out, _ = play(capsys, monkeypatch, "1\n", "--load", str(path))
+    assert code == 0
+    after = load_game(saves / f"autosave-{before.setup.seed}.json")
+    assert after.moves[:-1] == before.moves and len(after.moves) == len(before.moves) + 1
+
+
+def test_play_refuses_to_autosave_over_a_foreign_file(capsys, monkeypatch, saves):
+    saves.mkdir()
+    foreign = saves / "autosave-9.json"
+    foreign.write_text("not mine")
+    code, out, _ = play(capsys, monkeypatch, "1\n", "--seed", "9")
+    assert code == 0
+    assert "autosave failed: autosave-9.json: refusing to overwrite" in out
+    assert foreign.read_text() == "not mine"
+
+
+def test_ctrl_c_exits_130_quietly(capsys, monkeypatch, saves):
+    class Interrupted(io.StringIO):
+        def readline(self, *args):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupted())
+    code, _, err = run(capsys, "play", "--seed", "1")
+    assert code == 130 and err == ""
+
+
+def test_play_bad_load_file_is_one_line(capsys, monkeypatch, saves, tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("[]")
+    code, _, err = play(capsys, monkeypatch, "", "--load", str(bad))
+    assert code == 1 and "x.json: not a pipeline-tui save" in one_line_error(err)
+

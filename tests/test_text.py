@@ -1,0 +1,161 @@
+"""Plain-text rendering of the table and of the scores: content read from the state, in letters."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline_tui.data import components as C
+from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.engine.state import HeldContract, clone_state
+from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
+
+
+def new_game(players: int = 2, seed: int = 5, first_game: bool = False) -> Game:
+    return Game(GameSetup.default(players=players, seed=seed, first_game=first_game))
+
+
+def row_index(code: str) -> int:
+    return C.MARKET_ROW_INDEX[code]
+
+
+def finished_game(players: int, seed: int) -> Game:
+    game = new_game(players, seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.apply_trusted(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_header_turn_order_and_whose_turn():
+    game = new_game(3, seed=8)
+    state = game.state
+    text = render_state(state, game.setup)
+    names = [state.players[s].name for s in state.turn_order]
+    assert text.startswith("Year 1 of 3, Round 1 of 8\n")
+    assert "Players: Ada (human), Bo (human), Cy (human)" in text
+    assert f"Turn Order: {' > '.join(names)}   next Round: (empty)" in text
+    assert f"To act: {names[0]}, Setup (placing starting Tanks), 0 of 5 placed" in text
+    assert f"{names[0]} (seat {state.turn_order[0]}): $40, Penalty markers: 0  <- to act" in text
+
+
+def test_market_rows_show_prices_and_contents_in_letters():
+    game = new_game(2)
+    state = game.state
+    text = render_state(state)
+    assert "  C-OC  8[O] 7[O] 6[O] 5[O]\n" in text  # 2 players: the 4 rightmost crude slots
+    assert "  2-TH  45[ ] 50[ ]\n" in text  # 2 players: the middle two refined slots
+    state.markets[row_index("2-TH")][0] = 1
+    state.markets[row_index("C-OC")][1] = -1
+    text = render_state(state)
+    assert "  2-TH  45[T] 50[ ]\n" in text
+    assert "  C-OC  8[O] 7[ ] 6[O] 5[O]\n" in text
+
+
+def test_four_players_use_every_printed_slot():
+    text = render_state(new_game(4).state)
+    assert "  3-SL  25[ ] 30[ ] 30[ ] 35[ ]\n" in text
+    assert "  1-TC  12[T] 11[T] 10[T] 10[T] 9[T] 8[T]\n" in text
+
+
+def test_contracts_and_orders_rows_use_notation_numbers_and_barrel_codes():
+    state = new_game(4, seed=3).state
+    text = render_state(state)
+    low = state.contract_rows[0]
+    expected = "   ".join(f"CL.{i + 1} {needs_text(t)}" for i, t in enumerate(low))
+    assert f"  Low-Grade  {expected}   ({len(state.contract_stacks[0])} in stack)" in text
+    five = state.order_rows[2]
+    assert f"O5.1 {needs_text(five[0])}" in text
+    state.contract_rows[1][0] = -1
+    assert "CM.1 (empty)" in render_state(state)
+
+
+def test_shops_government_upgrades_valuation_and_costs():
+    game = new_game(2, first_game=True)
+    state = game.state
+    text = render_state(state, game.setup)
+    assert "first-game setup" in text
+    assert "Tank Shop: $5 x2, $10 x2, $15 x2" in text
+    assert f"T1 {tile_text(state.shop_pipes[0][0])}" in text
+    assert f"Pipe stack: {len(state.pipe_deck)} face down, 0 discarded" in text
+    assert "Quadrant 1: closed, 8 tiles left: 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8" in text
+    assert "  GOV  Government         token up    I:3 II:1 III:1" in text
+    assert "card 3: $10 per Tank Tile" in text
+    costs = state.refinement_costs[1]
+    assert "  Teal            " + "".join(f"{c:>4}" for c in costs) in text
+    state.government[0][2] = -1
+    state.government_opened[0] = 1
+    state.upgrade_tokens[0] = False
+    text = render_state(state)
+    assert "Quadrant 1: open since Year 1, 7 tiles left: 1.1 1.2 1.4" in text
+    assert "  GOV  Government         token down" in text
+
+
+def test_tile_text_names_edges_and_colours():
+    tile = C.pipe_tiles()[5]
+    text = tile_text(5)
+    assert text.startswith("#5 [")
+    (a, b, colour), _ = tile.a.paths
+    assert f"{'NESW'[a]}{'NESW'[b]}:{'OTS'[colour]}" in text
+
+
+def test_player_board_tank_farm_contracts_upgrades_and_network():
+    state = new_game(2).state
+    player = state.players[0]
+    player.tanks = [2, 3, 0, 1]
+    player.oil = [[1, 0, 0], [2, 1, 0], [0, 0, 0], [0, 0, 1]]
+    player.upgrades[C.UPGRADE_CODES.index("ENG")] = 2
+    player.penalties = 2
+    tile = C.CONTRACTS[10]
+    player.contracts = [HeldContract(tile=tile.id, filled=[2, -1], completions=1),
+                        HeldContract(tile=0, deferred=True, filled=[-1, -1])]
+    player.tiles = [(3, 0, 0, 0)]
+    player.worker = "gov 2.5"
+    text = render_state(state)
+    assert "    High-Grade [S ]\n" in text
+    assert "    Mid-Grade  (no Tanks)\n" in text
+    assert "    Low-Grade  [OO] [T ] [  ]\n" in text
+    assert "    Crude      [O ] [  ]\n" in text
+    assert "Ada (seat 0): $40, Penalty markers: 2" in text
+    assert "  worker on Government tile 3.6" in text
+    codes = [f"{n + 1}:{'OTS'[c]}{'CLMH'[g]}" for n, (c, g) in enumerate(tile.needs)]
+    assert f"    1. Mid-Grade Contract: {codes[0]}=M {codes[1]}  (active, fulfilled 1 this Year)" in text
+    assert "    2. Low-Grade Contract: 1:OL 2:OL  (deferred, fulfilled 0 this Year)" in text
+    assert "  Upgrades: ENG II" in text
+    assert "  Pipe Network: 1 tiles, 0 Machines; longest Pipeline" in text
+
+
+def test_cross_shows_tiles_and_workers():
+    state = new_game(2).state
+    state.players[1].worker = "crude"
+    state.players[0].worker = state.action_tiles[2]
+    text = render_state(state)
+    assert f"  North  Crude Market [Bo] / {C.ACTION_NAMES[state.action_tiles[0]]}\n" in text
+    assert f"  South  Refined Market 2 / {C.ACTION_NAMES[state.action_tiles[2]]} [Ada]\n" in text
+
+
+def test_rendering_is_deterministic_plain_text():
+    game = finished_game(3, 4)
+    mid = game.state_at(len(game.moves) // 2)
+    text = render_state(mid, game.setup)
+    assert text == render_state(clone_state(mid), game.setup)
+    assert "\x1b" not in text
+    assert all(ch == "\n" or ch.isprintable() for ch in text)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 6), (4, 7)])
+def test_render_scores_table(players, seed):
+    game = finished_game(players, seed)
+    scores = game.scores()
+    text = render_scores(scores)
+    lines = text.splitlines()
+    assert lines[0].split() == [s.name for s in scores]
+    total = next(line for line in lines if line.startswith("Total"))
+    assert [int(v) for v in total.split()[1:]] == [s.total for s in scores]
+    rank = next(line for line in lines if line.startswith("Rank"))
+    assert rank.split()[1:] == [str(i + 1) for i in range(players)]
+    cash = next(line for line in lines if line.startswith("Cash"))
+    assert [int(v) for v in cash.split()[1:]] == [game.state.players[s.seat].money for s in scores]
+    assert lines[-1] == f"Winner: {scores[0].name}"
+    assert "Year 3 of 3, Round 4 of 4  (game over)" in render_state(game.state)
