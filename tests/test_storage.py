@@ -55,7 +55,7 @@ def frozen_now(path: Path) -> tuple[bytes, int]:
 
 def assert_one_line(exc: pytest.ExceptionInfo, *fragments: str) -> None:
     text = str(exc.value)
-    assert "\n" not in text
+    assert "\n" not in text and len(text) <= 400
     for fragment in fragments:
         assert fragment in text, text
 
@@ -158,6 +158,9 @@ def _bytes_for(case: str, base: dict) -> bytes:
         changed["moves"][6] = {"type": "buy", "row": "C-OC", "slot": 0}
     elif case == "out_of_range":
         changed["moves"][0] = {"type": "start_tank", "grade": 9}
+    elif case == "row_with_newline":
+        changed["moves"][6] = {"type": "sell", "row": "C-OC\nX" * 200, "slot": 0, "colour": 0,
+                               "grade": 0}
     elif case == "extra_move":
         changed["moves"].append({"type": "end_turn"})
     return json.dumps(changed).encode()
@@ -182,6 +185,7 @@ REJECTIONS = [
     ("illegal_move", "move 7 (buy C-OC#1): Markets:"),
     ("out_of_range", 'move 1 ({"type":"start_tank","grade":9}): Tank Farm'),
     ("extra_move", "the game is over"),
+    ("row_with_newline", "move 7 (sell C-OC X"),
 ]
 
 

@@ -30,6 +30,7 @@ FORMAT = "pipeline-tui-save"
 VERSION = 1
 ENV_DIR = "PIPELINE_TUI_SAVES"
 AUTOSAVE_PREFIX = "autosave-"
+MAX_MESSAGE = 400
 
 # Version N dict -> version N+1 dict, so files written by older releases keep loading. Version 1
 # is the first released format, so there is nothing to upcast yet.
@@ -41,7 +42,17 @@ _FACT_KEYS = ("app_version", "players", "year", "round", "moves", "finished", "w
 
 
 class SaveError(ValueError):
-    """A save that cannot be read, written or replayed; the message is one line naming the file."""
+    """A save that cannot be read, written or replayed; the message is one line naming the file.
+
+    Text taken from the file (a market row name, say) could hold line breaks or be huge, so the
+    message is kept to one line of at most :data:`MAX_MESSAGE` characters.
+    """
+
+    def __init__(self, message: str) -> None:
+        line = " ".join(str(message).split())
+        if len(line) > MAX_MESSAGE:
+            line = line[: MAX_MESSAGE - 3] + "..."
+        super().__init__(line)
 
 
 class SaveFile(msgspec.Struct, frozen=True):
@@ -152,7 +163,7 @@ def game_from_save(save: SaveFile, name: str = "save") -> Game:
             game.apply(move)
         except IllegalMove as exc:
             raise SaveError(f"{name}: move {index + 1} ({_notation(move)}): {exc}") from None
-        except (IndexError, KeyError, TypeError, ValueError) as exc:
+        except Exception as exc:  # the file is untrusted input: any failure is a bad save
             raise SaveError(f"{name}: move {index + 1} ({_notation(move)}) cannot be played "
                             f"({type(exc).__name__}: {exc})") from None
     return game
