@@ -1,0 +1,20 @@
+"""The Textual user interface. Only this package imports Textual."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+
+def run_app(mode: str = "title", players: int | Sequence[str] | None = None,
+            seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
+            saves_dir: str | Path | None = None, mouse: bool = True) -> None:
+    """Build and run the app.
+
+    ``mode``: "title" (menu), "new" (with ``players`` a count or names: start at once; without:
+    the new-game screen), "load" or "replay" (``file``, or the saves list when ``None``).
+    """
+    from .app import PipelineApp
+
+    PipelineApp(mode=mode, players=players, seed=seed, first_game=first_game, file=file,
+                saves_dir=saves_dir).run(mouse=mouse)

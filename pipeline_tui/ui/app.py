@@ -1,0 +1,144 @@
+"""The Textual application: screens, global keys and the command palette."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from .. import storage
+from ..engine.game import Game
+from ..engine.setup import GameSetup, PlayerSetup
+from .screens import (
+    DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
+)
+from .table_screen import TableScreen
+
+MODES = ("title", "new", "load", "replay")
+
+
+class PipelineApp(App):
+    """Pipeline at the terminal: hot-seat play, saves and the score sheet."""
+
+    TITLE = "Pipeline"
+    CSS_PATH = "app.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (80, "-narrow"), (150, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1", "help", "Help"),
+    ]
+
+    def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
+                 seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
+                 saves_dir: str | Path | None = None) -> None:
+        super().__init__()
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode_name = mode
+        self.players = players
+        self.seed = seed
+        self.first_game = first_game
+        self.file = Path(file) if file else None
+        self.saves_dir = Path(saves_dir) if saves_dir else storage.default_saves_dir()
+
+    def on_mount(self) -> None:
+        self.push_screen(TitleScreen())
+        if self.mode_name == "new":
+            if self.players is None:
+                self.push_screen(NewGameScreen())
+            else:
+                self.start_game(self._setup_from_options())
+        elif self.mode_name in ("load", "replay"):
+            if self.file is not None:
+                self.open_file(self.file, replay=self.mode_name == "replay")
+            else:
+                self.push_screen(LoadScreen(replay=self.mode_name == "replay"))
+
+    def _setup_from_options(self) -> GameSetup:
+        if isinstance(self.players, int):
+            names: Sequence[str] = DEFAULT_NAMES[: self.players]
+        else:
+            names = list(self.players or DEFAULT_NAMES[:2])
+        seed = self.seed if self.seed is not None else random.randrange(2**31)
+        return GameSetup(seed=seed, players=tuple(PlayerSetup(n) for n in names),
+                         first_game=self.first_game)
+
+    # --- navigation ---
+    def _back_to_title(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def start_game(self, setup: GameSetup) -> None:
+        """Open the table for a new game."""
+        try:
+            game = Game(setup)
+        except ValueError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self._back_to_title()
+        self.push_screen(TableScreen(game, self.saves_dir))
+
+    def open_file(self, path: Path, replay: bool = False) -> None:
+        """Load a save and open it at the table (or in the replay viewer)."""
+        try:
+            game = storage.load_game(path)
+        except storage.SaveError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        self._back_to_title()
+        if replay:
+            from .replay_screen import ReplayScreen
+
+            self.push_screen(ReplayScreen(game))
+        else:
+            self.push_screen(TableScreen(game, self.saves_dir, save_name=Path(path).name))
+
+    def show_scores(self, game: Game) -> None:
+        if not isinstance(self.screen, EndScreen):
+            self.push_screen(EndScreen(game))
+
+    def ask_save_as(self, game: Game) -> None:
+        self.push_screen(SaveAsScreen(game))
+
+    def action_to_title(self) -> None:
+        self._back_to_title()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def _table(self) -> TableScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    async def action_quit(self) -> None:
+        """Quit from anywhere, saving the game at the table first."""
+        table = self._table()
+        if table is not None and table.game.moves:
+            table.autosave()
+        self.exit()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Set up a new game", lambda: self.push_screen(NewGameScreen()))
+        yield SystemCommand("Load game", "Open a saved game",
+                            lambda: self.push_screen(LoadScreen(replay=False)))
+        yield SystemCommand("Replay game", "Step through a saved game",
+                            lambda: self.push_screen(LoadScreen(replay=True)))
+        yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
+        table = self._table()
+        if table is not None:
+            yield SystemCommand("Save game as", "Save this game under a name",
+                                lambda: self.ask_save_as(table.game))
+            yield SystemCommand("Scores", "The score sheet (a projection until the end)",
+                                lambda: self.show_scores(table.game))
+            yield SystemCommand("Undo move", "Take back the last move", table.action_undo)
+            yield SystemCommand("Redo move", "Play the undone move again", table.action_redo)
+        yield SystemCommand("Title screen", "Back to the title screen", self.action_to_title)

@@ -1,0 +1,147 @@
+"""Readable descriptions of engine moves, and their grouping in the move list.
+
+Only wording lives here: which moves exist comes from ``game.legal_moves()``.
+"""
+
+from __future__ import annotations
+
+from ..data import components as C
+from ..data.oil import COLOUR_NAMES, GRADE_NAMES
+from ..engine import moves as M
+from ..engine.rules import market_price, network
+from ..engine.state import State
+
+GROUPS = (
+    "Setup", "Turn", "Actions", "Government", "Your Pipe Network", "Market", "Contracts & Loans",
+    "Shops", "Upgrades", "Refining", "Place", "Upgrade gifts", "Fulfil", "Turn Order", "Finish",
+)
+
+_GROUP_OF = {
+    M.PlaceStartingTank: "Setup",
+    M.Pass: "Turn", M.RunMachines: "Turn",
+    M.Action: "Actions", M.Secondary: "Actions",
+    M.Government: "Government", M.BuyGovernmentTile: "Government",
+    M.RunNetwork: "Your Pipe Network", M.RunMachine: "Your Pipe Network",
+    M.Buy: "Market", M.Sell: "Market",
+    M.TakeContract: "Contracts & Loans", M.TakeLoan: "Contracts & Loans",
+    M.BuyTank: "Shops", M.BuyMachine: "Shops", M.BuyPipe: "Shops",
+    M.BuyUpgrade: "Upgrades", M.FlipToken: "Upgrades",
+    M.Refine: "Refining",
+    M.PlaceTile: "Place", M.PlaceMachine: "Place",
+    M.TakeGovernmentTile: "Upgrade gifts", M.TakeTank: "Upgrade gifts",
+    M.TakeMachine: "Upgrade gifts", M.TakePipe: "Upgrade gifts", M.Decline: "Upgrade gifts",
+    M.Deliver: "Fulfil", M.FulfilOrder: "Fulfil",
+    M.ChooseTurnOrder: "Turn Order",
+    M.EndAction: "Finish", M.EndTurn: "Finish",
+}
+
+
+def group_of(move: M.Move) -> str:
+    return _GROUP_OF.get(type(move), "Turn")
+
+
+def _oil(colour: int, grade: int) -> str:
+    return f"{GRADE_NAMES[grade]} {COLOUR_NAMES[colour]}"
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def describe(move: M.Move, state: State) -> str:
+    """One short sentence saying what a move does, with its price where the table shows one."""
+    player = state.players[state.turn.player]
+    t = type(move)
+    if t is M.PlaceStartingTank:
+        return f"Free Tank in the {GRADE_NAMES[move.grade]} row"
+    if t is M.Action:
+        return f"Main Action: {C.ACTION_NAMES[move.action]}"
+    if t is M.Secondary:
+        return f"Secondary Action: {C.ACTION_NAMES[move.action]}"
+    if t is M.Government:
+        return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}"
+    if t is M.BuyGovernmentTile:
+        return f"Also buy the Government tile on space {move.space + 1}"
+    if t is M.RunNetwork:
+        return f"Run the Pipelines through the tile at {move.x},{move.y}"
+    if t is M.RunMachine:
+        return f"Run the Machine at {move.x},{move.y} (Machines I)"
+    if t is M.Pass:
+        return "Take no Action this turn"
+    if t is M.EndAction:
+        return "Finish this Action"
+    if t is M.RunMachines:
+        return "Pay to run all your Machines"
+    if t is M.EndTurn:
+        return "End your turn"
+    if t is M.ChooseTurnOrder:
+        return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
+    if t is M.Buy:
+        index = C.MARKET_ROW_INDEX[move.row]
+        row = C.MARKET_ROWS[index]
+        price = market_price(state, player, index, move.slot)
+        return f"Buy {_oil(row.colour, row.grade)} for ${price}"
+    if t is M.Sell:
+        index = C.MARKET_ROW_INDEX[move.row]
+        price = market_price(state, player, index, move.slot)
+        return f"Sell {_oil(move.colour, move.grade)} for ${price}"
+    if t is M.TakeContract:
+        if move.kind == "contract":
+            row = state.contract_rows[move.row - 1]
+            what = "Contract"
+        else:
+            row = state.order_rows[move.row - 3]
+            what = "Order as a Contract"
+        tile = row[move.slot] if 0 <= move.slot < len(row) else -1
+        needs = ""
+        if tile >= 0:
+            needs = " " + " ".join("OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs)
+        return f"Take {what}{needs}" + (" (Deferred)" if move.deferred else " (Active)")
+    if t is M.TakeLoan:
+        return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
+    if t is M.BuyTank:
+        return f"Buy a Tank (${C.TANK_SHOP_PRICES[move.shop_row]}) for the {GRADE_NAMES[move.grade]} row"
+    if t is M.BuyMachine:
+        return f"Buy a Machine for ${C.MACHINE_SHOP_PRICES[move.shop_row]}"
+    if t is M.BuyPipe:
+        return f"Buy shop Pipe tile {move.index + 1}"
+    if t is M.PlaceTile:
+        return f"Place the Pipe tile at {move.x},{move.y} turned {move.rot}"
+    if t is M.PlaceMachine:
+        return f"Place the Machine on {move.x},{move.y}"
+    if t is M.BuyUpgrade:
+        return f"Buy a {_family_name(move.family)} upgrade for ${C.UPGRADE_PRICE}"
+    if t is M.FlipToken:
+        return f"Flip the {_family_name(move.family)} token for free"
+    if t is M.Refine:
+        return f"Refine {_oil(_colour_at(state, move), move.from_grade)} to {GRADE_NAMES[move.to_grade]}"
+    if t is M.Deliver:
+        held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
+        if held is None:
+            return "Deliver a barrel"
+        colour, _ = C.contract_tile(held.tile).needs[move.need]
+        return f"Deliver {_oil(colour, move.grade)} to your Contract {move.contract + 1}"
+    if t is M.FulfilOrder:
+        return f"Fulfil the {move.row}-barrel Order in space {move.slot + 1}"
+    if t is M.TakeGovernmentTile:
+        return f"Take Government tile {move.quadrant + 1}.{move.space + 1}"
+    if t is M.TakeTank:
+        return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
+    if t is M.TakeMachine:
+        return f"Take a Machine from shop row {move.shop_row + 1}"
+    if t is M.TakePipe:
+        shop = "Tank" if move.shop == "T" else "Machine"
+        return f"Take Pipe tile {move.index + 1} by the {shop} Shop"
+    if t is M.Decline:
+        return "Decline the rest of this upgrade gift"
+    return M.format_move(move)
+
+
+def _family_name(code: str) -> str:
+    return next(f.name for f in C.UPGRADE_FAMILIES if f.code == code)
+
+
+def _colour_at(state: State, move: M.Refine) -> int:
+    net = network(state.players[state.turn.player])
+    entry = net.cells.get((move.x, move.y))
+    return entry[1][move.k][2] if entry else 0

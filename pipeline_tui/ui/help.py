@@ -1,0 +1,61 @@
+"""The F1 help: the rules in brief (our own summary) and the keys."""
+
+HELP_TEXT = """\
+# Pipeline in brief
+
+**Goal.** Have the most money after three Years (8, 6 and 4 Rounds). At the end you also
+earn money for refined oil in your Tanks, for your Pipelines, for the Valuation tile and the
+three Valuation cards; Penalty markers cost money.
+
+**Setup.** Each player starts with $40 and places 5 free Tanks in the Crude, Low, Mid or High
+row of their Tank Farm. A Tank holds 2 barrels of any colour.
+
+**A turn.** In the Work Phase place your worker for one Main Action:
+
+- a **market** (Crude Market, Refined Market 1, 2 or 3): sell first, then buy barrels;
+- an **action tile**: Upgrades, Tanks & Pipes, Machines & Pipes, Contracts & Loans
+  (these four also let you choose your place in next Round's turn order);
+- a **Government** Pipe tile (more adjacent tiles in the same quadrant cost more);
+- a tile of **your own Pipe Network**: refine one barrel per Pipeline through that tile.
+
+After a Main Action you may pay $10 for a Secondary Action on the same arm of the cross.
+Then the Machine Phase: pay to run every Pipeline attached to your Machines. Contracts and
+Orders may be fulfilled between Actions.
+
+**Pipe tiles** are dominoes with three pipes. A new tile must touch your network. A Pipeline is a
+chain of same-colour pipe segments; its Refinement Value is its segment count. Refining a barrel
+from one grade to a higher one costs the sum of the Refinement Cost markers for its colour along
+the steps; the cost must not exceed the Pipeline's value.
+
+**Contracts** pay per barrel delivered (Low $20, Mid $35, High $45); an Active Contract left
+unfinished at the end of a Year costs a Penalty marker. **Orders** are fulfilled at once from
+your Tank Farm. A **Loan** gives $15 and a Penalty marker.
+
+**Upgrades** (5 families per game, $20 each, at most 2 per Action) give lasting benefits.
+
+# Reading the table
+
+Barrels show as letters: **O**range, **T**eal, **S**ilver, then the grade **C**rude, **L**ow,
+**M**id, **H**igh (so `TH` is High-Grade Teal). Market rows list each slot as its price and the
+barrel in it (`·` = empty). On the network grid each tile half is a 5 x 3 cell; pipes carry their
+colour letter, `M` is a Machine and `@` your worker. Numbers on the rulers are the cells used by
+`place x,y r0..r3` (half A on x,y; half B east, south, west or north for r0..r3).
+
+# Keys
+
+| Key | What it does |
+|---|---|
+| up / down, enter | choose a move from the move list (mouse works too) |
+| `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` |
+| arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile |
+| ctrl+z / ctrl+y | undo / redo a move |
+| F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
+| 1 2 3 4 / 0 | show another player's board and network / back to the player to act |
+| F6 | scores (final at the end, a projection before) |
+| ctrl+s | save the game under a name |
+| ctrl+p | command palette |
+| F1 | this help |
+| ctrl+q | save and quit |
+
+Every move is saved to the autosave file in the saves folder as soon as it is made.
+"""

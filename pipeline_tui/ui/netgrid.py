@@ -1,0 +1,219 @@
+"""The Personal Pipe Network drawn as a character grid.
+
+Every tile half is a cell of ``CELL_W`` x ``CELL_H`` characters. Paths are box-drawing lines in
+the oil colour with the colour's letter beside them; two straights cross as a bridge (the
+north-south pipe passes over); a Machine is a solid block marked ``M``; the worker is ``@``.
+Neighbouring tiles get different backgrounds so tile borders stay visible. A ghost tile (the
+Pipe tile in hand) is drawn over the grid, green when it may go there and red when not.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from ..engine.network import DIRS, rotated_halves, tile_cells
+from .style import OIL_LETTERS, OIL_STYLES
+
+CELL_W, CELL_H = 5, 3
+RULER_W = 4  # the y ruler on the left
+N, E, S, W = 0, 1, 2, 3
+
+# (column, row, character) of each path shape inside a cell, keyed by its sorted edge pair.
+_SHAPES: dict[tuple[int, int], tuple[tuple[int, int, str], ...]] = {
+    (N, S): ((2, 0, "│"), (2, 1, "│"), (2, 2, "│")),
+    (E, W): ((0, 1, "─"), (1, 1, "─"), (2, 1, "─"), (3, 1, "─"), (4, 1, "─")),
+    (N, E): ((2, 0, "└"), (3, 0, "┐"), (3, 1, "└"), (4, 1, "─")),
+    (N, W): ((2, 0, "┘"), (1, 0, "┌"), (1, 1, "┘"), (0, 1, "─")),
+    (E, S): ((2, 2, "┌"), (3, 2, "┘"), (3, 1, "┌"), (4, 1, "─")),
+    (S, W): ((2, 2, "┐"), (1, 2, "└"), (1, 1, "┐"), (0, 1, "─")),
+}
+_LETTER_SPOTS = {
+    (N, S): ((1, 0), (3, 0), (1, 2), (3, 2)),
+    (E, W): ((4, 2), (0, 2), (4, 0), (0, 0)),
+    (N, E): ((4, 0),), (N, W): ((0, 0),), (E, S): ((4, 2),), (S, W): ((0, 2),),
+}
+_CORNERS = ((0, 0), (4, 0), (0, 2), (4, 2), (1, 0), (3, 0), (1, 2), (3, 2), (2, 1))
+TILE_BACKGROUNDS = ("#1d2233", "#33261d", "#1d3324", "#2f1d33")
+GHOST_OK = "on #1f6f2f"
+GHOST_BAD = "on #8f1f1f"
+
+
+def _cell_chars(paths, worker: bool) -> list[tuple[int, int, str, str]]:
+    """The drawn characters of one half: (column, row, char, style)."""
+    out: list[tuple[int, int, str, str]] = []
+    used: set[tuple[int, int]] = set()
+    keys = [tuple(sorted((a, b))) for a, b, _ in paths]
+    crossing = set(keys) == {(N, S), (E, W)}
+    for (a, b, colour), key in zip(paths, keys):
+        for col, row, ch in _SHAPES[key]:
+            if crossing and key == (E, W) and (col, row) == (2, 1):
+                continue
+            out.append((col, row, ch, OIL_STYLES[colour]))
+            used.add((col, row))
+    for (a, b, colour), key in zip(paths, keys):
+        spot = next((s for s in _LETTER_SPOTS[key] + _CORNERS if s not in used), None)
+        if spot is not None:
+            out.append((spot[0], spot[1], OIL_LETTERS[colour], OIL_STYLES[colour]))
+            used.add(spot)
+    if worker:
+        spot = next((s for s in _CORNERS if s not in used), (2, 1))
+        out.append((spot[0], spot[1], "@", "bold reverse"))
+    return out
+
+
+def _colouring(tiles) -> list[int]:
+    """A background index per tile so that touching tiles differ (greedy)."""
+    owner: dict[tuple[int, int], int] = {}
+    for index, (_, x, y, rot) in enumerate(tiles):
+        for cell in tile_cells(x, y, rot):
+            owner[cell] = index
+    colours: list[int] = []
+    for index, (_, x, y, rot) in enumerate(tiles):
+        taken = set()
+        for cx, cy in tile_cells(x, y, rot):
+            for dx, dy in DIRS:
+                other = owner.get((cx + dx, cy + dy))
+                if other is not None and other < index:
+                    taken.add(colours[other])
+        colours.append(next(c for c in range(len(TILE_BACKGROUNDS)) if c not in taken))
+    return colours
+
+
+class Grid:
+    """The bounds of a drawn network: cell (x, y) -> character position."""
+
+    def __init__(self, cells, extra=()) -> None:
+        xs = [x for x, _ in cells] + [x for x, _ in extra] + [0]
+        ys = [y for _, y in cells] + [y for _, y in extra] + [0]
+        self.min_x, self.max_x = min(xs) - 1, max(xs) + 1
+        self.min_y, self.max_y = min(ys) - 1, max(ys) + 1
+
+    @property
+    def width(self) -> int:
+        return RULER_W + CELL_W * (self.max_x - self.min_x + 1)
+
+    @property
+    def height(self) -> int:
+        return 1 + CELL_H * (self.max_y - self.min_y + 1)
+
+    def origin(self, x: int, y: int) -> tuple[int, int]:
+        """Top-left character of cell (x, y)."""
+        return RULER_W + CELL_W * (x - self.min_x), 1 + CELL_H * (y - self.min_y)
+
+    def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
+        if col < RULER_W or row < 1:
+            return None
+        return self.min_x + (col - RULER_W) // CELL_W, self.min_y + (row - 1) // CELL_H
+
+
+def worker_cell(worker: str) -> tuple[int, int] | None:
+    """The network cell a worker string like ``run 2,-1`` or ``machine 0,0`` points at."""
+    verb, _, where = worker.partition(" ")
+    if verb not in ("run", "machine") or "," not in where:
+        return None
+    x, y = where.split(",")
+    return int(x), int(y)
+
+
+def render_network(tiles, machines, worker: str = "", ghost=None) -> tuple[Text, Grid]:
+    """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``."""
+    cells: dict[tuple[int, int], tuple[int, tuple]] = {}
+    for index, (tile_id, x, y, rot) in enumerate(tiles):
+        pa, pb = rotated_halves(tile_id, rot)
+        ca, cb = tile_cells(x, y, rot)
+        cells[ca] = (index, pa)
+        cells[cb] = (index, pb)
+    ghost_cells: dict[tuple[int, int], tuple] = {}
+    if ghost is not None:
+        tile_id, gx, gy, rot, _ = ghost
+        pa, pb = rotated_halves(tile_id, rot)
+        ca, cb = tile_cells(gx, gy, rot)
+        ghost_cells = {ca: pa, cb: pb}
+    grid = Grid(cells, ghost_cells)
+    width, height = grid.width, grid.height
+    chars = [[" "] * width for _ in range(height)]
+    styles: list[list[str]] = [[""] * width for _ in range(height)]
+
+    for x in range(grid.min_x, grid.max_x + 1):
+        col, _ = grid.origin(x, 0)
+        label = f"{x:^{CELL_W}}"
+        for i, ch in enumerate(label):
+            chars[0][col + i] = ch
+            styles[0][col + i] = "dim"
+    for y in range(grid.min_y, grid.max_y + 1):
+        _, row = grid.origin(0, y)
+        for i, ch in enumerate(f"{y:>3} "):
+            chars[row + 1][i] = ch
+            styles[row + 1][i] = "dim"
+
+    def put(cell, items, background: str) -> None:
+        col0, row0 = grid.origin(*cell)
+        for r in range(CELL_H):
+            for c in range(CELL_W):
+                chars[row0 + r][col0 + c] = " "
+                styles[row0 + r][col0 + c] = background
+        for c, r, ch, style in items:
+            chars[row0 + r][col0 + c] = ch
+            styles[row0 + r][col0 + c] = f"{style} {background}".strip()
+
+    colours = _colouring(tiles)
+    machine_cells = {tuple(m) for m in machines}
+    at = worker_cell(worker)
+    for cell, (index, paths) in cells.items():
+        background = f"on {TILE_BACKGROUNDS[colours[index]]}"
+        if cell in machine_cells:
+            items = [(c, r, "█", "#9a9aa8") for r in range(CELL_H) for c in range(CELL_W)]
+            items[7] = (2, 1, "M", "bold reverse")
+            if cell == at:
+                items[6] = (1, 1, "@", "bold reverse")
+            put(cell, items, background)
+        else:
+            put(cell, _cell_chars(paths, cell == at), background)
+    if not cells and not ghost_cells:
+        col, row = grid.origin(0, 0)
+        chars[row + 1][col + 2] = "+"
+        styles[row + 1][col + 2] = "dim"
+    else:
+        for cx, cy in list(cells):
+            for dx, dy in DIRS:
+                n = (cx + dx, cy + dy)
+                if n not in cells and grid.min_x <= n[0] <= grid.max_x and grid.min_y <= n[1] <= grid.max_y:
+                    col, row = grid.origin(*n)
+                    chars[row + 1][col + 2] = "·"
+                    styles[row + 1][col + 2] = "dim"
+    if ghost is not None:
+        background = GHOST_OK if ghost[4] else GHOST_BAD
+        for cell, paths in ghost_cells.items():
+            put(cell, _cell_chars(paths, False), background)
+
+    text = Text()
+    for r in range(height):
+        line = Text()
+        run_style, run = styles[r][0], [chars[r][0]]
+        for c in range(1, width):
+            if styles[r][c] == run_style:
+                run.append(chars[r][c])
+            else:
+                line.append("".join(run), Style.parse(run_style) if run_style else None)
+                run_style, run = styles[r][c], [chars[r][c]]
+        line.append("".join(run), Style.parse(run_style) if run_style else None)
+        if r:
+            text.append("\n")
+        text.append_text(line)
+    return text, grid
+
+
+def render_tile(tile_id: int, rot: int = 0) -> Text:
+    """One Pipe tile alone (half A on the left), e.g. for shops and the tile in hand."""
+    pa, pb = rotated_halves(tile_id, rot)
+    rows = [Text() for _ in range(CELL_H)]
+    for paths in (pa, pb):
+        grid = [[(" ", "")] * CELL_W for _ in range(CELL_H)]
+        for c, r, ch, style in _cell_chars(paths, False):
+            grid[r][c] = (ch, style)
+        for r in range(CELL_H):
+            for ch, style in grid[r]:
+                rows[r].append(ch, f"{style} on #262626".strip())
+    return Text("\n").join(rows)
+

@@ -1,0 +1,83 @@
+"""The replay viewer: step through a saved game move by move; "play from here" forks it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from .. import storage
+from ..engine.game import Game
+from ..engine.moves import format_move
+from .network_panel import NetworkPanel
+from .table_screen import TableScreen
+
+
+class ReplayScreen(TableScreen):
+    """The table as it stood after move ``position`` of a finished or saved game."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Forward", priority=True),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("p", "play_from_here", "Play from here"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game, saves_dir=storage.default_saves_dir())
+        self.position = 0
+
+    def on_mount(self) -> None:
+        self.saves_dir = self.app.saves_dir
+        self.query_one("#prompt", Input).display = False
+        super().on_mount()
+        self.query_one("#moves").border_title = "Replay: moves"
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action in ("undo", "redo", "prompt", "save_as"):
+            return False
+        return True
+
+    def current_state(self):
+        return self.game.state_at(self.position)
+
+    def _refresh_ghost(self) -> None:
+        state = self.current_state()
+        self.query_one(NetworkPanel).show(state.players[self.shown_seat], None)
+
+    def _refresh_moves(self) -> None:
+        option_list = self.query_one("#moves", OptionList)
+        options = [Option(Text("Start of the game", style="bold"), id="p0")]
+        for i, move in enumerate(self.game.moves):
+            options.append(Option(f"{i + 1:>4} {format_move(move)}", id=f"p{i + 1}"))
+        option_list.set_options(options)
+        option_list.highlighted = self.position
+        option_list.border_subtitle = f"move {self.position} of {len(self.game.moves)}"
+
+    def _refresh_hint(self, move=None) -> None:
+        text = Text(f"Replay: move {self.position} of {len(self.game.moves)}\n", style="bold")
+        if self.position:
+            text.append(format_move(self.game.moves[self.position - 1]) + "\n")
+        text.append("left/right step, home/end jump, p plays on from here", style="dim")
+        self.query_one("#hint", Static).update(text)
+
+    def option_chosen(self, option_id: str) -> None:
+        self.action_jump(int(option_id[1:]))
+
+    def option_highlighted(self, option_id: str) -> None:
+        """Highlighting alone does not move the replay; enter or a click does."""
+
+    def action_step(self, delta: int) -> None:
+        self.action_jump(max(0, min(len(self.game.moves), self.position + delta)))
+
+    def action_jump(self, position: int) -> None:
+        self.position = len(self.game.moves) if position < 0 else position
+        self.refresh_table()
+
+    def action_play_from_here(self) -> None:
+        fork = Game(self.game.setup, self.game.moves[: self.position])
+        name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
+        self.app.pop_screen()
+        self.app.push_screen(TableScreen(fork, self.app.saves_dir, save_name=name))

@@ -1,0 +1,271 @@
+"""The screens around the table: title, new game, load, save as, scores and help."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button, Checkbox, DataTable, Footer, Input, Label, Markdown, OptionList, Select, Static,
+)
+from textual.widgets.option_list import Option
+
+from .. import storage
+from ..engine.game import Game
+from ..engine.setup import GameSetup, PlayerSetup
+from .help import HELP_TEXT
+from .widgets import TooSmall
+
+DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+
+
+def bot_kinds() -> tuple[str, ...]:
+    """Computer seat kinds offered: those ``pipeline_tui.ai`` declares in ``KINDS``, if any."""
+    try:
+        ai = importlib.import_module("pipeline_tui.ai")
+    except ImportError:
+        return ()
+    kinds = getattr(ai, "KINDS", ())
+    return tuple(kinds) if callable(getattr(ai, "choose_move", None)) else ()
+
+
+class TitleScreen(Screen):
+    """New game, continue, load, replay, rules, quit."""
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="title-box"):
+            yield Static(Text("PIPELINE", style="bold") + Text("\nrefine oil, build pipe networks",
+                                                                 style="dim"), id="title-name")
+            yield OptionList(id="title-menu")
+        yield Footer()
+        yield TooSmall()
+
+    def on_screen_resume(self) -> None:
+        latest = storage.latest_autosave(self.app.saves_dir)
+        menu = self.query_one("#title-menu", OptionList)
+        menu.set_options([
+            Option("New game", id="new"),
+            Option("Continue latest autosave" + (f" ({latest.name})" if latest else " (none)"),
+                   id="continue", disabled=latest is None),
+            Option("Load a saved game", id="load"),
+            Option("Replay a saved game", id="replay"),
+            Option("Rules and keys", id="rules"),
+            Option("Quit", id="quit"),
+        ])
+        menu.highlighted = 0
+        menu.focus()
+
+    @on(OptionList.OptionSelected, "#title-menu")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        app = self.app
+        choice = event.option.id
+        if choice == "new":
+            app.push_screen(NewGameScreen())
+        elif choice == "continue":
+            latest = storage.latest_autosave(app.saves_dir)
+            if latest is not None:
+                app.open_file(latest)
+        elif choice == "load":
+            app.push_screen(LoadScreen(replay=False))
+        elif choice == "replay":
+            app.push_screen(LoadScreen(replay=True))
+        elif choice == "rules":
+            app.push_screen(HelpScreen())
+        elif choice == "quit":
+            app.exit()
+
+
+class NewGameScreen(Screen):
+    """2 to 4 seats with names (and kinds when bots exist), a seed and the first-game option."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        kinds = ("human",) + bot_kinds()
+        with VerticalScroll(id="new-box"):
+            yield Label("New game", classes="heading")
+            for seat in range(4):
+                with Horizontal(classes="seat-row"):
+                    yield Checkbox(f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2,
+                                   id=f"seat-{seat}")
+                    yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
+                                max_length=16)
+                    yield Select([(k, k) for k in kinds], value="human", allow_blank=False,
+                                 id=f"kind-{seat}", disabled=len(kinds) == 1)
+            with Horizontal(classes="seat-row"):
+                yield Label("Seed", classes="field-label")
+                yield Input(placeholder="blank = random", id="seed", restrict=r"[0-9]*",
+                            max_length=18)
+            yield Checkbox("First game (suggested upgrades and valuation cards)", id="first-game")
+            yield Static(id="new-error")
+            yield Button("Start", id="start", variant="primary")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        self.query_one("#name-0", Input).focus()
+
+    @on(Button.Pressed, "#start")
+    @on(Input.Submitted)
+    def _start(self) -> None:
+        seats = []
+        for seat in range(4):
+            if not self.query_one(f"#seat-{seat}", Checkbox).value:
+                continue
+            name = self.query_one(f"#name-{seat}", Input).value.strip() or DEFAULT_NAMES[seat]
+            kind = self.query_one(f"#kind-{seat}", Select).value
+            seats.append(PlayerSetup(name=name, kind=str(kind)))
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names):
+            self.query_one("#new-error", Static).update("Each seat needs its own name.")
+            return
+        text = self.query_one("#seed", Input).value.strip()
+        seed = int(text) if text else random.randrange(2**31)
+        if seed >= 2**63:
+            self.query_one("#new-error", Static).update("The seed must be below 2^63.")
+            return
+        first = self.query_one("#first-game", Checkbox).value
+        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first))
+
+
+class LoadScreen(Screen):
+    """The saves folder: date, players, year, round; broken files show their error."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, replay: bool) -> None:
+        super().__init__()
+        self.replay = replay
+        self.saves: list[storage.SaveInfo] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="load-box"):
+            yield Label("Replay a saved game" if self.replay else "Load a saved game",
+                        classes="heading")
+            yield Static(id="load-folder", classes="dim")
+            yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+            yield Static(id="load-error")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        folder = self.app.saves_dir
+        self.query_one("#load-folder", Static).update(f"Folder: {folder}")
+        table = self.query_one("#saves", DataTable)
+        table.add_columns("File", "Saved", "Players", "Year", "Round", "Moves", "State")
+        self.saves = storage.list_saves(folder)
+        for info in self.saves:
+            when = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
+            if info.error:
+                table.add_row(info.path.name, when, "", "", "", "",
+                              Text("broken: " + info.error, style="red"))
+            else:
+                state = "finished" if info.finished else "in play"
+                table.add_row(info.path.name, when, ", ".join(info.players), str(info.year),
+                              str(info.round), str(info.moves), state)
+        if not self.saves:
+            self.query_one("#load-error", Static).update("No saves in this folder yet.")
+        table.focus()
+
+    @on(DataTable.RowSelected, "#saves")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        info = self.saves[event.cursor_row]
+        if info.error:
+            self.query_one("#load-error", Static).update(
+                Text(f"Cannot open {info.path.name}: {info.error}", style="red"))
+            return
+        self.app.open_file(info.path, replay=self.replay)
+
+
+class SaveAsScreen(ModalScreen[None]):
+    """Ask for a file name in the saves folder and save the game there."""
+
+    BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-box"):
+            yield Label("Save the game as (in the saves folder)")
+            yield Input(f"game-{self.game.setup.seed}.json", id="save-name")
+            yield Static(id="save-error")
+
+    @on(Input.Submitted, "#save-name")
+    def _save(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if not name or "/" in name or "\\" in name:
+            self.query_one("#save-error", Static).update("Give a plain file name.")
+            return
+        if not name.endswith(".json"):
+            name += ".json"
+        path = Path(self.app.saves_dir) / name
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            storage.save_game(self.game, path)
+        except (storage.SaveError, OSError) as exc:
+            self.query_one("#save-error", Static).update(Text(str(exc), style="red"))
+            return
+        self.app.notify(f"Saved to {path}")
+        self.dismiss()
+
+
+class EndScreen(Screen):
+    """Final scores: one column per player (winner first), one row per scoring step."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back to the table"),
+        Binding("t", "app.to_title", "Title screen"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end-box"):
+            yield Static(id="end-title", classes="heading")
+            yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        scores = self.game.scores()
+        over = self.game.is_over()
+        winners = [s.name for s in scores if s.rank == 1]
+        title = ("Final scores. Winner: " if over else "Scores if the game ended now. Leading: ")
+        self.query_one("#end-title", Static).update(Text(title + ", ".join(winners), style="bold"))
+        table = self.query_one("#scores", DataTable)
+        table.add_column("Step")
+        for s in scores:
+            table.add_column(f"{s.rank}. {s.name}")
+        for i, line in enumerate(scores[0].lines if scores else ()):
+            row = [line.label]
+            for s in scores:
+                amount = s.lines[i].amount
+                row.append(Text(f"{'-' if amount < 0 else ''}${abs(amount)}", justify="right"))
+            table.add_row(*row)
+        table.add_row(Text("Total", style="bold"),
+                      *[Text(f"${s.total}", style="bold", justify="right") for s in scores])
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules in brief and every key."""
+
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP_TEXT)
+        yield Footer()

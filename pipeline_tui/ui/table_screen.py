@@ -1,0 +1,374 @@
+"""The table: every public component, the player boards, the move list and the move prompt.
+
+Wide terminals (150 columns and more) show the whole table at once; narrower ones show one view
+at a time (F2 Table, F3 Board, F4 Network, F5 Log) beside the move list. The screen holds no
+rules: the moves listed are ``game.legal_moves()`` and any refusal is the engine's own message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from .. import storage
+from ..data import components as C
+from ..engine import moves as M
+from ..engine.errors import IllegalMove, NotationError
+from ..engine import rules
+from ..engine.game import Game
+from ..engine.setup import initial_state
+from . import panels
+from .describe import GROUPS, describe, group_of
+from .netgrid import render_tile
+from .network_panel import Ghost, NetworkPanel
+from .widgets import TooSmall
+
+VIEWS = ("table-view", "board-view", "network-view", "log-view")
+
+
+class TableScreen(Screen):
+    """A live game, played hot-seat at one keyboard."""
+
+    BINDINGS = [
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("ctrl+y", "redo", "Redo", priority=True),
+        Binding("f2", "view('table-view')", "Table"),
+        Binding("f3", "view('board-view')", "Board"),
+        Binding("f4", "view('network-view')", "Network"),
+        Binding("f5", "view('log-view')", "Log"),
+        Binding("colon", "prompt", "Type a move", key_display=":"),
+        Binding("ctrl+s", "save_as", "Save as", show=False),
+        Binding("1", "seat(0)", "Board 1", show=False),
+        Binding("2", "seat(1)", "Board 2", show=False),
+        Binding("3", "seat(2)", "Board 3", show=False),
+        Binding("4", "seat(3)", "Board 4", show=False),
+        Binding("0", "seat(-1)", "Own board", show=False),
+        Binding("f6", "scores", "Scores"),
+    ]
+
+    def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.saves_dir = Path(saves_dir)
+        self.save_name = save_name
+        self.seat_shown: int | None = None  # None: follow the player to act
+        self.ghost: Ghost | None = None
+        self.message: Text | None = None
+        self.shown_moves: list[M.Move] = []
+        self.actors = actors_of(game)
+
+    # --- layout ---
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Grid(id="views"):
+                with VerticalScroll(id="table-view", classes="view -active"):
+                    with Grid(classes="table-grid"):
+                        yield Static(id="cross", classes="panel")
+                        yield Static(id="market-C", classes="panel")
+                        yield Static(id="market-1", classes="panel")
+                        yield Static(id="market-2", classes="panel")
+                        yield Static(id="market-3", classes="panel")
+                        yield Static(id="shops", classes="panel")
+                    yield Static(id="contracts", classes="panel")
+                    with Grid(classes="table-grid"):
+                        yield Static(id="government", classes="panel")
+                        yield Static(id="upgrades", classes="panel")
+                        yield Static(id="refinement", classes="panel")
+                        yield Static(id="valuation", classes="panel")
+                with VerticalScroll(id="board-view", classes="view"):
+                    yield Static(id="board")
+                yield NetworkPanel(id="network-view", classes="view")
+                with VerticalScroll(id="log-view", classes="view"):
+                    yield Static(id="log")
+            with Vertical(id="side"):
+                yield Static(id="hint")
+                yield OptionList(id="moves")
+                yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        titles = {
+            "cross": "Action cross", "market-C": "Crude Market", "market-1": "Refined Market 1",
+            "market-2": "Refined Market 2", "market-3": "Refined Market 3",
+            "contracts": "Contracts and Orders", "shops": "Shops", "government": "Government",
+            "upgrades": "Upgrades (token, cards left I II III)", "refinement": "Refinement costs", "valuation": "Valuation",
+            "board-view": "Player board", "network-view": "Pipe Network", "log-view": "Move log",
+            "moves": "Moves",
+        }
+        for widget_id, title in titles.items():
+            self.query_one(f"#{widget_id}").border_title = title
+        self.refresh_table()
+        self.query_one("#moves", OptionList).focus()
+
+    # --- drawing ---
+    @property
+    def shown_seat(self) -> int:
+        return self.current_state().turn.player if self.seat_shown is None else self.seat_shown
+
+    def current_state(self):
+        """The state on show (the replay viewer shows an earlier one)."""
+        return self.game.state
+
+    def refresh_table(self) -> None:
+        """Redraw everything from the state on show."""
+        state = self.current_state()
+        self.query_one("#status", Static).update(panels.status(state))
+        self.query_one("#cross", Static).update(panels.cross(state))
+        for key in ("C", "1", "2", "3"):
+            self.query_one(f"#market-{key}", Static).update(panels.market(state, key))
+        self.query_one("#contracts", Static).update(panels.contracts(state))
+        self.query_one("#shops", Static).update(panels.shops(state))
+        self.query_one("#government", Static).update(panels.government(state))
+        self.query_one("#upgrades", Static).update(panels.upgrades(state))
+        self.query_one("#refinement", Static).update(panels.refinement(state))
+        self.query_one("#valuation", Static).update(panels.valuation(state))
+        seat = self.shown_seat
+        self.query_one("#board", Static).update(panels.board(state, seat))
+        self.query_one("#board-view").border_title = f"Player board {seat + 1}: {state.players[seat].name}"
+        self.query_one("#network-view").border_title = f"Pipe Network {seat + 1}: {state.players[seat].name}"
+        self._refresh_log()
+        self._refresh_ghost()
+        self._refresh_moves()
+        self._refresh_hint()
+
+    def _refresh_log(self) -> None:
+        lines = Text()
+        state = self.current_state()
+        for i, (move, seat) in enumerate(zip(self.game.moves, self.actors)):
+            if i:
+                lines.append("\n")
+            lines.append(f"{i + 1:>4} ", style="dim")
+            lines.append(f"{state.players[seat].name[:8]:<8} ")
+            lines.append(M.format_move(move))
+        if not self.game.moves:
+            lines.append("No moves yet.", style="dim")
+        self.query_one("#log", Static).update(lines)
+        self.query_one("#log-view").scroll_end(animate=False)
+
+    def _refresh_ghost(self) -> None:
+        state = self.game.state
+        hand = state.turn.hand_tile
+        panel = self.query_one(NetworkPanel)
+        if hand < 0 or self.game.is_over():
+            self.ghost = None
+        elif self.ghost is None or self.ghost.tile != hand:
+            first = next((m for m in self.game.legal_moves() if isinstance(m, M.PlaceTile)), None)
+            x, y, rot = (first.x, first.y, first.rot) if first else (0, 0, 0)
+            self.ghost = Ghost(hand, x, y, rot)
+        if self.ghost is not None:
+            why = self.game.why_illegal(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
+            self.ghost.legal = why is None
+            self.ghost.reason = why or ""
+        own = self.shown_seat == state.turn.player
+        panel.show(state.players[self.shown_seat], self.ghost if own else None)
+
+    def _refresh_moves(self) -> None:
+        game, state = self.game, self.game.state
+        option_list = self.query_one("#moves", OptionList)
+        legal = game.legal_moves()
+        self.shown_moves = legal
+        grouped: dict[str, list[int]] = {}
+        for index, move in enumerate(legal):
+            grouped.setdefault(group_of(move), []).append(index)
+        options: list[Option | None] = []
+        for group in GROUPS:
+            if group not in grouped:
+                continue
+            options.append(Option(Text(group, style="bold underline"), disabled=True))
+            for index in grouped[group]:
+                move = legal[index]
+                prompt = Text(M.format_move(move), style="bold")
+                prompt.append("  ")
+                prompt.append(describe(move, state), style="dim")
+                options.append(Option(prompt, id=f"m{index}"))
+        option_list.set_options(options)
+        first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
+        if first is not None:
+            option_list.highlighted = first
+        option_list.border_subtitle = f"{len(legal)} legal"
+
+    def _refresh_hint(self, move: M.Move | None = None) -> None:
+        state = self.current_state()
+        out = Text()
+        if self.game.is_over():
+            out.append("The game is over. Press F6 for the scores.", style="bold")
+        elif self.message is not None:
+            out.append_text(self.message)
+        elif self.ghost is not None:
+            out.append("Pipe tile in hand", style="bold")
+            out.append(" at " + M.format_move(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))[6:])
+            out.append("\n")
+            out.append_text(render_tile(self.ghost.tile, self.ghost.rot))
+            out.append("\n")
+            if self.ghost.legal:
+                out.append("OK: may go here. Enter places it.", style="bold green")
+            else:
+                out.append("Not here: " + self.ghost.reason, style="bold red")
+            out.append("\nArrows move, r turns, enter places.", style="dim")
+        else:
+            player = state.players[state.turn.player]
+            out.append(f"{player.name} to play. ", style="bold")
+            out.append("Pick a move, or press : to type one.", style="dim")
+        if move is not None:
+            tile = _tile_of(move, state)
+            if tile is not None:
+                out.append("\n")
+                out.append_text(render_tile(tile, 0))
+        self.query_one("#hint", Static).update(out)
+
+    # --- playing ---
+    def play(self, move: M.Move) -> bool:
+        """Apply a move; on refusal show the engine's reason. Autosaves after every move."""
+        seat = self.game.current_player
+        try:
+            self.game.apply(move)
+        except IllegalMove as exc:
+            self.show_error(str(exc))
+            return False
+        self.actors.append(seat)
+        self.message = Text("Played: ", style="dim") + Text(M.format_move(move), style="bold")
+        self.after_change()
+        return True
+
+    def after_change(self) -> None:
+        self.seat_shown = None
+        self.autosave()
+        self.refresh_table()
+        self.message = None
+        if self.ghost is not None:
+            self.action_view("network-view")
+        elif self.focused is self.query_one(NetworkPanel):
+            self.query_one("#moves", OptionList).focus()
+        if self.game.is_over():
+            self.app.show_scores(self.game)
+
+    def autosave(self) -> None:
+        try:
+            path = storage.autosave(self.game, self.saves_dir, self.save_name)
+        except storage.SaveError as exc:
+            self.notify(f"Autosave failed: {exc}", severity="error")
+            return
+        self.save_name = path.name
+
+    def show_error(self, text: str) -> None:
+        self.message = Text("Not allowed: ", style="bold red") + Text(text)
+        self._refresh_hint()
+        self.message = None
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.option_chosen(event.option.id or "")
+
+    @on(OptionList.OptionHighlighted, "#moves")
+    def _option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.option_highlighted(event.option.id or "")
+
+    def option_chosen(self, option_id: str) -> None:
+        if option_id.startswith("m"):
+            self.play(self.shown_moves[int(option_id[1:])])
+
+    def option_highlighted(self, option_id: str) -> None:
+        if option_id.startswith("m"):
+            move = self.shown_moves[int(option_id[1:])]
+            if isinstance(move, M.PlaceTile) and self.ghost is not None:
+                self.ghost.x, self.ghost.y, self.ghost.rot = move.x, move.y, move.rot
+                self._refresh_ghost()
+            self._refresh_hint(move)
+
+    @on(Input.Submitted, "#prompt")
+    def _prompt_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        try:
+            move = M.parse_move(text)
+        except NotationError as exc:
+            self.show_error(str(exc))
+            return
+        if self.play(move):
+            event.input.clear()
+
+    @on(NetworkPanel.Moved)
+    def _ghost_moved(self) -> None:
+        self._refresh_ghost()
+        self._refresh_hint()
+
+    @on(NetworkPanel.Place)
+    def _ghost_place(self) -> None:
+        if self.ghost is not None:
+            self.play(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
+
+    # --- keys ---
+    def action_undo(self) -> None:
+        if self.game.undo() is None:
+            self.notify("Nothing to undo.")
+            return
+        self.actors.pop()
+        self.after_change()
+
+    def action_redo(self) -> None:
+        seat = self.game.current_player
+        if self.game.redo() is None:
+            self.notify("Nothing to redo.")
+            return
+        self.actors.append(seat)
+        self.after_change()
+
+    def action_view(self, view: str) -> None:
+        for name in VIEWS:
+            self.query_one(f"#{name}").set_class(name == view, "-active")
+        target = self.query_one(f"#{view}")
+        if view == "network-view" or self.ghost is None:
+            target.focus()
+
+    def action_prompt(self) -> None:
+        self.query_one("#prompt", Input).focus()
+
+    def action_seat(self, seat: int) -> None:
+        if seat >= len(self.game.state.players):
+            return
+        self.seat_shown = None if seat < 0 else seat
+        self.refresh_table()
+
+    def action_scores(self) -> None:
+        self.app.show_scores(self.game)
+
+    def action_save_as(self) -> None:
+        self.app.ask_save_as(self.game)
+
+
+def _tile_of(move: M.Move, state) -> int | None:
+    """The Pipe tile a move would take, to draw it while the move is highlighted."""
+    if isinstance(move, M.BuyPipe) and state.turn.action in ("tanks", "machines"):
+        shop = state.shop_pipes[0 if state.turn.action == "tanks" else 1]
+        return shop[move.index] if 0 <= move.index < len(shop) and shop[move.index] >= 0 else None
+    if isinstance(move, M.TakePipe):
+        shop = state.shop_pipes[C.SHOPS.index(move.shop)]
+        return shop[move.index] if 0 <= move.index < len(shop) and shop[move.index] >= 0 else None
+    if isinstance(move, (M.Government, M.TakeGovernmentTile)):
+        tile = state.government[move.quadrant][move.space]
+        return tile if tile >= 0 else None
+    if isinstance(move, M.BuyGovernmentTile) and state.turn.gov_quadrant >= 0:
+        tile = state.government[state.turn.gov_quadrant][move.space]
+        return tile if tile >= 0 else None
+    return None
+
+
+def actors_of(game: Game) -> list[int]:
+    """The seat that made each move of the log, found by one replay from the setup."""
+    state = initial_state(game.setup)
+    seats = []
+    for move in game.moves:
+        seats.append(state.turn.player)
+        rules.apply_trusted(state, move)
+    return seats
