@@ -106,7 +106,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.BuyPipe:
         return f"Buy shop Pipe tile {move.index + 1}"
     if t is M.PlaceTile:
-        return f"Place the Pipe tile at {move.x},{move.y} turned {move.rot}"
+        side = ("east", "south", "west", "north")[move.rot]
+        return f"Pipe tile on {move.x},{move.y}, other half {side}"
     if t is M.PlaceMachine:
         return f"Place the Machine on {move.x},{move.y}"
     if t is M.BuyUpgrade:

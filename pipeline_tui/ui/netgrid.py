@@ -12,7 +12,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.network import DIRS, rotated_halves, tile_cells
+from ..engine.network import DIRS, ROT_DIRS, rotated_halves, tile_cells
 from .style import OIL_LETTERS, OIL_STYLES
 
 CELL_W, CELL_H = 5, 3
@@ -205,15 +205,19 @@ def render_network(tiles, machines, worker: str = "", ghost=None) -> tuple[Text,
 
 
 def render_tile(tile_id: int, rot: int = 0) -> Text:
-    """One Pipe tile alone (half A on the left), e.g. for shops and the tile in hand."""
+    """One Pipe tile alone, its halves laid out as ``rot`` places them (B east of A for r0)."""
     pa, pb = rotated_halves(tile_id, rot)
-    rows = [Text() for _ in range(CELL_H)]
-    for paths in (pa, pb):
-        grid = [[(" ", "")] * CELL_W for _ in range(CELL_H)]
+    bx, by = ROT_DIRS[rot]
+    cols, rows = (2, 1) if bx else (1, 2)
+    spots = {(0 if bx >= 0 else 1, 0 if by >= 0 else 1): pa, (max(bx, 0), max(by, 0)): pb}
+    chars = [[(" ", "")] * (CELL_W * cols) for _ in range(CELL_H * rows)]
+    for (cx, cy), paths in spots.items():
         for c, r, ch, style in _cell_chars(paths, False):
-            grid[r][c] = (ch, style)
-        for r in range(CELL_H):
-            for ch, style in grid[r]:
-                rows[r].append(ch, f"{style} on #262626".strip())
-    return Text("\n").join(rows)
-
+            chars[cy * CELL_H + r][cx * CELL_W + c] = (ch, style)
+    out = Text()
+    for r, line in enumerate(chars):
+        if r:
+            out.append("\n")
+        for ch, style in line:
+            out.append(ch, f"{style} on #262626".strip())
+    return out

@@ -64,6 +64,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
 
     def show(self, player, ghost: Ghost | None) -> None:
         """Draw ``player``'s network, with ``ghost`` over it when given."""
+        had_ghost = self.ghost is not None
         self.ghost = ghost
         ghost_tuple = None
         if ghost is not None:
@@ -75,7 +76,8 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         grid_widget.styles.height = self.grid.height
         if ghost is not None:
             self.call_after_refresh(self._scroll_to_ghost)
-        self.refresh_bindings()
+        if had_ghost != (ghost is not None):
+            self.refresh_bindings()
 
     def _scroll_to_ghost(self) -> None:
         if self.ghost is None or self.grid is None:

@@ -287,7 +287,7 @@ class TableScreen(Screen):
 
     @on(Input.Submitted, "#prompt")
     def _prompt_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":").strip()
         if not text:
             return
         try:

@@ -1,0 +1,304 @@
+"""Pilot tests of the Textual app: a new game, moves from the list, the prompt and the ghost tile,
+undo/redo, saves, the other screens and the terminal-size handling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, OptionList, Static
+
+from pipeline_tui import storage
+from pipeline_tui.engine.moves import format_move
+from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.network_panel import NetworkPanel
+from pipeline_tui.ui.replay_screen import ReplayScreen
+from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
+from pipeline_tui.ui.table_screen import TableScreen
+
+WIDE = (160, 48)
+NARROW = (80, 24)
+
+
+def hint(app) -> str:
+    return str(app.screen.query_one("#hint", Static).render())
+
+
+async def choose(pilot, text: str) -> None:
+    """Pick the move written ``text`` in the move list with the keyboard."""
+    screen = pilot.app.screen
+    option_list = screen.query_one("#moves", OptionList)
+    option_list.focus()
+    wanted = [format_move(m) for m in screen.shown_moves].index(text)
+    index = next(i for i in range(option_list.option_count)
+                 if option_list.get_option_at_index(i).id == f"m{wanted}")
+    option_list.highlighted = index
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def type_move(pilot, text: str) -> None:
+    await pilot.press("colon")
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def place_starting_tanks(pilot) -> None:
+    for _ in range(10):
+        await choose(pilot, "start-tank C")
+
+
+def new_app(tmp_path: Path, **options) -> PipelineApp:
+    options.setdefault("mode", "new")
+    options.setdefault("players", 2)
+    options.setdefault("seed", 7)
+    return PipelineApp(saves_dir=tmp_path, **options)
+
+
+async def test_new_game_screen_starts_a_seeded_game(tmp_path):
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        assert isinstance(app.screen, NewGameScreen)
+        app.screen.query_one("#seed", Input).value = "42"
+        app.screen.query_one("#name-0", Input).value = "Alice"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        setup = app.screen.game.setup
+        assert setup.seed == 42
+        assert [p.name for p in setup.players] == ["Alice", "Bo"]
+
+
+async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        game = screen.game
+        await place_starting_tanks(pilot)
+        assert game.state.turn.stage == "work"
+        assert all(p.tanks[0] == 5 for p in game.state.players)
+        seat = game.current_player
+        money = game.state.players[seat].money
+        await choose(pilot, "act crude")
+        buy = next(format_move(m) for m in screen.shown_moves if format_move(m).startswith("buy"))
+        await choose(pilot, buy)
+        assert game.state.players[seat].money < money
+        assert sum(game.state.players[seat].oil[0]) == 1
+        await choose(pilot, "done")
+        await choose(pilot, "end")
+        assert game.current_player != seat
+        log = str(screen.query_one("#log", Static).render())
+        assert buy in log
+        assert (tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").exists()
+
+
+async def test_ghost_tile_moves_turns_and_places(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        game = screen.game
+        await place_starting_tanks(pilot)
+        seat = game.current_player
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        assert game.state.turn.hand_tile >= 0
+        assert isinstance(app.focused, NetworkPanel)
+        assert screen.ghost is not None and screen.ghost.legal
+        await pilot.press("right")
+        await pilot.pause()
+        assert not screen.ghost.legal
+        assert "first tile" in hint(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game.state.players[seat].tiles == []
+        assert "Not allowed" in hint(app)
+        await pilot.press("left", "r", "r")
+        await pilot.pause()
+        assert screen.ghost.legal and screen.ghost.rot == 2
+        await pilot.press("enter")
+        await pilot.pause()
+        tiles = game.state.players[seat].tiles
+        assert len(tiles) == 1 and tiles[0][1:] == (0, 0, 2)
+        assert screen.ghost is None
+
+
+async def test_undo_and_redo_keys(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        game = app.screen.game
+        await choose(pilot, "start-tank M")
+        await choose(pilot, "start-tank H")
+        assert len(game.moves) == 2
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert [format_move(m) for m in game.moves] == ["start-tank M"]
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert [format_move(m) for m in game.moves] == ["start-tank M", "start-tank H"]
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
+        await pilot.pause()
+        assert game.moves == []
+
+
+async def test_prompt_plays_moves_and_shows_errors(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        game = app.screen.game
+        await type_move(pilot, "start-tank Q")
+        assert "unknown grade" in hint(app)
+        assert game.moves == []
+        assert app.screen.query_one("#prompt", Input).value == "start-tank Q"
+        app.screen.query_one("#prompt", Input).value = ""
+        await type_move(pilot, "act crude")
+        assert "Setup" in hint(app)
+        app.screen.query_one("#prompt", Input).value = ""
+        await type_move(pilot, "start-tank L")
+        assert [format_move(m) for m in game.moves] == ["start-tank L"]
+        assert app.screen.query_one("#prompt", Input).value == ""
+
+
+async def test_save_as_and_load_back(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await choose(pilot, "start-tank L")
+        await choose(pilot, "start-tank M")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.screen.query_one("#save-name", Input).value = "mine"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert (tmp_path / "mine.json").exists()
+    app = PipelineApp(mode="load", file=tmp_path / "mine.json", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE):
+        assert isinstance(app.screen, TableScreen)
+        assert [format_move(m) for m in app.screen.game.moves] == ["start-tank L", "start-tank M"]
+
+
+async def test_load_screen_lists_saves_and_refuses_broken_ones(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await choose(pilot, "start-tank L")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    app = PipelineApp(mode="load", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        assert isinstance(app.screen, LoadScreen)
+        table = app.screen.query_one("#saves", DataTable)
+        assert table.row_count == 2
+        names = [info.path.name for info in app.screen.saves]
+        table.move_cursor(row=names.index("broken.json"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        assert "Cannot open broken.json" in str(app.screen.query_one("#load-error", Static).render())
+        table.move_cursor(row=names.index(f"{storage.AUTOSAVE_PREFIX}7.json"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert len(app.screen.game.moves) == 1
+
+
+async def test_title_screen_continue_and_quit_saves(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await choose(pilot, "start-tank L")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        assert isinstance(app.screen, TitleScreen)
+        menu = app.screen.query_one("#title-menu", OptionList)
+        menu.highlighted = 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert len(app.screen.game.moves) == 1
+
+
+async def test_scores_screen_shows_every_step(tmp_path):
+    app = new_app(tmp_path, players=["Ann", "Ben", "Cat"])
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("f6")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        table = app.screen.query_one("#scores", DataTable)
+        assert len(table.columns) == 4
+        labels = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert labels[-1] == "Total" and "Cash" in labels
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_narrow_terminal_switches_views(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        assert screen.has_class("-narrow")
+        assert screen.query_one("#table-view").display is True or True
+        await pilot.press("f3")
+        await pilot.pause()
+        assert screen.query_one("#board-view").has_class("-active")
+        assert not screen.query_one("#table-view").has_class("-active")
+        assert screen.query_one("#board-view").region.width > 0
+        assert screen.query_one("#table-view").region.width == 0
+
+
+async def test_too_small_terminal_shows_a_message(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        message = app.screen.query_one(".too-small")
+        assert message.region.width > 0
+        assert "too small" in str(message.render())
+
+
+async def test_other_players_boards_one_key_away(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        other = 1 - screen.game.current_player
+        screen.query_one("#moves").focus()
+        await pilot.press(str(other + 1))
+        await pilot.pause()
+        assert screen.shown_seat == other
+        name = screen.game.state.players[other].name
+        assert name in screen.query_one("#board-view").border_title
+        await pilot.press("0")
+        await pilot.pause()
+        assert screen.shown_seat == screen.game.current_player
+
+
+async def test_replay_steps_through_a_save(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        for text in ("start-tank L", "start-tank M", "start-tank H"):
+            await choose(pilot, text)
+    path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
+    app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.position == 0
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert screen.position == 2
+        seat = screen.current_state().players
+        assert sum(sum(p.tanks) for p in seat) == 2
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and not isinstance(app.screen, ReplayScreen)
+        assert len(app.screen.game.moves) == 2
+
+
+@pytest.mark.parametrize("size", [NARROW, WIDE])
+async def test_help_opens_and_closes(tmp_path, size):
+    app = new_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
