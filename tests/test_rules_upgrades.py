@@ -11,7 +11,7 @@ from pipeline_tui.engine.rules import network
 
 from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_to_year,
                            pass_turn, pipeline_at, play, refine, setup_player, straight_column,
-                           straight_row, use_families)
+                           straight_row, to_last_round, use_families)
 
 ORANGE, TEAL, SILVER = 0, 1, 2
 ROW = C.MARKET_ROW_INDEX
@@ -151,6 +151,23 @@ def test_a_government_grant_may_open_a_quadrant_if_none_opened_this_year():
     game.state.government_opened = [0, 0, 0, 0]
     play(game, "act upgrades", "upgrade GOV", "take-gov 4.1", "place 0,0 r0")
     assert game.state.government_opened == [0, 0, 0, 1]
+
+
+def test_a_government_grant_takes_from_any_quadrant_in_year_3():
+    """Year 3 declares all four quadrants open, even after one was first taken from this Year."""
+    game = upgrades_game(upgrades={"GOV": 1})
+    to_last_round(game)
+    game.state.government_opened = [1, 2, 3, 0]
+    play(game, "act upgrades", "upgrade GOV", "take-gov 4.1", "place 0,0 r0")
+    assert game.state.government_opened == [1, 2, 3, 3]
+
+
+def test_a_government_grant_in_year_2_may_not_open_a_second_quadrant_that_year():
+    game = upgrades_game(upgrades={"GOV": 1})
+    game.state.year = 2
+    game.state.government_opened = [1, 2, 0, 0]
+    play(game, "act upgrades", "upgrade GOV")
+    assert {m.quadrant for m in legal_of(game, M.TakeGovernmentTile)} == {0, 1}
 
 
 def test_declining_gives_up_the_rest_of_a_grant():

@@ -79,12 +79,16 @@ def highest_grade_from_crude(state: State, colour: int, value: int) -> int:
 
 def quadrant_takeable(state: State, quadrant: int, grant: bool) -> bool:
     """Government quadrants: at most 2 open in Year 1, 3 in Year 2, all in Year 3. A grant may
-    open a new one only if none was opened this Year (Government upgrade)."""
+    open a new one only if none was opened this Year (Government upgrade); in Year 3 all four
+    are declared open, so a grant takes from any."""
     if state.government_opened[quadrant]:
         return True
     open_count = sum(1 for y in state.government_opened if y)
-    if open_count >= C.GOVERNMENT_OPEN_LIMIT[state.year - 1]:
+    limit = C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
+    if open_count >= limit:
         return False
+    if limit >= C.GOVERNMENT_QUADRANTS:
+        return True
     if grant and any(y == state.year for y in state.government_opened):
         return False
     return True
