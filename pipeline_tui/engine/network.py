@@ -189,10 +189,8 @@ def legal_placements(cells) -> list[tuple[int, int, int]]:
     for fx, fy in frontier:
         for rot in range(4):
             dx, dy = ROT_DIRS[rot]
-            other = (fx + dx, fy + dy)
-            if other in cells:
-                continue
-            out.add((fx, fy, rot))  # half A on the frontier
+            if (fx + dx, fy + dy) not in cells:
+                out.add((fx, fy, rot))  # half A on the frontier
             # half B on the frontier, half A on the far cell
             bx, by = fx - dx, fy - dy
             if (bx, by) not in cells:
