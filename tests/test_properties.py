@@ -13,13 +13,16 @@ back exactly the state before and ``redo()`` exactly the state after. In rich ga
 and trusted paths of ``apply`` give the same state. At sampled points: a fresh replay equals the
 live state, and random moves of every type (most illegal) are judged legal exactly when
 ``legal_moves()`` lists them, an illegal one raising ``IllegalMove`` with a message and leaving
-the state untouched. At the end: replay, ``state_at(k)`` against fresh replays, a JSON save/load
-round trip, and the score sheet. No check is thinned out; the file takes about 30 s on the
-2-core test machine.
+the state untouched. At the end: replay, ``state_at(k)`` against fresh replays, save/load round
+trips (msgspec JSON, and ``pipeline_tui.storage`` files), and the score sheet. No check is
+thinned out; the file takes about 32 s on the 2-core test machine.
 """
+
 from __future__ import annotations
 
 import random
+import tempfile
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -33,6 +36,7 @@ from pipeline_tui.engine import rules
 from pipeline_tui.engine.network import build_map
 from pipeline_tui.engine.moves import AnyMove, format_move, parse_move
 from pipeline_tui.engine.state import State, clone_state
+from pipeline_tui.storage import load_game, save_game
 
 from tests.invariants import check_invariants
 
@@ -285,8 +289,9 @@ def play_checked(seed: int, players: int, mover=uniform) -> Game:
     return game
 
 
-def check_finished(game: Game, seed: int) -> None:
-    """End-of-game checks: replay, ``state_at``, a save round trip and the score sheet."""
+def check_finished(game: Game, seed: int, folder: Path) -> None:
+    """End-of-game checks: replay, ``state_at``, save round trips (plain msgspec JSON of the
+    setup and log, and the storage layer's files) and the score sheet."""
     setup, log = game.setup, game.moves
     assert replay(setup, log) == game.state
     sampler = random.Random(f"state_at {seed}")
@@ -297,6 +302,12 @@ def check_finished(game: Game, seed: int) -> None:
     loaded = _SAVE_DECODER.decode(data)
     assert loaded.setup == setup and loaded.moves == log
     assert Game(loaded.setup, loaded.moves).state == game.state
+
+    path = folder / f"game-{seed}.json"
+    save_game(game, path)
+    reloaded = load_game(path)
+    assert reloaded.setup == setup and reloaded.moves == log
+    assert reloaded.state == game.state
 
     scores = game.scores()
     assert sorted(s.seat for s in scores) == list(range(len(setup.players)))
@@ -309,22 +320,23 @@ def check_finished(game: Game, seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_game(seed: int) -> None:
+def test_random_game(seed: int, tmp_path: Path) -> None:
     game = play_checked(seed, players_for(seed))
-    check_finished(game, seed)
+    check_finished(game, seed, tmp_path)
 
 
 @pytest.mark.parametrize("seed", SEEKER_SEEDS)
-def test_seeker_game(seed: int) -> None:
+def test_seeker_game(seed: int, tmp_path: Path) -> None:
     game = play_checked(seed, players_for(seed), mover=seeker)
-    check_finished(game, seed)
+    check_finished(game, seed, tmp_path)
 
 
 @settings(max_examples=6, deadline=None, database=None)
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), players=st.sampled_from([2, 3, 4]))
 def test_random_game_any_seed(seed: int, players: int) -> None:
     game = play_checked(seed, players)
-    check_finished(game, seed)
+    with tempfile.TemporaryDirectory() as folder:
+        check_finished(game, seed, Path(folder))
 
 
 # --- rich tables: plenty of money, Tanks and oil from the first Round ---------------------------
