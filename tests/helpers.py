@@ -51,13 +51,6 @@ def me(game: Game) -> PlayerState:
     return game.state.players[game.state.turn.player]
 
 
-def other(game: Game) -> PlayerState:
-    """The player who acts after the current one this Round (or first, if the current is last)."""
-    order = game.state.turn_order
-    seat = order[(order.index(game.state.turn.player) + 1) % len(order)]
-    return game.state.players[seat]
-
-
 def oil_table(barrels: dict[str, int]) -> list[list[int]]:
     """A Tank Farm content ``[grade][colour]`` from barrel codes, e.g. ``{"TL": 2, "OC": 1}``."""
     table = [[0, 0, 0] for _ in range(4)]
@@ -221,10 +214,6 @@ def straight_column(colour: str, tiles: int, x: int = 0, y0: int = 0, cross: str
     (x, y0)."""
     return [((x, y0 + 2 * i), f"NS:{colour} EW:{cross}", (x, y0 + 2 * i + 1),
              f"NS:{colour} EW:{cross}") for i in range(tiles)]
-
-
-def pipelines(player: PlayerState) -> list[Pipeline]:
-    return rules.network(player).pipelines
 
 
 def pipeline_at(player: PlayerState, cell: Cell, edges: str) -> Pipeline:

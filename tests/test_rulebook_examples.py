@@ -13,7 +13,7 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import highest_grade_from_crude, network, refine_cost
 
-from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, other, pass_turn,
+from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_turn,
                            pass_to_year, pipeline_at, play, refine, setup_player, straight_column,
                            straight_row, use_families)
 
@@ -285,8 +285,3 @@ def test_active_contract_example_completed_or_discarded_at_the_year_end():
     assert first.contracts[0].completions == 0 and first.contracts[0].filled == [-1, -1]
     assert second.contracts == [] and second.penalties == 1
 
-
-def test_other_returns_the_next_player():
-    game = new_game(players=3)
-    order = game.state.turn_order
-    assert other(game).seat == order[1]

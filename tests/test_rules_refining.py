@@ -12,7 +12,7 @@ from pipeline_tui.engine.rules import network
 from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pipeline_at, play,
                            refine, setup_player, straight_row)
 
-ORANGE, TEAL, SILVER = 0, 1, 2
+ORANGE = 0
 
 
 def orange_row_game(tiles: int = 3, machines=(), costs=EXAMPLE_COSTS, **player):

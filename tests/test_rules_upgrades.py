@@ -13,7 +13,7 @@ from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pa
                            pass_turn, pipeline_at, play, refine, setup_player, straight_column,
                            straight_row, to_last_round, use_families)
 
-ORANGE, TEAL, SILVER = 0, 1, 2
+ORANGE, TEAL = 0, 1
 ROW = C.MARKET_ROW_INDEX
 
 
