@@ -27,14 +27,22 @@ from .widgets import TooSmall
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 
 
-def bot_kinds() -> tuple[str, ...]:
-    """Computer seat kinds offered: those ``pipeline_tui.ai`` declares in ``KINDS``, if any."""
+def bot_module():
+    """``pipeline_tui.ai`` when it offers bots: ``KINDS`` (seat kinds) and
+    ``choose_move(game, kind) -> Move``; otherwise ``None``."""
     try:
         ai = importlib.import_module("pipeline_tui.ai")
     except ImportError:
-        return ()
-    kinds = getattr(ai, "KINDS", ())
-    return tuple(kinds) if callable(getattr(ai, "choose_move", None)) else ()
+        return None
+    if getattr(ai, "KINDS", None) and callable(getattr(ai, "choose_move", None)):
+        return ai
+    return None
+
+
+def bot_kinds() -> tuple[str, ...]:
+    """Computer seat kinds that can be chosen (none until the bots exist)."""
+    ai = bot_module()
+    return tuple(ai.KINDS) if ai is not None else ()
 
 
 class TitleScreen(Screen):
@@ -93,22 +101,25 @@ class NewGameScreen(Screen):
     def compose(self) -> ComposeResult:
         kinds = ("human",) + bot_kinds()
         with VerticalScroll(id="new-box"):
-            yield Label("New game", classes="heading")
+            yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
                 with Horizontal(classes="seat-row"):
                     yield Checkbox(f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2,
-                                   id=f"seat-{seat}")
+                                   id=f"seat-{seat}", compact=True)
                     yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
-                                max_length=16)
+                                max_length=16, compact=True)
                     yield Select([(k, k) for k in kinds], value="human", allow_blank=False,
-                                 id=f"kind-{seat}", disabled=len(kinds) == 1)
+                                 id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
             with Horizontal(classes="seat-row"):
                 yield Label("Seed", classes="field-label")
                 yield Input(placeholder="blank = random", id="seed", restrict=r"[0-9]*",
-                            max_length=18)
-            yield Checkbox("First game (suggested upgrades and valuation cards)", id="first-game")
+                            max_length=18, compact=True)
+            yield Checkbox("First game (suggested upgrades and Valuation cards)",
+                           id="first-game", compact=True)
             yield Static(id="new-error")
-            yield Button("Start", id="start", variant="primary")
+            yield Button("Start", id="start", variant="primary", compact=True)
+            yield Static("Tab moves between fields; space ticks a box; enter starts.",
+                         classes="dim")
         yield Footer()
         yield TooSmall()
 
@@ -167,8 +178,9 @@ class LoadScreen(Screen):
         for info in self.saves:
             when = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
             if info.error:
+                reason = info.error.removeprefix(info.path.name + ": ")
                 table.add_row(info.path.name, when, "", "", "", "",
-                              Text("broken: " + info.error, style="red"))
+                              Text("broken: " + reason, style="red"))
             else:
                 state = "finished" if info.finished else "in play"
                 table.add_row(info.path.name, when, ", ".join(info.players), str(info.year),
@@ -177,12 +189,18 @@ class LoadScreen(Screen):
             self.query_one("#load-error", Static).update("No saves in this folder yet.")
         table.focus()
 
+    @on(DataTable.RowHighlighted, "#saves")
+    def _show_error(self, event: DataTable.RowHighlighted) -> None:
+        info = self.saves[event.cursor_row]
+        self.query_one("#load-error", Static).update(
+            Text(f"Cannot open {info.error}", style="red") if info.error else "")
+
     @on(DataTable.RowSelected, "#saves")
     def _open(self, event: DataTable.RowSelected) -> None:
         info = self.saves[event.cursor_row]
         if info.error:
             self.query_one("#load-error", Static).update(
-                Text(f"Cannot open {info.path.name}: {info.error}", style="red"))
+                Text(f"Cannot open {info.error}", style="red"))
             return
         self.app.open_file(info.path, replay=self.replay)
 

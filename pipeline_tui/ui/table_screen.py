@@ -29,9 +29,11 @@ from . import panels
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
+from .screens import bot_module
 from .widgets import TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
+BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 
 
 class TableScreen(Screen):
@@ -109,6 +111,7 @@ class TableScreen(Screen):
             self.query_one(f"#{widget_id}").border_title = title
         self.refresh_table()
         self.query_one("#moves", OptionList).focus()
+        self.schedule_bot()
 
     # --- drawing ---
     @property
@@ -208,8 +211,6 @@ class TableScreen(Screen):
             out.append("Pipe tile in hand", style="bold")
             out.append(" at " + M.format_move(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))[6:])
             out.append("\n")
-            out.append_text(render_tile(self.ghost.tile, self.ghost.rot))
-            out.append("\n")
             if self.ghost.legal:
                 out.append("OK: may go here. Enter places it.", style="bold green")
             else:
@@ -251,6 +252,30 @@ class TableScreen(Screen):
             self.query_one("#moves", OptionList).focus()
         if self.game.is_over():
             self.app.show_scores(self.game)
+        self.schedule_bot()
+
+    def bot_kind(self) -> str | None:
+        """The kind of the computer seat to act, if a bot for it is installed."""
+        if self.game.is_over():
+            return None
+        kind = self.game.setup.players[self.game.current_player].kind
+        ai = bot_module()
+        return kind if kind != "human" and ai is not None and kind in ai.KINDS else None
+
+    def schedule_bot(self) -> None:
+        if self.bot_kind() is not None:
+            count = len(self.game.moves)
+            self.set_timer(BOT_DELAY, lambda: self._bot_move(count))
+
+    def _bot_move(self, count: int) -> None:
+        kind = self.bot_kind()
+        if kind is None or len(self.game.moves) != count:
+            return
+        if not self.is_current:
+            self.set_timer(BOT_DELAY, lambda: self._bot_move(count))
+            return
+        ai = bot_module()
+        self.play(ai.choose_move(self.game.clone(), kind))
 
     def autosave(self) -> None:
         try:
@@ -310,10 +335,14 @@ class TableScreen(Screen):
 
     # --- keys ---
     def action_undo(self) -> None:
+        """Take back the last move, and any computer moves before it, back to a person's turn."""
         if self.game.undo() is None:
             self.notify("Nothing to undo.")
             return
         self.actors.pop()
+        while self.bot_kind() is not None and self.game.moves:
+            self.game.undo()
+            self.actors.pop()
         self.after_change()
 
     def action_redo(self) -> None:

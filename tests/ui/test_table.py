@@ -302,3 +302,35 @@ async def test_help_opens_and_closes(tmp_path, size):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+
+    fake = types.ModuleType("pipeline_tui.ai")
+    fake.KINDS = ("first",)
+    fake.choose_move = lambda game, kind: game.legal_moves()[0]
+    monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
+    monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        assert not app.screen.query_one("#kind-1").disabled
+        setup = GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first")))
+        app.start_game(setup)
+        await pilot.pause()
+        game = app.screen.game
+        for _ in range(40):
+            if game.setup.players[game.current_player].kind == "human" and len(game.moves) >= 5:
+                break
+            if game.setup.players[game.current_player].kind == "human":
+                await choose(pilot, "start-tank C")
+            await pilot.pause(0.05)
+        assert len(game.moves) >= 5
+        bot_seat = 1
+        assert bot_seat in app.screen.actors
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert game.setup.players[game.current_player].kind == "human"

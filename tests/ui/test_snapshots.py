@@ -1,0 +1,74 @@
+"""Snapshots of the main screens at 80 x 24 and 160 x 48 (pytest-textual-snapshot).
+
+Update them with ``pytest tests/ui --snapshot-update`` after an intended change of the layout.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytest_textual_snapshot")
+
+from pipeline_tui.engine.moves import Action, BuyPipe  # noqa: E402
+from pipeline_tui.ui.app import PipelineApp  # noqa: E402
+from pipeline_tui.ui.table_screen import actors_of  # noqa: E402
+
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+OPENING = ["start-tank C", "start-tank L", "start-tank M", "start-tank H", "start-tank C"] * 2
+
+
+def table_app(tmp_path, players=4):
+    return PipelineApp(mode="new", players=players, seed=11, saves_dir=tmp_path)
+
+
+async def _opening(pilot, extra=()):
+    screen = pilot.app.screen
+    for text in OPENING[: 5 * len(screen.game.state.players)] + list(extra):
+        screen.game.play(text)
+    screen.actors = actors_of(screen.game)
+    screen.refresh_table()
+    screen.query_one("#prompt").cursor_blink = False
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_after_setup(snap_compare, tmp_path, size):
+    assert snap_compare(table_app(tmp_path), terminal_size=SIZES[size], run_before=_opening)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_with_ghost_tile(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await _opening(pilot)
+        screen = pilot.app.screen
+        assert screen.play(Action(action="tanks"))
+        assert screen.play(BuyPipe(index=0))
+        await pilot.pause()
+
+    assert snap_compare(table_app(tmp_path, players=2), terminal_size=SIZES[size],
+                        run_before=run_before)
+
+
+def test_title_screen(snap_compare, tmp_path):
+    assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=(80, 24))
+
+
+def test_new_game_screen(snap_compare, tmp_path):
+    async def run_before(pilot):
+        pilot.app.screen.query_one("#name-0").cursor_blink = False
+
+    assert snap_compare(PipelineApp(mode="new", saves_dir=tmp_path), terminal_size=(80, 24),
+                        run_before=run_before)
+
+
+def test_scores_screen(snap_compare, tmp_path):
+    async def run_before(pilot):
+        await _opening(pilot)
+        await pilot.press("f6")
+
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=(80, 24),
+                        run_before=run_before)
+
+
+def test_too_small(snap_compare, tmp_path):
+    assert snap_compare(table_app(tmp_path, players=2), terminal_size=(60, 20))
