@@ -53,9 +53,6 @@ def _name(state: State, seat: int) -> str:
 
 def _worker_place(where: str) -> str:
     if where.startswith("gov "):
-        quadrant, _, space = where[4:].partition(".")
-        if quadrant.isdigit() and space.isdigit():  # the state counts from 0, players from 1
-            return f"Government tile {int(quadrant) + 1}.{int(space) + 1}"
         return f"Government tile {where[4:]}"
     if where.startswith("run "):
         return f"own Pipe Network at {where[4:]}"

@@ -195,22 +195,34 @@ def test_shops_i_gives_2_tanks_and_1_pipe_from_either_shop():
     assert player.money == 180 and s.tank_shop[0] == 0 and s.shop_pipes[1][3] == -1
 
 
-def test_shops_ii_gives_a_machine_and_2_pipes():
+def test_shops_ii_gives_2_pipes_then_a_machine():
     game = upgrades_game(upgrades={"SHOP": 1}, tiles=build(*straight_row("O", 1)))
     player = me(game)
     play(game, "act upgrades", "upgrade SHOP")
-    assert grants(game) == [("machine", 1), ("pipe", 2)]
-    play(game, "take-machine 1", "put-machine 0,0", "take-pipe T1")
+    assert grants(game) == [("pipe", 2), ("machine", 1)]
+    play(game, "take-pipe T1")
     game.apply(legal_of(game, M.PlaceTile)[0])
     play(game, "take-pipe T2")
     game.apply(legal_of(game, M.PlaceTile)[0])
+    play(game, "take-machine 1", "put-machine 0,0")
     assert player.machines == [(0, 0)] and len(player.tiles) == 3 and player.money == 180
+
+
+def test_shops_ii_machine_fits_on_the_pipes_it_brings():
+    """With no network yet, the Pipe tiles come first, so the Machine has a half to cover."""
+    game = upgrades_game(upgrades={"SHOP": 1})
+    player = me(game)
+    play(game, "act upgrades", "upgrade SHOP", "take-pipe T1", "place 0,0 r0", "take-pipe T2")
+    game.apply(legal_of(game, M.PlaceTile)[0])
+    assert grants(game) == [("machine", 1)]
+    play(game, "take-machine 1", "put-machine 0,0")
+    assert player.machines == [(0, 0)]
 
 
 def test_shops_iii_gives_a_machine_and_4_pipes():
     game = upgrades_game(upgrades={"SHOP": 2}, tiles=build(*straight_row("O", 1)))
     play(game, "act upgrades", "upgrade SHOP")
-    assert grants(game) == [("machine", 1), ("pipe", 4)]
+    assert grants(game) == [("pipe", 4), ("machine", 1)]
 
 
 def test_a_grant_that_cannot_be_given_is_skipped():

@@ -118,7 +118,7 @@ def test_player_board_tank_farm_contracts_upgrades_and_network():
     assert "    Low-Grade  [OO] [T ] [  ]\n" in text
     assert "    Crude      [O ] [  ]\n" in text
     assert "Ada (seat 0): $40, Penalty markers: 2" in text
-    assert "  worker on Government tile 3.6" in text
+    assert "  worker on Government tile 2.5" in text
     codes = [f"{n + 1}:{'OTS'[c]}{'CLMH'[g]}" for n, (c, g) in enumerate(tile.needs)]
     assert f"    1. Mid-Grade Contract: {codes[0]}=M {codes[1]}  (active, fulfilled 1 this Year)" in text
     assert "    2. Low-Grade Contract: 1:OL 2:OL  (deferred, fulfilled 0 this Year)" in text

@@ -763,7 +763,7 @@ def _do_government(state: State, m: M.Government) -> None:
     t.mains += 1
     t.last_cross = ""
     player = current(state)
-    player.worker = f"gov {m.quadrant}.{m.space}"
+    player.worker = f"gov {m.quadrant + 1}.{m.space + 1}"  # as the notation counts
     _reset_action(t, "government")
     t.gov_quadrant, t.gov_space, t.gov_bought = m.quadrant, m.space, 1
     player.money -= C.GOVERNMENT_COSTS[1]
@@ -903,8 +903,9 @@ def _do_place_machine(state: State, m: M.PlaceMachine) -> None:
 _UPGRADE_GRANTS = {
     ("GOV", 1): (("gov", 2),), ("GOV", 2): (("gov", 4),), ("GOV", 3): (("gov", 6),),
     ("SHOP", 1): (("tank", 2), ("pipe", 1)),
-    ("SHOP", 2): (("machine", 1), ("pipe", 2)),
-    ("SHOP", 3): (("machine", 1), ("pipe", 4)),
+    # Pipe tiles before the Machine, so a player with no free tile half can still place it.
+    ("SHOP", 2): (("pipe", 2), ("machine", 1)),
+    ("SHOP", 3): (("pipe", 4), ("machine", 1)),
     ("MACH", 1): (("machine", 1),),
 }
 
