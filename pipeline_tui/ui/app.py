@@ -96,7 +96,13 @@ class PipelineApp(App):
 
             self.push_screen(ReplayScreen(game))
         else:
-            self.push_screen(TableScreen(game, self.saves_dir, save_name=Path(path).name))
+            self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path)))
+
+    def _autosave_name(self, path: Path) -> str | None:
+        """Keep writing to an autosave we continue; a named save is never overwritten."""
+        path = Path(path)
+        in_folder = path.parent.resolve() == self.saves_dir.resolve()
+        return path.name if in_folder and path.name.startswith(storage.AUTOSAVE_PREFIX) else None
 
     def show_scores(self, game: Game) -> None:
         if not isinstance(self.screen, EndScreen):

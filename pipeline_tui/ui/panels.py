@@ -199,10 +199,10 @@ def upgrades(state: State) -> Text:
     out = Text()
     for i, code in enumerate(state.upgrade_families):
         fam = next(f for f in C.UPGRADE_FAMILIES if f.code == code)
-        token = "up  " if state.upgrade_tokens[i] else "DOWN"
+        token = "up" if state.upgrade_tokens[i] else "DOWN"
         left = state.upgrade_cards[i]
         out.append(f"{code:<5}", style="bold")
-        out.append(f"{fam.name:<16}{token}  {left[0]}  {left[1]}  {left[2]}\n")
+        out.append(f"{fam.name:<19}{token:<5}{left[0]}  {left[1]}  {left[2]}\n")
     out.rstrip()
     return out
 

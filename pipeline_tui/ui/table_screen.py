@@ -48,7 +48,7 @@ class TableScreen(Screen):
         Binding("f5", "view('log-view')", "Log"),
         Binding("colon", "prompt", "Type a move", key_display=":"),
         Binding("ctrl+s", "save_as", "Save as", show=False),
-        Binding("1", "seat(0)", "Board 1", show=False),
+        Binding("1", "seat(0)", "Boards", key_display="1-4"),
         Binding("2", "seat(1)", "Board 2", show=False),
         Binding("3", "seat(2)", "Board 3", show=False),
         Binding("4", "seat(3)", "Board 4", show=False),

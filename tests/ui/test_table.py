@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from pipeline_tui import storage
-from pipeline_tui.engine.moves import format_move
+from pipeline_tui.engine.moves import format_move, parse_move
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkPanel
 from pipeline_tui.ui.replay_screen import ReplayScreen
@@ -37,16 +37,25 @@ async def choose(pilot, text: str) -> None:
     await pilot.pause()
 
 
-async def type_move(pilot, text: str) -> None:
+async def type_move(pilot, text: str, keys: bool = False) -> None:
+    """Focus the prompt with ':' and enter ``text`` (key by key when ``keys``)."""
     await pilot.press("colon")
-    await pilot.press(*text)
+    prompt = pilot.app.screen.query_one("#prompt", Input)
+    assert pilot.app.focused is prompt
+    if keys:
+        prompt.value = ""
+        await pilot.press(*text)
+    else:
+        prompt.value = text
     await pilot.press("enter")
     await pilot.pause()
 
 
 async def place_starting_tanks(pilot) -> None:
+    """Setup through the screen's own play() (the keyboard path is tested once, below)."""
     for _ in range(10):
-        await choose(pilot, "start-tank C")
+        assert pilot.app.screen.play(parse_move("start-tank C"))
+    await pilot.pause()
 
 
 def new_app(tmp_path: Path, **options) -> PipelineApp:
@@ -75,7 +84,8 @@ async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
     async with app.run_test(size=WIDE) as pilot:
         screen = app.screen
         game = screen.game
-        await place_starting_tanks(pilot)
+        for _ in range(10):
+            await choose(pilot, "start-tank C")
         assert game.state.turn.stage == "work"
         assert all(p.tanks[0] == 5 for p in game.state.players)
         seat = game.current_player
@@ -149,11 +159,9 @@ async def test_prompt_plays_moves_and_shows_errors(tmp_path):
         assert "unknown grade" in hint(app)
         assert game.moves == []
         assert app.screen.query_one("#prompt", Input).value == "start-tank Q"
-        app.screen.query_one("#prompt", Input).value = ""
         await type_move(pilot, "act crude")
         assert "Setup" in hint(app)
-        app.screen.query_one("#prompt", Input).value = ""
-        await type_move(pilot, "start-tank L")
+        await type_move(pilot, "start-tank L", keys=True)
         assert [format_move(m) for m in game.moves] == ["start-tank L"]
         assert app.screen.query_one("#prompt", Input).value == ""
 
@@ -274,7 +282,7 @@ async def test_replay_steps_through_a_save(tmp_path):
     app = new_app(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         for text in ("start-tank L", "start-tank M", "start-tank H"):
-            await choose(pilot, text)
+            assert app.screen.play(parse_move(text))
     path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
     app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
     async with app.run_test(size=WIDE) as pilot:
@@ -334,3 +342,40 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert game.setup.players[game.current_player].kind == "human"
+
+
+async def test_clicking_the_network_moves_the_ghost_then_places_it(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        game = screen.game
+        await place_starting_tanks(pilot)
+        seat = game.current_player
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        panel = screen.query_one(NetworkPanel)
+        col, row = panel.grid.origin(1, 0)
+        await pilot.click("#net-grid", offset=(col + 2, row + 1))
+        await pilot.pause()
+        assert (screen.ghost.x, screen.ghost.y) == (1, 0) and not screen.ghost.legal
+        col, row = panel.grid.origin(0, 0)
+        await pilot.click("#net-grid", offset=(col + 2, row + 1))
+        await pilot.pause()
+        assert (screen.ghost.x, screen.ghost.y) == (0, 0) and screen.ghost.legal
+        await pilot.click("#net-grid", offset=(col + 2, row + 1))
+        await pilot.pause()
+        assert len(game.state.players[seat].tiles) == 1
+
+
+async def test_a_loaded_named_save_is_not_overwritten(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await choose(pilot, "start-tank L")
+    named = tmp_path / "kept.json"
+    named.write_bytes((tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").read_bytes())
+    before = named.read_bytes()
+    app = PipelineApp(mode="load", file=named, saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await choose(pilot, "start-tank M")
+    assert named.read_bytes() == before
+    assert len(storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").moves) == 2
