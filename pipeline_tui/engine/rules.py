@@ -155,6 +155,13 @@ def _busy(state: State) -> str | None:
     return None
 
 
+def _in_action(state: State, actions, message: str) -> str | None:
+    """``message`` unless one of ``actions`` is in progress. (A tile, Machine or grant to deal
+    with first is refused for every move in :func:`why_illegal`.)"""
+    t = state.turn
+    return None if t.stage == "action" and t.action in actions else message
+
+
 def _between_actions(state: State) -> str | None:
     """Contracts and Orders may be fulfilled in the Work and Machine Phases, between Actions."""
     if state.over:
@@ -329,10 +336,7 @@ def _check_turn_order(state: State, m: M.ChooseTurnOrder) -> str | None:
 
 
 def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
-    t = state.turn
-    if t.stage != "action" or t.action not in C.ACTION_MARKET:
-        return "Markets: buy and sell only during a market Action", -1
-    why = _busy(state)
+    why = _in_action(state, C.ACTION_MARKET, "Markets: buy and sell only during a market Action")
     if why:
         return why, -1
     index = C.MARKET_ROW_INDEX.get(row, -1)
@@ -379,12 +383,10 @@ def _check_sell(state: State, m: M.Sell) -> str | None:
 
 
 def _check_take_contract(state: State, m: M.TakeContract) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "contracts":
-        return "Contracts: take them with the Contracts & Loans Action"
-    why = _busy(state)
+    why = _in_action(state, ("contracts",), "Contracts: take them with the Contracts & Loans Action")
     if why:
         return why
+    t = state.turn
     player = current(state)
     if m.kind == "contract":
         if m.row not in C.CONTRACT_ROWS:
@@ -410,12 +412,9 @@ def _check_take_contract(state: State, m: M.TakeContract) -> str | None:
 
 
 def _check_loan(state: State, m: M.TakeLoan) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "contracts":
-        return "Loans: take one with the Contracts & Loans Action"
-    if t.loan:
+    if state.turn.loan:
         return "Loans: at most one per Action"
-    return _busy(state)
+    return _in_action(state, ("contracts",), "Loans: take one with the Contracts & Loans Action")
 
 
 def _check_tank_common(state: State, shop_row: int, grade: int) -> str | None:
@@ -431,24 +430,21 @@ def _check_tank_common(state: State, shop_row: int, grade: int) -> str | None:
 
 
 def _check_buy_tank(state: State, m: M.BuyTank) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "tanks":
-        return "Tank Shop: buy Tanks with the Tanks & Pipes Action"
-    why = _busy(state) or _check_tank_common(state, m.shop_row, m.grade)
+    why = (_in_action(state, ("tanks",), "Tank Shop: buy Tanks with the Tanks & Pipes Action")
+           or _check_tank_common(state, m.shop_row, m.grade))
     if why:
         return why
+    t = state.turn
     if current(state).money < C.TANK_SHOP_PRICES[m.shop_row]:
         return f"Tank Shop: that Tank costs ${C.TANK_SHOP_PRICES[m.shop_row]}"
     return None
 
 
 def _check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "machines":
-        return "Machine Shop: buy Machines with the Machines & Pipes Action"
-    why = _busy(state)
+    why = _in_action(state, ("machines",), "Machine Shop: buy Machines with the Machines & Pipes Action")
     if why:
         return why
+    t = state.turn
     if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
     if any(state.machine_shop[:m.shop_row]):
@@ -461,12 +457,11 @@ def _check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
 
 
 def _check_buy_pipe(state: State, m: M.BuyPipe) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action not in ("tanks", "machines"):
-        return "Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action"
-    why = _busy(state)
+    why = _in_action(state, ("tanks", "machines"),
+                     "Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action")
     if why:
         return why
+    t = state.turn
     shop = state.shop_pipes[0 if t.action == "tanks" else 1]
     if not 0 <= m.index < len(shop) or shop[m.index] < 0:
         return "Pipe tiles: that space is empty"
@@ -497,12 +492,10 @@ def _check_place_machine(state: State, m: M.PlaceMachine) -> str | None:
 
 
 def _check_buy_upgrade(state: State, m: M.BuyUpgrade) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "upgrades":
-        return "Upgrades: buy them with the Upgrades Action"
-    why = _busy(state)
+    why = _in_action(state, ("upgrades",), "Upgrades: buy them with the Upgrades Action")
     if why:
         return why
+    t = state.turn
     if m.family not in state.upgrade_families:
         return f"Upgrades: {m.family} is not in this game"
     if t.flipped:
@@ -525,12 +518,10 @@ def _check_buy_upgrade(state: State, m: M.BuyUpgrade) -> str | None:
 
 
 def _check_flip(state: State, m: M.FlipToken) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "upgrades":
-        return "Upgrades: the free flip comes with the Upgrades Action"
-    why = _busy(state)
+    why = _in_action(state, ("upgrades",), "Upgrades: the free flip comes with the Upgrades Action")
     if why:
         return why
+    t = state.turn
     if t.flipped:
         return "Upgrades: only one free flip"
     if m.family not in state.upgrade_families:
@@ -541,12 +532,10 @@ def _check_flip(state: State, m: M.FlipToken) -> str | None:
 
 
 def _check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action != "government":
-        return "Government: more tiles only during a Government Action"
-    why = _busy(state)
+    why = _in_action(state, ("government",), "Government: more tiles only during a Government Action")
     if why:
         return why
+    t = state.turn
     if t.gov_bought >= 5:
         return "Government: at most 5 tiles per Action"
     if not 0 <= m.space < 8 or m.space not in C.government_adjacency()[t.gov_space]:
@@ -560,12 +549,10 @@ def _check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
 
 
 def _check_refine(state: State, m: M.Refine) -> str | None:
-    t = state.turn
-    if t.stage != "action" or t.action not in RUN_ACTIONS:
-        return "Refining: only while running your Pipe Network or Machines"
-    why = _busy(state)
+    why = _in_action(state, RUN_ACTIONS, "Refining: only while running your Pipe Network or Machines")
     if why:
         return why
+    t = state.turn
     pipeline = next((p for p in _run_scope(state) if p.key == (m.x, m.y, m.k)), None)
     if pipeline is None:
         return "Refining: that Pipeline is not part of this run"
