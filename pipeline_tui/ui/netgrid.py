@@ -116,8 +116,10 @@ def worker_cell(worker: str) -> tuple[int, int] | None:
     return int(x), int(y)
 
 
-def render_network(tiles, machines, worker: str = "", ghost=None) -> tuple[Text, Grid]:
-    """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``."""
+def render_network(tiles, machines, worker: str = "", ghost=None,
+                   mark: tuple[int, int] | None = None) -> tuple[Text, Grid]:
+    """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``; ``mark`` is a
+    cell to show in reverse (the cell the highlighted move names)."""
     cells: dict[tuple[int, int], tuple[int, tuple]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
@@ -186,6 +188,11 @@ def render_network(tiles, machines, worker: str = "", ghost=None) -> tuple[Text,
         background = GHOST_OK if ghost[4] else GHOST_BAD
         for cell, paths in ghost_cells.items():
             put(cell, _cell_chars(paths, False), background)
+    if mark is not None and grid.min_x <= mark[0] <= grid.max_x and grid.min_y <= mark[1] <= grid.max_y:
+        col0, row0 = grid.origin(*mark)
+        for r in range(CELL_H):
+            for c in range(CELL_W):
+                styles[row0 + r][col0 + c] = f"{styles[row0 + r][col0 + c]} reverse".strip()
 
     text = Text()
     for r in range(height):

@@ -62,14 +62,15 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             return self.ghost is not None
         return True
 
-    def show(self, player, ghost: Ghost | None) -> None:
-        """Draw ``player``'s network, with ``ghost`` over it when given."""
+    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None) -> None:
+        """Draw ``player``'s network, with ``ghost`` over it and the cell ``mark`` reversed."""
         had_ghost = self.ghost is not None
         self.ghost = ghost
         ghost_tuple = None
         if ghost is not None:
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
-        text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple)
+        text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
+                                          mark)
         grid_widget = self.query_one("#net-grid", NetworkGrid)
         grid_widget.update(text)
         grid_widget.styles.width = self.grid.width

@@ -33,6 +33,7 @@ from .screens import bot_module
 from .widgets import TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
+CELL_MOVES = (M.RunNetwork, M.RunMachine, M.PlaceMachine, M.Refine)  # moves naming a cell
 BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 
 
@@ -42,18 +43,18 @@ class TableScreen(Screen):
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("f2", "view('table-view')", "Table"),
-        Binding("f3", "view('board-view')", "Board"),
-        Binding("f4", "view('network-view')", "Network"),
-        Binding("f5", "view('log-view')", "Log"),
         Binding("colon", "prompt", "Type a move", key_display=":"),
-        Binding("ctrl+s", "save_as", "Save as", show=False),
+        Binding("f2", "view('table-view')", "Views", key_display="F2-F5"),
+        Binding("f3", "view('board-view')", "Board", show=False),
+        Binding("f4", "view('network-view')", "Network", show=False),
+        Binding("f5", "view('log-view')", "Log", show=False),
         Binding("1", "seat(0)", "Boards", key_display="1-4"),
         Binding("2", "seat(1)", "Board 2", show=False),
         Binding("3", "seat(2)", "Board 3", show=False),
         Binding("4", "seat(3)", "Board 4", show=False),
         Binding("0", "seat(-1)", "Own board", show=False),
-        Binding("f6", "scores", "Scores"),
+        Binding("f6", "scores", "Scores", show=False),
+        Binding("ctrl+s", "save_as", "Save as", show=False),
     ]
 
     def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None) -> None:
@@ -63,8 +64,10 @@ class TableScreen(Screen):
         self.save_name = save_name
         self.seat_shown: int | None = None  # None: follow the player to act
         self.ghost: Ghost | None = None
+        self.mark: tuple[int, int] | None = None  # network cell named by the highlighted move
         self.message: Text | None = None
         self.shown_moves: list[M.Move] = []
+        self.listing = 0  # bumped whenever the move list is rebuilt
         self.actors = actors_of(game)
 
     # --- layout ---
@@ -95,7 +98,7 @@ class TableScreen(Screen):
                 yield Static(id="hint")
                 yield OptionList(id="moves")
                 yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
-        yield Footer()
+        yield Footer(compact=True)
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -173,13 +176,15 @@ class TableScreen(Screen):
             self.ghost.legal = why is None
             self.ghost.reason = why or ""
         own = self.shown_seat == state.turn.player
-        panel.show(state.players[self.shown_seat], self.ghost if own else None)
+        panel.show(state.players[self.shown_seat], self.ghost if own else None,
+                   self.mark if own else None)
 
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
         option_list = self.query_one("#moves", OptionList)
         legal = game.legal_moves()
         self.shown_moves = legal
+        self.listing += 1
         grouped: dict[str, list[int]] = {}
         for index, move in enumerate(legal):
             grouped.setdefault(group_of(move), []).append(index)
@@ -193,7 +198,7 @@ class TableScreen(Screen):
                 prompt = Text(M.format_move(move), style="bold")
                 prompt.append("  ")
                 prompt.append(describe(move, state), style="dim")
-                options.append(Option(prompt, id=f"m{index}"))
+                options.append(Option(prompt, id=f"m{self.listing}-{index}"))
         option_list.set_options(options)
         first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
         if first is not None:
@@ -243,6 +248,7 @@ class TableScreen(Screen):
 
     def after_change(self) -> None:
         self.seat_shown = None
+        self.mark = None
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -298,15 +304,26 @@ class TableScreen(Screen):
     def _option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.option_highlighted(event.option.id or "")
 
+    def _listed(self, option_id: str) -> M.Move | None:
+        """The move behind an option id ``m<list>-<index>``; ``None`` if the list has changed."""
+        listing, _, index = option_id[1:].partition("-")
+        if not option_id.startswith("m") or listing != str(self.listing):
+            return None
+        return self.shown_moves[int(index)]
+
     def option_chosen(self, option_id: str) -> None:
-        if option_id.startswith("m"):
-            self.play(self.shown_moves[int(option_id[1:])])
+        move = self._listed(option_id)
+        if move is not None:
+            self.play(move)
 
     def option_highlighted(self, option_id: str) -> None:
-        if option_id.startswith("m"):
-            move = self.shown_moves[int(option_id[1:])]
+        move = self._listed(option_id)
+        if move is not None:
             if isinstance(move, M.PlaceTile) and self.ghost is not None:
                 self.ghost.x, self.ghost.y, self.ghost.rot = move.x, move.y, move.rot
+            mark = (move.x, move.y) if isinstance(move, CELL_MOVES) else None
+            if isinstance(move, M.PlaceTile) or mark != self.mark:
+                self.mark = mark
                 self._refresh_ghost()
             self._refresh_hint(move)
 

@@ -31,7 +31,7 @@ async def choose(pilot, text: str) -> None:
     option_list.focus()
     wanted = [format_move(m) for m in screen.shown_moves].index(text)
     index = next(i for i in range(option_list.option_count)
-                 if option_list.get_option_at_index(i).id == f"m{wanted}")
+                 if option_list.get_option_at_index(i).id == f"m{screen.listing}-{wanted}")
     option_list.highlighted = index
     await pilot.press("enter")
     await pilot.pause()
@@ -379,3 +379,23 @@ async def test_a_loaded_named_save_is_not_overwritten(tmp_path):
         await choose(pilot, "start-tank M")
     assert named.read_bytes() == before
     assert len(storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").moves) == 2
+
+
+async def test_a_whole_game_ends_on_the_score_sheet(tmp_path):
+    from pipeline_tui.engine import moves as M
+
+    quick = (M.Pass, M.EndAction, M.EndTurn, M.Decline)
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        game = screen.game
+        while not game.is_over():
+            legal = game.legal_moves()
+            move = next((m for kind in quick for m in legal if isinstance(m, kind)), legal[0])
+            assert screen.play(move)
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        title = str(app.screen.query_one("#end-title", Static).render())
+        assert title.startswith("Final scores. Winner:")
+        saved = storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json")
+        assert saved.is_over() and len(saved.moves) == len(game.moves)
