@@ -1,4 +1,4 @@
-"""The ``pipeline-tui`` command: simulate, replay, check and a plain-text hot-seat game.
+"""The ``pipeline-tui`` command: the Textual app, simulate, replay, check and a plain-text game.
 
 Every error is one line on stderr with a non-zero exit status, never a traceback (set
 ``PIPELINE_TUI_DEBUG=1`` to see one). Ctrl-C exits with status 130.
@@ -104,6 +104,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     game, _ = _load(args.file)
+    if args.to is None and not (args.json or args.text) and _interactive():
+        return _open_app(args, "replay", file=args.file)
     total = len(game.moves)
     at = total if args.to is None else args.to
     if not 0 <= at <= total:
@@ -326,12 +328,63 @@ def _seed(text: str) -> int:
     return value
 
 
+# --- the Textual app ------------------------------------------------------------------------------
+
+def _interactive() -> bool:
+    """Whether both ends are a terminal, which the Textual app needs."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _open_app(args: argparse.Namespace, mode: str, **options) -> int:
+    if not _interactive():
+        raise CliError(f"'{args.command}' needs a terminal; `{PROG} play` is a plain-text game")
+    from .ui import run_app
+
+    run_app(mode=mode, saves_dir=args.saves, mouse=not args.no_mouse, **options)
+    return 0
+
+
+def cmd_title(args: argparse.Namespace) -> int:
+    return _open_app(args, "title")
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    return _open_app(args, "new", players=args.players, seed=args.seed, first_game=args.first_game)
+
+
+def cmd_load(args: argparse.Namespace) -> int:
+    _load(args.file)  # a broken save is reported here in one line, before the app starts
+    return _open_app(args, "load", file=args.file)
+
+
+def _app_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--saves", metavar="DIR", help="saves folder (default $PIPELINE_TUI_SAVES or ./saves)")
+    p.add_argument("--no-mouse", action="store_true", help="keyboard only")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="The board game Pipeline in the terminal.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("play", help="a plain-text hot-seat game (the default)")
+    p = sub.add_parser("title", help="the title screen (the default in a terminal)")
+    _app_options(p)
+    p.set_defaults(func=cmd_title)
+
+    p = sub.add_parser("new", help="start a new game in the app")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                   help="start at once with N seats (otherwise the new-game screen)")
+    p.add_argument("--seed", type=_seed, default=None, help="the setup seed (random if omitted)")
+    p.add_argument("--first-game", action="store_true", help="the rulebook's first-game setup")
+    _app_options(p)
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("load", help="continue a saved game in the app")
+    p.add_argument("file", metavar="FILE")
+    _app_options(p)
+    p.set_defaults(func=cmd_load)
+
+    p = sub.add_parser("play", help="a plain-text hot-seat game (the default without a terminal)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--seed", type=_seed, default=None, help="the setup seed (random if omitted)")
     p.add_argument("--first-game", action="store_true", help="the rulebook's first-game setup")
@@ -346,10 +399,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="write one save per game into DIR")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("replay", help="show a save's table after a move")
+    p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", type=_nonneg, default=None, metavar="N", help="after move N (default: last)")
     p.add_argument("--json", action="store_true", help="the public view and the move log as JSON")
+    p.add_argument("--text", action="store_true", help="print as text even in a terminal")
+    _app_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("check", help="verify a save file replays")
@@ -362,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("play", "simulate", "replay", "check", "saves")
+COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves")
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -371,7 +426,8 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"{PROG}: unknown command {argv[0]!r} (one of {', '.join(COMMANDS)})", file=sys.stderr)
         return 2
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
-        argv = ["play", *argv]  # no command: play (options such as --players go to play)
+        # no command: the app in a terminal, else the plain-text game (options go to either)
+        argv = ["title" if _interactive() else "play", *argv]
     args = build_parser().parse_args(argv)
     return args.func(args)
 

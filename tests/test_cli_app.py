@@ -1,0 +1,86 @@
+"""How the command line opens the Textual app: the right screen and options in a terminal, a
+one-line error without one, and text output whenever it is asked for or piped."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline_tui import cli
+from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.storage import save_game
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """Pretend to be in a terminal and record what run_app is asked to open."""
+    calls: list[dict] = []
+    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr("pipeline_tui.ui.run_app", lambda **kw: calls.append(kw))
+    return calls
+
+
+@pytest.fixture
+def save(tmp_path):
+    game = Game(GameSetup.default(2, seed=4))
+    for _ in range(12):
+        game.apply(game.legal_moves()[0])
+    path = tmp_path / "g.json"
+    save_game(game, path)
+    return path
+
+
+def test_no_command_in_a_terminal_opens_the_title_screen(opened, tmp_path):
+    assert cli.main(["--saves", str(tmp_path), "--no-mouse"]) == 0
+    assert opened == [{"mode": "title", "saves_dir": str(tmp_path), "mouse": False}]
+
+
+def test_new_passes_players_seed_and_first_game(opened):
+    assert cli.main(["new", "--players", "3", "--seed", "9", "--first-game"]) == 0
+    assert opened == [{"mode": "new", "saves_dir": None, "mouse": True, "players": 3, "seed": 9,
+                       "first_game": True}]
+
+
+def test_new_without_players_opens_the_new_game_screen(opened):
+    assert cli.main(["new"]) == 0
+    assert opened[0]["players"] is None and opened[0]["mode"] == "new"
+
+
+def test_load_opens_a_good_save(opened, save):
+    assert cli.main(["load", str(save)]) == 0
+    assert opened[0]["mode"] == "load" and opened[0]["file"] == str(save)
+
+
+def test_load_reports_a_broken_save_before_the_app_starts(opened, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert cli.main(["load", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert opened == [] and err.count("\n") == 1 and "bad.json" in err
+
+
+def test_replay_in_a_terminal_opens_the_viewer(opened, save):
+    assert cli.main(["replay", str(save)]) == 0
+    assert opened[0]["mode"] == "replay"
+
+
+@pytest.mark.parametrize("extra", [["--to", "3"], ["--json"], ["--text"]])
+def test_replay_prints_text_when_asked(opened, save, capsys, extra):
+    assert cli.main(["replay", str(save), *extra]) == 0
+    assert opened == [] and capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["new"], ["title"], ["load", "x.json"]])
+def test_app_commands_need_a_terminal(monkeypatch, capsys, argv, save):
+    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    if argv[0] == "load":
+        argv = ["load", str(save)]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "needs a terminal" in err and err.count("\n") == 1
+
+
+def test_no_command_without_a_terminal_plays_in_plain_text(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert cli.main(["--seed", "2"]) == 0
+    assert "Year 1" in capsys.readouterr().out
