@@ -1,0 +1,115 @@
+"""UI figures for docs/benchmarks.md (issue 3): cold start to the first frame, keypress to
+repaint on the table at 160x48, and peak memory over a whole game played through the app.
+
+Keypress to repaint is the time from handing the key to the app (Pilot) until the app hands
+the next screen update to its driver (``App._display``): handling, layout and rendering, without
+Pilot's idle polling.
+
+Run from the repository root: ``python benchmarks/bench_ui.py``. Prints one line per figure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import random
+import resource
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def cold_start(runs: int = 7) -> list[float]:
+    """Seconds from spawning ``pipeline-tui`` in a pseudo-terminal until the title is drawn."""
+    times = []
+    for _ in range(runs):
+        master, slave = pty.openpty()
+        os.set_blocking(master, False)
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="48")
+        with tempfile.TemporaryDirectory() as saves:
+            start = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "pipeline_tui", "title", "--saves", saves],
+                                    stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT)
+            seen = b""
+            while b"PIPELINE" not in seen:
+                if time.perf_counter() - start > 20:
+                    raise RuntimeError("the title never appeared")
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if ready:
+                    try:
+                        seen += os.read(master, 65536)
+                    except OSError:
+                        break
+            times.append(time.perf_counter() - start)
+            proc.terminate()
+            proc.wait(5)
+        os.close(master)
+        os.close(slave)
+    return times
+
+
+async def keypress_and_memory(seed: int = 3) -> tuple[list[float], int, int]:
+    """Keypress-to-repaint times on the table (160x48), then a whole game through the app."""
+    from pipeline_tui.engine import GameSetup
+    from pipeline_tui.ui.app import PipelineApp
+    from tests.policies import purposeful_choice
+
+    with tempfile.TemporaryDirectory() as saves:
+        app = PipelineApp(mode="new", players=2, seed=seed, saves_dir=saves)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            table = app.screen
+            for widget in app.screen.query("Input"):
+                widget.cursor_blink = False
+            shown: list[float] = []
+            display = app._display
+
+            def timed_display(screen, renderable):
+                display(screen, renderable)
+                if renderable is not None:
+                    shown.append(time.perf_counter())
+
+            app._display = timed_display
+            times = []
+            for key in ["2", "1", "f3", "f2", "2", "1"] * 5:
+                await pilot.pause()
+                start = time.perf_counter()
+                await pilot.press(key)
+                while not shown or shown[-1] < start:  # until the repaint that follows the key
+                    await asyncio.sleep(0.0005)
+                times.append(shown[-1] - start)
+            rng = random.Random(seed)
+            moves = 0
+            while not table.game.is_over():
+                move = purposeful_choice(table.game.legal_moves(), rng, table.game.state)
+                table.play(move)
+                moves += 1
+                if moves % 10 == 0:
+                    await pilot.pause()
+            await pilot.pause()
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return times, peak_kib, moves
+
+
+def main() -> None:
+    starts = cold_start()
+    print(f"cold start to title frame: median {statistics.median(starts) * 1000:.0f} ms "
+          f"(min {min(starts) * 1000:.0f}, max {max(starts) * 1000:.0f}, {len(starts)} runs)")
+    times, peak, moves = asyncio.run(keypress_and_memory())
+    ms = sorted(t * 1000 for t in times)
+    print(f"keypress to repaint at 160x48: median {statistics.median(ms):.1f} ms, "
+          f"p90 {ms[int(len(ms) * 0.9)]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} presses)")
+    print(f"peak memory (max RSS) over a whole 2-player game of {moves} moves in the app: "
+          f"{peak / 1024:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
