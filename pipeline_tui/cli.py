@@ -302,6 +302,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     return _HotSeat(game, saves).run(sys.stdin)
 
 
+# --- arena ------------------------------------------------------------------------------------
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .ai import KINDS
+    from .ai.arena import report, run_games, summarise
+
+    bots = [b.strip() for b in args.bots.split(",")]
+    for bot in bots:
+        if bot not in KINDS:
+            raise CliError(f"unknown bot {bot!r} (one of {', '.join(KINDS)})")
+    if len(bots) > args.players:
+        raise CliError(f"{len(bots)} bots named for {args.players} seats")
+    started = time.perf_counter()
+    records = run_games(bots, args.players, args.games, args.seed, jobs=args.jobs,
+                        seconds=args.seconds, samples=args.samples)
+    _out(f"arena: {args.players} players, {args.games} games, seeds {args.seed}-"
+         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game)")
+    for line in report(summarise(records)):
+        _out(line)
+    _out(f"total time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
 # --- parser and main ----------------------------------------------------------------------------
 
 def _nonneg(text: str) -> int:
@@ -399,6 +422,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="write one save per game into DIR")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser("arena", help="seeded games between bots: win rates, scores, speed")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--games", type=_positive, default=10)
+    p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i")
+    p.add_argument("--bots", default="heuristic,random",
+                   help="one bot per seat, cycled to fill the seats (random, heuristic, search)")
+    p.add_argument("--jobs", type=_positive, default=1, help="processes to play in (at most 2 is wise)")
+    p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
+    p.add_argument("--samples", type=_positive, default=None,
+                   help="search bot: rollouts per turn (reproducible, instead of --seconds)")
+    p.set_defaults(func=cmd_arena)
+
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--to", type=_nonneg, default=None, metavar="N", help="after move N (default: last)")
@@ -417,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves")
+COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena")
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -1,0 +1,167 @@
+"""The arena: seeded games between bots, to measure their strength and the game's balance.
+
+Game ``g`` uses setup seed ``seed + g`` and rotates the seats by ``g``, so every bot plays every
+seat in turn. A bot's "games" are the games it sat in and its "wins" the games one of its seats
+won (with two seats of one bot, either winning counts once). Results are the same for a seed
+whatever ``jobs`` is, apart from timings.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..engine import moves as M
+from ..engine.game import Game
+from ..engine.setup import GameSetup, PlayerSetup
+from . import KINDS, choose_move
+
+
+@dataclass
+class SeatRecord:
+    bot: str
+    score: int
+    rank: int
+    decisions: int = 0
+    seconds: float = 0.0
+    actions: Counter = field(default_factory=Counter)  # Main and Secondary Actions taken
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    seats: list[SeatRecord]
+    moves: int
+
+
+def seat_bots(bots: list[str], players: int, game_index: int) -> list[str]:
+    """The bot in each seat of game ``game_index``: names cycled to fill the seats, then rotated."""
+    names = [bots[i % len(bots)] for i in range(players)]
+    shift = game_index % players
+    return names[shift:] + names[:shift]
+
+
+def action_name(move: M.Move) -> str | None:
+    """The Action a move takes, for counting: a cross space, Government, a run or a pass."""
+    t = type(move)
+    if t is M.Action:
+        return move.action
+    if t is M.Secondary:
+        return f"second {move.action}"
+    if t is M.Government:
+        return "government"
+    if t is M.RunNetwork:
+        return "network"
+    if t is M.RunMachine:
+        return "machine"
+    if t is M.Pass:
+        return "pass"
+    return None
+
+
+def play_game(bots: list[str], seed: int, seconds: float | None = None,
+              samples: int | None = None) -> GameRecord:
+    """One game between ``bots`` (one per seat) from setup seed ``seed``."""
+    setup = GameSetup(seed=seed, players=tuple(
+        PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)))
+    game = Game(setup)
+    records = [SeatRecord(bot, 0, 0) for bot in bots]
+    while not game.is_over():
+        seat = game.current_player
+        started = time.perf_counter()
+        move = choose_move(game, bots[seat], seed=seed, seconds=seconds, samples=samples)
+        records[seat].seconds += time.perf_counter() - started
+        records[seat].decisions += 1
+        if move not in game.legal_moves():
+            raise RuntimeError(f"bot {bots[seat]} chose an illegal move {move!r} (seed {seed})")
+        name = action_name(move)
+        if name:
+            records[seat].actions[name] += 1
+        game.apply_trusted(move)
+    for score in game.scores():
+        records[score.seat].score = score.total
+        records[score.seat].rank = score.rank
+    return GameRecord(seed, records, len(game.moves))
+
+
+def _play_indexed(job: tuple) -> GameRecord:
+    bots, players, seed, index, seconds, samples = job
+    return play_game(seat_bots(bots, players, index), seed + index, seconds, samples)
+
+
+def run_games(bots: list[str], players: int, games: int, seed: int, jobs: int = 1,
+              seconds: float | None = None, samples: int | None = None) -> list[GameRecord]:
+    """Play the arena's games, in ``jobs`` processes; records in game order."""
+    unknown = [b for b in bots if b not in KINDS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r} (one of {', '.join(KINDS)})")
+    if players not in (2, 3, 4):
+        raise ValueError(f"Pipeline is for 2 to 4 players, not {players}")
+    if len(bots) > players:
+        raise ValueError(f"{len(bots)} bots named for {players} seats")
+    if games < 1:
+        raise ValueError("play at least 1 game")
+    work = [(bots, players, seed, i, seconds, samples) for i in range(games)]
+    if jobs <= 1 or games == 1:
+        return [_play_indexed(job) for job in work]
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        return pool.map(_play_indexed, work, chunksize=1)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate, in 0..1."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class BotStats:
+    bot: str
+    games: int = 0
+    wins: int = 0
+    score_total: int = 0
+    seats: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def summarise(records: list[GameRecord]) -> list[BotStats]:
+    """Per bot: games sat in, games won, mean seat score, time per decision."""
+    stats: dict[str, BotStats] = {}
+    for record in records:
+        for bot in dict.fromkeys(s.bot for s in record.seats):
+            entry = stats.setdefault(bot, BotStats(bot))
+            entry.games += 1
+            entry.wins += any(s.rank == 1 for s in record.seats if s.bot == bot)
+        for seat in record.seats:
+            entry = stats[seat.bot]
+            entry.seats += 1
+            entry.score_total += seat.score
+            entry.decisions += seat.decisions
+            entry.seconds += seat.seconds
+    return list(stats.values())
+
+
+def report(stats: list[BotStats]) -> list[str]:
+    """The arena table, one line per bot."""
+    lines = [f"{'bot':<10} {'games':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} "
+             f"{'avg score':>10} {'ms/decision':>12}"]
+    for s in stats:
+        low, high = wilson(s.wins, s.games)
+        ms = 1000 * s.seconds / s.decisions if s.decisions else 0.0
+        lines.append(f"{s.bot:<10} {s.games:>6} {s.wins:>6} {100 * s.win_rate:>6.1f} "
+                     f"{100 * low:>6.1f}-{100 * high:<6.1f} {s.score_total / max(1, s.seats):>10.1f} "
+                     f"{ms:>12.2f}")
+    return lines

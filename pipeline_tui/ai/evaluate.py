@@ -1,0 +1,198 @@
+"""A position's worth to one player, in dollars, for bots comparing plans.
+
+The end-game score counts cash, oil, Pipelines, Valuation and Penalties; mid-game a player is also
+worth what their position can still earn. So barrels are valued between their end-game value and
+their sale price (more of the sale price while Rounds remain to sell), Crude that a Pipeline can
+refine at the refined value it can reach, held Contracts at their expected pay less the chance
+of a Penalty, Pipelines and Machines at what they can still refine, and Upgrades at a rough
+yearly worth; everything that only pays later is discounted by the Rounds left.
+"""
+
+from __future__ import annotations
+
+from ..data import components as C
+from ..engine.network import Pipeline
+from ..engine.rules import highest_grade_from_crude, network, refine_cost
+from ..engine.scoring import score_player
+from ..engine.state import PlayerState, State
+
+SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components market rows)
+TOTAL_ROUNDS = sum(C.ROUNDS_PER_YEAR)
+LIQUID_CASH = 30
+LIQUIDITY = 0.5
+# Rough worth of owning each Upgrade level over a whole game, beyond what the position shows
+# (grants arrive as tiles, Tanks and Machines the evaluation sees directly).
+UPGRADE_WORTH = {
+    "GOV": (10, 0, 0), "SHOP": (10, 0, 0), "HR": (22, 10, 55), "ENG": (0, 0, 40),
+    "RM": (28, 18, 10), "CO": (10, 35, 10), "MACH": (15, 22, 10),
+}
+
+
+def rounds_left(state: State, turn_done: bool) -> tuple[int, int]:
+    """Rounds still to come in the game and in this Year, counting the current Round unless the
+    player's turn is done."""
+    year, rnd = state.year, state.round
+    in_year = C.ROUNDS_PER_YEAR[year - 1] - rnd + (0 if turn_done else 1)
+    later = sum(C.ROUNDS_PER_YEAR[year:])
+    return in_year + later, in_year
+
+
+def marginal_penalty(player: PlayerState) -> int:
+    return C.penalty_total(player.penalties + 1) - C.penalty_total(player.penalties)
+
+
+def _reach(state: State, player: PlayerState, p: Pipeline) -> int:
+    return highest_grade_from_crude(state, p.colour, p.value(player.level("ENG")))
+
+
+def pipeline_progress(state: State, colour: int, value: int) -> float:
+    """How far a Pipeline of this value is towards its next grade (0..1), for growing it."""
+    reach = highest_grade_from_crude(state, colour, value)
+    if reach >= 3:
+        return 0.0
+    low = refine_cost(state, colour, 0, reach)
+    high = refine_cost(state, colour, 0, reach + 1)
+    return (value - low) / max(1, high - low)
+
+
+def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
+    pay = C.CONTRACT_PAY[grade] if kind == "contract" else C.ORDER_PAY[grade]
+    return pay + (C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0)
+
+
+def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
+    """What ``seat``'s position is worth in dollars (see the module doc)."""
+    player = state.players[seat]
+    if state.over:
+        return float(sum(line.amount for line in _score_lines(state, player)))
+    left, in_year = rounds_left(state, turn_done)
+    h = left / TOTAL_ROUNDS
+    sell_w = min(1.0, left / 2) * 0.85
+    net = network(player)
+    eng = player.level("ENG")
+    reach_of = {p.key: _reach(state, player, p) for p in net.pipelines}
+
+    value = float(player.money - C.penalty_total(player.penalties))
+    # Cash in hand pays for the next Actions: the first dollars are worth more than face value.
+    value += LIQUIDITY * min(player.money, LIQUID_CASH) * min(1.0, max(0, left - 1) / 4)
+    oil = [row[:] for row in player.oil]
+
+    # Contracts: held barrels that can fill an open need are worth its pay.
+    pen = marginal_penalty(player)
+    best_reach = [0, 0, 0]
+    for p in net.pipelines:
+        best_reach[p.colour] = max(best_reach[p.colour], reach_of[p.key])
+    cap = 2 if player.level("CO") >= 1 else 1
+    future_years = 3 - state.year
+    contract_worth = 0.0
+    kinds = {need for o in player.orders for need in C.contract_tile(o.tile).needs}
+    for held in player.contracts:
+        tile = C.contract_tile(held.tile)
+        pays = [_contract_pay(player, grade, "contract") for _, grade in tile.needs]
+        p_future = 1.0
+        for colour, grade in tile.needs:
+            p_future *= 0.7 if best_reach[colour] >= grade else 0.2
+        years = future_years
+        p_all = 1.0
+        done_this_year = held.deferred or held.completions >= cap or (
+            held.completions >= 1 and not any(g >= 0 for g in held.filled))
+        if held.deferred:
+            years += 1
+        if not done_this_year:
+            for need, (colour, grade) in enumerate(tile.needs):
+                if held.filled[need] >= 0:
+                    continue
+                used = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+                if used >= 0:
+                    oil[used][colour] -= 1
+                    value += pays[need] * 0.95
+                    continue
+                if in_year <= 0:
+                    p = 0.0
+                elif best_reach[colour] >= grade and oil[0][colour] > 0:
+                    p = 0.8
+                elif best_reach[colour] >= grade:
+                    p = 0.6
+                else:
+                    p = 0.15
+                value += p * pays[need] * 0.4
+                p_all *= p
+            value -= (1.0 - p_all) * pen
+        survive = p_all
+        for _ in range(years):
+            value += survive * p_future * sum(pays) * 0.3 - survive * (1 - p_future) * pen * 0.8
+            survive *= p_future
+        contract_worth += (1 - survive) * sum(pays)
+        if survive >= 0.5:
+            kinds.update(tile.needs)
+    # Barrels: Crude a Pipeline can refine is worth the grade it reaches, limited by free Tanks.
+    space = [player.free_space(g) for g in range(4)]
+    runs = min(2, max(0, left - 1))
+    for colour in range(3):
+        reaches = sorted((reach_of[p.key] for p in net.pipelines
+                          if p.colour == colour and reach_of[p.key] > 0), reverse=True)
+        slots = reaches[: max(1, len(reaches))] * runs if reaches else []
+        crude = oil[0][colour]
+        for reach in slots:
+            if crude <= 0:
+                break
+            target = next((g for g in range(reach, 0, -1) if space[g] > 0), 0)
+            if target == 0:
+                break
+            space[target] -= 1
+            crude -= 1
+            value += SALE[target] * sell_w * 0.8
+        value += crude * (C.END_OIL_VALUE[0] + sell_w * SALE[0])
+        for grade in (1, 2, 3):
+            value += oil[grade][colour] * (C.END_OIL_VALUE[grade]
+                                           + sell_w * (SALE[grade] - C.END_OIL_VALUE[grade]))
+
+    # Pipelines: what they will still refine, and progress towards the next grade.
+    use_w = min(1.0, max(0, left - 1) / 6)
+    for colour in range(3):
+        pipes = sorted((p for p in net.pipelines if p.colour == colour),
+                       key=lambda p: (-reach_of[p.key], -p.segments))
+        for rank, p in enumerate(pipes[:2]):
+            weight = 1.0 if rank == 0 else 0.4
+            reach = reach_of[p.key]
+            gain = SALE[reach] - SALE[0] if reach else 0
+            value += weight * use_w * 2.0 * gain
+            if reach < 3:
+                step = SALE[reach + 1] - SALE[reach] if reach else SALE[1] - SALE[0]
+                value += weight * use_w * 1.2 * step * pipeline_progress(state, colour, p.value(eng))
+
+    # Machines: attached Pipelines refine every Machine Phase without an Action.
+    if player.machines:
+        attached = [p for p in net.pipelines if p.machines and reach_of[p.key] > 0]
+        run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+        per_run = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3]) * 0.5 - run_cost
+        value += max(0.0, per_run) * min(4, max(0, left - 1)) * 0.3
+
+    # Tanks: room to buy and refine into.
+    value += h * (4 * min(player.tanks[0], 3) + sum(3 * min(n, 2) for n in player.tanks[1:]))
+
+    for family, levels in UPGRADE_WORTH.items():
+        level = player.level(family)
+        value += h * sum(levels[:level])
+
+    # End-game parts that are already certain: Pipelines, the Valuation tile and cards.
+    # Contracts at risk of failing may not be there to count on the Contract cards.
+    for line in _score_lines(state, player):
+        if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:"):
+            value += line.amount
+        if line.step == "card:CONTRACTS":
+            value -= contract_worth
+        elif line.step == "card:OIL_TYPES":
+            value += C.TYPE_COUNT_VALUE[min(len(kinds), 9)] - line.amount
+    return value
+
+
+def _score_lines(state: State, player: PlayerState):
+    return score_player(state, player)
+
+
+def relative(state: State, seat: int, turn_done: bool = True) -> float:
+    """A seat's worth less the best rival's: what winning depends on."""
+    mine = evaluate(state, seat, turn_done)
+    others = [evaluate(state, p.seat, True) for p in state.players if p.seat != seat]
+    return mine - max(others) if others else mine

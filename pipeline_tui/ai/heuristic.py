@@ -1,0 +1,382 @@
+"""The heuristic bot: it values whole turn plans and plays the best one.
+
+At the start of a turn it lists candidate plans, one per Main Action worth trying (each cross
+space, the most promising Government tiles and network tiles, Machines I runs, passing). Each
+Main Action is completed greedily on a clone: at every step of the Action it plays the step that
+raises :func:`~pipeline_tui.ai.evaluate.evaluate` most (what to buy or sell, which tiles to buy and
+where to place them, what to refine, which Contracts to take, which Upgrades), and stops when
+nothing helps. Then come a Secondary (or second Main) Action when one helps, deliveries and
+Orders, the Turn Order place, the Machine Phase. The plan whose final position is worth most
+wins. Pipe tiles are placed where they lengthen same-colour Pipelines most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..data import components as C
+from ..engine import moves as M
+from ..engine.network import DIRS, rotated_halves, tile_cells, legal_placements
+from ..engine.rules import (
+    apply_trusted, highest_grade_from_crude, legal_moves, market_price, network,
+)
+from ..engine.state import State, clone_state
+from .evaluate import SALE, evaluate, pipeline_progress
+
+EPS = 0.5  # a step must gain at least this much to be taken
+MAX_STEPS = 60  # safety bound on the steps of one Action
+
+
+@dataclass
+class Plan:
+    """A turn plan: its moves from the start state and the worth of the position it reaches."""
+
+    moves: list[M.Move] = field(default_factory=list)
+    value: float = float("-inf")
+    state: State | None = None
+
+
+# --- Placing tiles and Machines ----------------------------------------------------------------
+
+def _pipeline_worth(state: State, colour: int, value: int) -> float:
+    reach = highest_grade_from_crude(state, colour, value)
+    worth = C.END_PIPELINE_VALUE[reach] * 2 + (SALE[reach] - SALE[0] if reach else 0)
+    if reach < 3:
+        worth += 0.5 * (SALE[reach + 1] - SALE[reach]) * pipeline_progress(state, colour, value)
+    return worth + 0.3 * value
+
+
+def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: int) -> float:
+    """How much placing a tile here lengthens the player's Pipelines (without tracing anew)."""
+    player = state.players[seat]
+    net = network(player)
+    eng = player.level("ENG")
+    machines = net.machines
+    halves = rotated_halves(tile_id, rot)
+    cells = tile_cells(x, y, rot)
+    parent: dict = {}
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    colours = {}
+    for half, (cx, cy) in enumerate(cells):
+        for k, (_, _, colour) in enumerate(halves[half]):
+            parent[("n", half, k)] = ("n", half, k)
+            colours[("n", half, k)] = colour
+    for half, (cx, cy) in enumerate(cells):
+        for k, (e1, e2, colour) in enumerate(halves[half]):
+            me = ("n", half, k)
+            for edge in (e1, e2):
+                dx, dy = DIRS[edge]
+                n = (cx + dx, cy + dy)
+                back = (edge + 2) % 4
+                if n == cells[1 - half]:
+                    other = halves[1 - half]
+                    k2 = 0 if back in (other[0][0], other[0][1]) else 1
+                    if other[k2][2] == colour:
+                        union(me, ("n", 1 - half, k2))
+                    continue
+                entry = net.cells.get(n)
+                if entry is None or n in machines:
+                    continue
+                npaths = entry[1]
+                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
+                if npaths[k2][2] != colour:
+                    continue
+                old = net.segment_pipeline[(n[0], n[1], k2)]
+                node = ("o", old.key)
+                if node not in parent:
+                    parent[node] = node
+                    colours[node] = old
+                union(me, node)
+    groups: dict = {}
+    for node in parent:
+        groups.setdefault(find(node), []).append(node)
+    gain = 0.0
+    for nodes in groups.values():
+        new_segments = sum(1 for n in nodes if n[0] == "n")
+        olds = [colours[n] for n in nodes if n[0] == "o"]
+        colour = colours[nodes[0]] if nodes[0][0] == "n" else colours[nodes[0]].colour
+        segments = new_segments + sum(p.segments for p in olds)
+        per_four = 2 if eng >= 2 else (1 if eng >= 1 else 0)
+        merged = segments + per_four * (segments // 4)
+        gain += _pipeline_worth(state, colour, merged)
+        gain -= sum(_pipeline_worth(state, p.colour, p.value(eng)) for p in olds)
+    return gain
+
+
+def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
+    cells = network(state.players[seat]).cells
+    best: tuple[float, M.PlaceTile] | None = None
+    for x, y, rot in legal_placements(cells):
+        gain = placement_gain(state, seat, tile_id, x, y, rot)
+        if best is None or gain > best[0] + 1e-9:
+            best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
+    assert best is not None
+    return best
+
+
+# --- Forced steps: tiles and Machines in hand, upgrade grants ----------------------------------
+
+def _play(state: State, move: M.Move, out: list[M.Move]) -> None:
+    apply_trusted(state, move)
+    out.append(move)
+
+
+def _forced_move(state: State, seat: int) -> M.Move:
+    """The step to take when a tile, Machine or grant must be dealt with first."""
+    t = state.turn
+    if t.hand_tile >= 0:
+        return best_placement(state, seat, t.hand_tile)[1]
+    legal = legal_moves(state)
+    if t.hand_machine:
+        return _best_by_eval(state, seat, legal)[1]
+    kind = t.grants[0].kind
+    options = [m for m in legal if not isinstance(m, M.Decline)]
+    if not options:
+        return legal[-1]
+    if kind == "gov":
+        return max(options, key=lambda m: best_placement(
+            state, seat, state.government[m.quadrant][m.space])[0])
+    if kind == "pipe":
+        return max(options, key=lambda m: best_placement(
+            state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0])
+    return _best_by_eval(state, seat, options)[1]
+
+
+def resolve(state: State, seat: int, out: list[M.Move]) -> None:
+    """Deal with whatever is in hand or due, in place."""
+    t = state.turn
+    while not state.over and t.player == seat and (t.hand_tile >= 0 or t.hand_machine or t.grants):
+        _play(state, _forced_move(state, seat), out)
+        t = state.turn
+
+
+def _after(state: State, seat: int, move: M.Move) -> tuple[State, list[M.Move]]:
+    c = clone_state(state)
+    done: list[M.Move] = []
+    _play(c, move, done)
+    resolve(c, seat, done)
+    return c, done
+
+
+def _best_by_eval(state: State, seat: int, moves: list[M.Move]) -> tuple[float, M.Move]:
+    best: tuple[float, M.Move] | None = None
+    for move in moves:
+        c, _ = _after(state, seat, move)
+        v = evaluate(c, seat, turn_done=False)
+        if best is None or v > best[0] + 1e-9:
+            best = (v, move)
+    assert best is not None
+    return best
+
+
+# --- Completing an Action greedily -------------------------------------------------------------
+
+def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
+    """The steps of the Action in progress worth evaluating (cheapest buys, dearest sales)."""
+    player = state.players[state.turn.player]
+    buys: dict[str, tuple[int, M.Move]] = {}
+    sells: dict[tuple, tuple[int, M.Move]] = {}
+    out: list[M.Move] = []
+    for m in legal:
+        t = type(m)
+        if t is M.Buy:
+            price = market_price(state, player, C.MARKET_ROW_INDEX[m.row], m.slot)
+            if m.row not in buys or price < buys[m.row][0]:
+                buys[m.row] = (price, m)
+        elif t is M.Sell:
+            price = market_price(state, player, C.MARKET_ROW_INDEX[m.row], m.slot)
+            key = (m.row, m.colour, m.grade)
+            if key not in sells or price > sells[key][0]:
+                sells[key] = (price, m)
+        elif t in (M.EndAction, M.FlipToken, M.TakeLoan):
+            continue
+        elif t is M.BuyTank:
+            if not any(o for o in out if type(o) is M.BuyTank and o.grade == m.grade):
+                out.append(m)
+        else:
+            out.append(m)
+    return [m for _, m in sells.values()] + [m for _, m in buys.values()] + out
+
+
+def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
+    """Play the Action in progress step by step, each the most valuable, then end it."""
+    for _ in range(MAX_STEPS):
+        if state.turn.stage != "action" or state.turn.player != seat:
+            return
+        resolve(state, seat, out)
+        legal = legal_moves(state)
+        options = _action_options(state, legal)
+        base = evaluate(state, seat, turn_done=False)
+        best_value, best_moves, best_state = base + EPS, None, None
+        for move in options:
+            c, done = _after(state, seat, move)
+            v = evaluate(c, seat, turn_done=False)
+            if v > best_value:
+                best_value, best_moves, best_state = v, done, c
+        if best_moves is None:
+            _play(state, M.EndAction(), out)
+            return
+        apply_all = best_moves
+        for move in apply_all:
+            _play(state, move, out)
+    if state.turn.stage == "action":
+        _play(state, M.EndAction(), out)
+
+
+def fulfil(state: State, seat: int, out: list[M.Move]) -> None:
+    """Deliver to Contracts and fulfil Orders while that gains."""
+    for _ in range(MAX_STEPS):
+        legal = [m for m in legal_moves(state) if type(m) in (M.Deliver, M.FulfilOrder)]
+        if not legal:
+            return
+        base = evaluate(state, seat, turn_done=False)
+        v, move = _best_by_eval(state, seat, legal)
+        if v <= base + EPS:
+            return
+        _play(state, move, out)
+        resolve(state, seat, out)
+
+
+def _machine_phase(state: State, seat: int, out: list[M.Move]) -> None:
+    if M.RunMachines() not in legal_moves(state):
+        return
+    c = clone_state(state)
+    done: list[M.Move] = []
+    _play(c, M.RunMachines(), done)
+    complete_action(c, seat, done)
+    fulfil(c, seat, done)
+    if evaluate(c, seat) > evaluate(state, seat) + EPS:
+        for move in done:
+            _play(state, move, out)
+
+
+def finish_turn(state: State, seat: int, out: list[M.Move]) -> None:
+    """After the Actions: deliveries, Turn Order, Machine Phase, end of turn."""
+    resolve(state, seat, out)
+    fulfil(state, seat, out)
+    legal = legal_moves(state)
+    if M.ChooseTurnOrder(position=0) in legal:
+        _play(state, M.ChooseTurnOrder(position=0), out)
+    if state.turn.stage == "work" and state.turn.mains == 0:
+        _play(state, M.Pass(), out)
+    _machine_phase(state, seat, out)
+    fulfil(state, seat, out)
+
+
+# --- Candidate Main Actions --------------------------------------------------------------------
+
+def _run_score(state: State, seat: int, pipelines) -> float:
+    player = state.players[seat]
+    score = 0.0
+    for p in pipelines:
+        reach = highest_grade_from_crude(state, p.colour, p.value(player.level("ENG")))
+        for grade in range(reach):
+            if player.oil[grade][p.colour] and player.free_space(reach) > 0:
+                score += SALE[reach] - SALE[grade]
+                break
+    return score
+
+
+def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = True) -> list[M.Move]:
+    """The Main Actions worth planning: each cross space, the best Government spaces per open
+    quadrant, the network tiles and Machines that can refine most, and passing."""
+    out: list[M.Move] = [m for m in legal if type(m) is M.Action]
+    gov = [m for m in legal if type(m) is M.Government]
+    if gov:
+        adjacency = C.government_adjacency()
+
+        def gov_score(m: M.Government) -> float:
+            quadrant = state.government[m.quadrant]
+            extra = sum(1 for s in adjacency[m.space] if quadrant[s] >= 0)
+            return best_placement(state, seat, quadrant[m.space])[0] + 5 * extra
+
+        gov.sort(key=gov_score, reverse=True)
+        out.extend(gov[: 2 if wide else 1])
+    net = network(state.players[seat])
+    runs = []
+    for m in legal:
+        if type(m) is M.RunNetwork:
+            tile = net.tile_of((m.x, m.y))
+            runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
+        elif type(m) is M.RunMachine:
+            runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
+    seen_scores = set()
+    runs.sort(key=lambda r: -r[0])
+    for score, m in runs:
+        if score > 0 and score not in seen_scores and len(seen_scores) < (2 if wide else 1):
+            seen_scores.add(score)
+            out.append(m)
+    if M.Pass() in legal:
+        out.append(M.Pass())
+    return out
+
+
+def _take_main(state: State, seat: int, move: M.Move, out: list[M.Move]) -> None:
+    _play(state, move, out)
+    resolve(state, seat, out)
+    complete_action(state, seat, out)
+    fulfil(state, seat, out)
+
+
+def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
+    """Every candidate plan for the turn starting (or resumed) at ``state``, best first. Each
+    plan ends just before its End Turn move (added by :func:`plan_turn`)."""
+    start = clone_state(state)
+    prefix: list[M.Move] = []
+    resolve(start, seat, prefix)
+    if start.turn.stage == "action":
+        complete_action(start, seat, prefix)
+    legal = legal_moves(start)
+    firsts: list[Plan] = []
+    mains = main_candidates(start, seat, legal, wide) if start.turn.stage == "work" and not start.turn.mains else []
+    for move in mains:
+        st = clone_state(start)
+        moves = list(prefix)
+        if type(move) is not M.Pass:
+            _take_main(st, seat, move, moves)
+        firsts.append(Plan(moves, evaluate(st, seat, turn_done=False), st))
+    if not mains:
+        firsts.append(Plan(list(prefix), evaluate(start, seat, turn_done=False), start))
+    firsts.sort(key=lambda p: -p.value)
+    plans: list[Plan] = []
+    for rank, plan in enumerate(firsts):
+        options = [plan]
+        if rank < (3 if wide else 1) and plan.state.turn.stage == "work":
+            for extra in legal_moves(plan.state):
+                if type(extra) in (M.Secondary, M.Action):
+                    st = clone_state(plan.state)
+                    moves = list(plan.moves)
+                    _take_main(st, seat, extra, moves)
+                    options.append(Plan(moves, evaluate(st, seat, turn_done=False), st))
+        for option in options:
+            st = clone_state(option.state)
+            moves = list(option.moves)
+            finish_turn(st, seat, moves)
+            plans.append(Plan(moves, evaluate(st, seat, turn_done=True), st))
+    plans.sort(key=lambda p: -p.value)
+    return plans
+
+
+def setup_move(state: State) -> M.Move:
+    """Starting Tanks as the rulebook recommends: 2 Crude, then Low, Mid and High."""
+    placed = state.turn.setup_placed
+    return M.PlaceStartingTank(grade=(0, 0, 1, 2, 3)[placed])
+
+
+def plan_turn(state: State, seat: int, wide: bool = True) -> list[M.Move]:
+    """The best plan's moves, ending the turn."""
+    if state.turn.stage == "setup":
+        return [setup_move(state)]
+    plan = turn_plans(state, seat, wide)[0]
+    return plan.moves + [M.EndTurn()]

@@ -1,0 +1,74 @@
+"""The search bot: Monte Carlo search over the heuristic's best turn plans.
+
+Once per turn it takes the heuristic's top plans and samples them with UCB1. One sample plays the
+plan on a fresh determinized clone (the hidden Pipe and Contract stacks drawn anew), then lets
+every rival play its next turn with a quick heuristic, and scores the position by the seat's
+worth less the best rival's. This sees what the one-turn heuristic cannot: what rivals take
+next (market slots, Contracts, Government tiles) and what the turn sets up. The plan with the
+best mean score is played. A budget of samples keeps it reproducible; a time budget bounds it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..engine import moves as M
+from ..engine.rules import apply_trusted
+from ..engine.state import State
+from .evaluate import relative
+from .heuristic import plan_turn as heuristic_turn, setup_move, turn_plans
+from .view import determinize
+
+TOP_PLANS = 4
+DEFAULT_SECONDS = 1.5  # per turn: a turn is several decisions, so decisions average far less
+MAX_SAMPLES = 64
+ROLLOUT_TURN_LIMIT = 8
+
+
+def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
+    sim = determinize(state, seat, rng)
+    for move in moves:
+        apply_trusted(sim, move)
+    turns = 0
+    while not sim.over and turns < ROLLOUT_TURN_LIMIT:
+        player = sim.turn.player
+        if player == seat and sim.turn.stage == "work" and sim.turn.mains == 0:
+            break
+        for move in heuristic_turn(sim, player, wide=False):
+            apply_trusted(sim, move)
+        turns += 1
+    return relative(sim, seat)
+
+
+def plan_turn(state: State, seat: int, rng: random.Random, seconds: float | None = None,
+              samples: int | None = None) -> list[M.Move]:
+    """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
+    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    if state.turn.stage == "setup":
+        return [setup_move(state)]
+    plans = turn_plans(state, seat)
+    arms = [p.moves + [M.EndTurn()] for p in plans[:TOP_PLANS]]
+    if len(arms) == 1:
+        return arms[0]
+    limit = samples if samples is not None else MAX_SAMPLES
+    deadline = None if samples is not None else time.perf_counter() + (seconds or DEFAULT_SECONDS)
+    totals = [0.0] * len(arms)
+    counts = [0] * len(arms)
+    low, high = math.inf, -math.inf
+    for n in range(limit):
+        if deadline is not None and n >= len(arms) and time.perf_counter() > deadline:
+            break
+        if n < len(arms):
+            arm = n
+        else:
+            scale = max(1.0, high - low)
+            arm = max(range(len(arms)), key=lambda a: totals[a] / counts[a]
+                      + scale * math.sqrt(2 * math.log(n) / counts[a]))
+        reward = _rollout(state, seat, arms[arm], rng)
+        low, high = min(low, reward), max(high, reward)
+        totals[arm] += reward
+        counts[arm] += 1
+    best = max((a for a in range(len(arms)) if counts[a]), key=lambda a: totals[a] / counts[a])
+    return arms[best]
