@@ -18,8 +18,8 @@ from ..engine.state import PlayerState, State
 
 SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components market rows)
 TOTAL_ROUNDS = sum(C.ROUNDS_PER_YEAR)
-LIQUID_CASH = 30
-LIQUIDITY = 0.5
+LIQUID_CASH = 25
+LIQUIDITY = 1.0
 # Rough worth of owning each Upgrade level over a whole game, beyond what the position shows
 # (grants arrive as tiles, Tanks and Machines the evaluation sees directly).
 UPGRADE_WORTH = {

@@ -13,6 +13,7 @@ wins. Pipe tiles are placed where they lengthen same-colour Pipelines most.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..data import components as C
 from ..engine import moves as M
@@ -21,7 +22,7 @@ from ..engine.rules import (
     apply_trusted, highest_grade_from_crude, legal_moves, market_price, network,
 )
 from ..engine.state import State, clone_state
-from .evaluate import SALE, evaluate, pipeline_progress
+from .evaluate import SALE, evaluate
 
 EPS = 0.5  # a step must gain at least this much to be taken
 MAX_STEPS = 60  # safety bound on the steps of one Action
@@ -38,12 +39,21 @@ class Plan:
 
 # --- Placing tiles and Machines ----------------------------------------------------------------
 
-def _pipeline_worth(state: State, colour: int, value: int) -> float:
-    reach = highest_grade_from_crude(state, colour, value)
+@lru_cache(maxsize=4096)
+def _worth(costs: tuple[int, int, int], value: int) -> float:
+    """What a Pipeline of this Refinement Value is worth when placing tiles, given the
+    Refinement Costs of its colour: the grade it reaches and its progress to the next one."""
+    steps = (0, costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
+    reach = max(g for g in range(4) if steps[g] <= value)
     worth = C.END_PIPELINE_VALUE[reach] * 2 + (SALE[reach] - SALE[0] if reach else 0)
     if reach < 3:
-        worth += 0.5 * (SALE[reach + 1] - SALE[reach]) * pipeline_progress(state, colour, value)
+        progress = (value - steps[reach]) / max(1, steps[reach + 1] - steps[reach])
+        worth += 0.5 * (SALE[reach + 1] - SALE[reach]) * progress
     return worth + 0.3 * value
+
+
+def _pipeline_worth(state: State, colour: int, value: int) -> float:
+    return _worth(tuple(state.refinement_costs[colour]), value)
 
 
 def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: int) -> float:
@@ -114,14 +124,26 @@ def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: i
     return gain
 
 
+_PLACEMENTS: dict[tuple, tuple[float, M.PlaceTile]] = {}
+
+
 def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
-    cells = network(state.players[seat]).cells
+    """Where a tile lengthens the player's Pipelines most, and by how much (cached by network)."""
+    player = state.players[seat]
+    key = (tuple(player.tiles), tuple(player.machines), tile_id, player.level("ENG"),
+           tuple(map(tuple, state.refinement_costs)))
+    found = _PLACEMENTS.get(key)
+    if found is not None:
+        return found
     best: tuple[float, M.PlaceTile] | None = None
-    for x, y, rot in legal_placements(cells):
+    for x, y, rot in legal_placements(network(player).cells):
         gain = placement_gain(state, seat, tile_id, x, y, rot)
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
     assert best is not None
+    if len(_PLACEMENTS) > 20000:
+        _PLACEMENTS.clear()
+    _PLACEMENTS[key] = best
     return best
 
 
@@ -199,7 +221,7 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
             key = (m.row, m.colour, m.grade)
             if key not in sells or price > sells[key][0]:
                 sells[key] = (price, m)
-        elif t in (M.EndAction, M.FlipToken, M.TakeLoan):
+        elif t in (M.EndAction, M.FlipToken):
             continue
         elif t is M.BuyTank:
             if not any(o for o in out if type(o) is M.BuyTank and o.grade == m.grade):

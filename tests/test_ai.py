@@ -1,0 +1,139 @@
+"""Bots: legal complete games at every player count, reproducible choices, hidden stacks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline_tui import ai
+from pipeline_tui.ai.view import determinize, fingerprint, visible_pipe_tiles
+from pipeline_tui.data import components as C
+from pipeline_tui.engine import moves as M
+from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+
+
+def _setup(kinds: list[str], seed: int) -> GameSetup:
+    return GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)))
+
+
+def _play(game: Game, until: int | None = None, samples: int = 1) -> None:
+    """Let the bots named by the setup play, asserting every move is legal."""
+    while not game.is_over() and (until is None or len(game.moves) < until):
+        kind = game.setup.players[game.current_player].kind
+        move = ai.choose_move(game.clone(), kind, samples=samples)
+        assert move in game.legal_moves(), (kind, move)
+        game.apply(move)
+
+
+def _mid_game(seed: int = 3, moves: int = 120) -> Game:
+    game = Game(_setup(["heuristic", "heuristic"], seed))
+    _play(game, until=moves)
+    return game
+
+
+def _fresh(game: Game, kind: str, **options) -> M.Move:
+    ai._PLANS.clear()
+    return ai.choose_move(game.clone(), kind, **options)
+
+
+def test_kinds_and_the_ui_signature():
+    assert ai.KINDS == ("random", "heuristic", "search")
+    game = Game(GameSetup.default(players=2, seed=1))
+    for kind in ai.KINDS:
+        assert ai.choose_move(game.clone(), kind) in game.legal_moves()
+    with pytest.raises(ValueError, match="unknown bot"):
+        ai.choose_move(game, "oracle")
+
+
+@pytest.mark.parametrize("kinds", [
+    ["heuristic", "search"],
+    ["random", "heuristic", "search"],
+    ["search", "random", "heuristic", "heuristic"],
+])
+def test_bots_play_complete_games_without_illegal_moves(kinds):
+    game = Game(_setup(kinds, seed=len(kinds)))
+    _play(game)
+    assert game.is_over()
+    assert len(game.scores()) == len(kinds)
+
+
+def test_heuristic_beats_random_in_a_seeded_game():
+    game = Game(_setup(["random", "heuristic"], seed=11))
+    _play(game)
+    best = game.scores()[0]
+    assert game.setup.players[best.seat].kind == "heuristic"
+    assert best.total > 100
+
+
+@pytest.mark.parametrize("kind", ai.KINDS)
+def test_a_decision_is_reproducible(kind):
+    game = _mid_game()
+    options = {"samples": 3} if kind == "search" else {}
+    assert _fresh(game, kind, **options) == _fresh(game, kind, **options)
+
+
+def test_a_seed_varies_random_choices():
+    game = Game(GameSetup.default(players=2, seed=5))
+    game.apply(M.PlaceStartingTank(grade=0))
+    choices = {ai.choose_move(game, "random", seed=s) for s in range(30)}
+    assert len(choices) > 1
+
+
+def _reshuffled(game: Game, seed: int) -> Game:
+    """The same public position with the hidden stacks in another real order."""
+    other = game.clone()
+    rng = random.Random(seed)
+    rng.shuffle(other.state.pipe_deck)
+    for stack in other.state.contract_stacks:
+        below = stack[:-1]
+        rng.shuffle(below)
+        stack[:-1] = below
+    return other
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_decisions_ignore_the_real_deck_order(kind):
+    game = _mid_game()
+    other = _reshuffled(game, 99)
+    assert other.state.pipe_deck != game.state.pipe_deck
+    options = {"samples": 3} if kind == "search" else {}
+    assert _fresh(game, kind, **options) == _fresh(other, kind, **options)
+
+
+def test_determinized_view_draws_only_unseen_tiles_and_hides_the_order():
+    game = _mid_game()
+    other = _reshuffled(game, 7)
+    seat = game.current_player
+    view = determinize(game, seat, random.Random(1))
+    assert view.pipe_deck == determinize(other, seat, random.Random(1)).pipe_deck
+    assert sorted(view.pipe_deck) == sorted(game.state.pipe_deck)
+    assert not set(view.pipe_deck) & visible_pipe_tiles(game.state)
+    assert view.pipe_deck != game.state.pipe_deck
+    for real, guessed, grade in zip(game.state.contract_stacks, view.contract_stacks, C.CONTRACT_ROWS):
+        assert len(guessed) == len(real)
+        if real:
+            assert guessed[-1] == real[-1]
+        assert all(C.contract_tile(t).row == grade for t in guessed)
+    assert fingerprint(game) == fingerprint(other)
+    assert view.players == game.state.players and view.markets == game.state.markets
+
+
+def test_a_broken_plan_is_replanned():
+    game = _mid_game(moves=40)
+    while game.state.turn.stage != "work" or game.state.turn.mains:
+        game.apply(ai.choose_move(game.clone(), "heuristic"))
+    planned = ai.choose_move(game.clone(), "heuristic")
+    other = next(m for m in game.legal_moves() if m != planned and type(m) is M.Action)
+    game.apply(other)
+    assert ai.choose_move(game.clone(), "heuristic") in game.legal_moves()
+
+
+def test_ai_imports_no_user_interface():
+    import subprocess
+    import sys
+
+    code = "import sys, pipeline_tui.ai, pipeline_tui.ai.arena; print('textual' in sys.modules, 'rich' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
