@@ -4,7 +4,8 @@ Every tile half is a cell of ``CELL_W`` x ``CELL_H`` characters. Paths are box-d
 the oil colour with the colour's letter beside them; two straights cross as a bridge (the
 north-south pipe passes over); a Machine is a solid block marked ``M``; the worker is ``@``.
 Neighbouring tiles get different backgrounds so tile borders stay visible. A ghost tile (the
-Pipe tile in hand) is drawn over the grid, green when it may go there and red when not.
+Pipe tile in hand) is drawn over the grid on a shaded ``░`` ground (visible without colour too),
+green when it may go there and red when not; the hint beside the grid says which in words.
 """
 
 from __future__ import annotations
@@ -149,11 +150,11 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
             chars[row + 1][i] = ch
             styles[row + 1][i] = "dim"
 
-    def put(cell, items, background: str) -> None:
+    def put(cell, items, background: str, fill: str = " ") -> None:
         col0, row0 = grid.origin(*cell)
         for r in range(CELL_H):
             for c in range(CELL_W):
-                chars[row0 + r][col0 + c] = " "
+                chars[row0 + r][col0 + c] = fill
                 styles[row0 + r][col0 + c] = background
         for c, r, ch, style in items:
             chars[row0 + r][col0 + c] = ch
@@ -187,7 +188,7 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
     if ghost is not None:
         background = GHOST_OK if ghost[4] else GHOST_BAD
         for cell, paths in ghost_cells.items():
-            put(cell, _cell_chars(paths, False), background)
+            put(cell, _cell_chars(paths, False), background, fill="░")
     if mark is not None and grid.min_x <= mark[0] <= grid.max_x and grid.min_y <= mark[1] <= grid.max_y:
         col0, row0 = grid.origin(*mark)
         for r in range(CELL_H):

@@ -65,9 +65,12 @@ class TableScreen(Screen):
         self.seat_shown: int | None = None  # None: follow the player to act
         self.ghost: Ghost | None = None
         self.mark: tuple[int, int] | None = None  # network cell named by the highlighted move
-        self.message: Text | None = None
+        self.message: Text | None = None  # shown once, after a move
+        self.error: Text | None = None  # the last refusal, shown until a move is made
         self.shown_moves: list[M.Move] = []
         self.listing = 0  # bumped whenever the move list is rebuilt
+        self.thinking = False  # a computer seat is choosing its move
+        self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
 
     # --- layout ---
@@ -130,8 +133,11 @@ class TableScreen(Screen):
         state = self.current_state()
         self.query_one("#status", Static).update(panels.status(state))
         self.query_one("#cross", Static).update(panels.cross(state))
+        visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == "action" else None
         for key in ("C", "1", "2", "3"):
-            self.query_one(f"#market-{key}", Static).update(panels.market(state, key))
+            widget = self.query_one(f"#market-{key}", Static)
+            widget.update(panels.market(state, key))
+            widget.border_title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
         self.query_one("#contracts", Static).update(panels.contracts(state))
         self.query_one("#shops", Static).update(panels.shops(state))
         self.query_one("#government", Static).update(panels.government(state))
@@ -182,7 +188,7 @@ class TableScreen(Screen):
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
         option_list = self.query_one("#moves", OptionList)
-        legal = game.legal_moves()
+        legal = [] if self.bot_kind() is not None else game.legal_moves()
         self.shown_moves = legal
         self.listing += 1
         grouped: dict[str, list[int]] = {}
@@ -203,15 +209,23 @@ class TableScreen(Screen):
         first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
         if first is not None:
             option_list.highlighted = first
-        option_list.border_subtitle = f"{len(legal)} legal"
+        bot = self.bot_kind() is not None
+        option_list.border_subtitle = "computer to move" if bot else f"{len(legal)} legal"
 
     def _refresh_hint(self, move: M.Move | None = None) -> None:
         state = self.current_state()
         out = Text()
+        if self.error is not None:
+            out.append_text(self.error)
+            out.append("\n")
         if self.game.is_over():
             out.append("The game is over. Press F6 for the scores.", style="bold")
         elif self.message is not None:
             out.append_text(self.message)
+        elif self.thinking:
+            player = state.players[state.turn.player]
+            kind = self.game.setup.players[player.seat].kind
+            out.append(f"{player.name} (computer, {kind}) is thinking...", style="bold")
         elif self.ghost is not None:
             out.append("Pipe tile in hand", style="bold")
             out.append(" at " + M.format_move(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))[6:])
@@ -249,6 +263,7 @@ class TableScreen(Screen):
     def after_change(self) -> None:
         self.seat_shown = None
         self.mark = None
+        self.error = None
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -261,8 +276,8 @@ class TableScreen(Screen):
         self.schedule_bot()
 
     def bot_kind(self) -> str | None:
-        """The kind of the computer seat to act, if a bot for it is installed."""
-        if self.game.is_over():
+        """The kind of the computer seat to act, if a bot for it is installed (and working)."""
+        if self.game.is_over() or self.bot_broken:
             return None
         kind = self.game.setup.players[self.game.current_player].kind
         ai = bot_module()
@@ -280,8 +295,34 @@ class TableScreen(Screen):
         if not self.is_current:
             self.set_timer(BOT_DELAY, lambda: self._bot_move(count))
             return
-        ai = bot_module()
-        self.play(ai.choose_move(self.game.clone(), kind))
+        self.thinking = True
+        self._refresh_hint()
+        table = self.game.clone()
+        self.run_worker(lambda: self._think(table, kind, count), thread=True, group="bot",
+                        exit_on_error=False)
+
+    def _think(self, table: Game, kind: str, count: int) -> None:
+        """In a worker thread: ask the bot, then hand its move to the UI thread."""
+        try:
+            move = bot_module().choose_move(table, kind)
+        except Exception as exc:  # a failing bot must not take the table down
+            self.app.call_from_thread(self._bot_failed, f"{type(exc).__name__}: {exc}")
+            return
+        self.app.call_from_thread(self._bot_play, move, count)
+
+    def _bot_play(self, move: M.Move, count: int) -> None:
+        self.thinking = False
+        if len(self.game.moves) == count:
+            self.play(move)
+        else:
+            self._refresh_hint()
+
+    def _bot_failed(self, reason: str) -> None:
+        """Hand the seat to the people at the table for this move."""
+        self.thinking = False
+        self.bot_broken = True
+        self._refresh_moves()
+        self.show_error(f"the computer player failed ({reason}); play its moves by hand")
 
     def autosave(self) -> None:
         try:
@@ -292,9 +333,8 @@ class TableScreen(Screen):
         self.save_name = path.name
 
     def show_error(self, text: str) -> None:
-        self.message = Text("Not allowed: ", style="bold red") + Text(text)
+        self.error = Text("Not allowed: ", style="bold red") + Text(text)
         self._refresh_hint()
-        self.message = None
 
     @on(OptionList.OptionSelected, "#moves")
     def _option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -332,6 +372,9 @@ class TableScreen(Screen):
         text = event.value.strip().lstrip(":").strip()
         if not text:
             return
+        if self.bot_kind() is not None:
+            self.show_error("a computer player is to move")
+            return
         try:
             move = M.parse_move(text)
         except NotationError as exc:
@@ -342,6 +385,7 @@ class TableScreen(Screen):
 
     @on(NetworkPanel.Moved)
     def _ghost_moved(self) -> None:
+        self.error = None
         self._refresh_ghost()
         self._refresh_hint()
 

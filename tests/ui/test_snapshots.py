@@ -53,7 +53,9 @@ def test_title_screen(snap_compare, tmp_path):
     assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=(80, 24))
 
 
-def test_new_game_screen(snap_compare, tmp_path):
+def test_new_game_screen(snap_compare, tmp_path, monkeypatch):
+    monkeypatch.setattr("pipeline_tui.ui.screens.bot_kinds", lambda: ())
+
     async def run_before(pilot):
         pilot.app.screen.query_one("#name-0").cursor_blink = False
 

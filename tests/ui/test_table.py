@@ -399,3 +399,31 @@ async def test_a_whole_game_ends_on_the_score_sheet(tmp_path):
         assert title.startswith("Final scores. Winner:")
         saved = storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json")
         assert saved.is_over() and len(saved.moves) == len(game.moves)
+
+
+async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+
+    def broken(game, kind):
+        raise RuntimeError("no idea")
+
+    fake = types.ModuleType("pipeline_tui.ai")
+    fake.KINDS = ("broken",)
+    fake.choose_move = broken
+    monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
+    monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        setup = GameSetup(seed=3, players=(PlayerSetup("Bot", "broken"), PlayerSetup("Bot2", "broken")))
+        app.start_game(setup)
+        for _ in range(20):
+            await pilot.pause(0.05)
+            if app.screen.bot_broken:
+                break
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, TableScreen)
+        assert "computer player failed" in hint(app)
+        assert app.screen.shown_moves
