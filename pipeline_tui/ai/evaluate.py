@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..data import components as C
 from ..engine.network import Pipeline
-from ..engine.rules import highest_grade_from_crude, network, refine_cost
+from ..engine.rules import highest_grade_from_crude, market_price, network, refine_cost
 from ..engine.scoring import score_player
 from ..engine.state import PlayerState, State
 
@@ -58,6 +58,41 @@ def pipeline_progress(state: State, colour: int, value: int) -> float:
 def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
     pay = C.CONTRACT_PAY[grade] if kind == "contract" else C.ORDER_PAY[grade]
     return pay + (C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0)
+
+
+def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
+    """Per colour, the free market slots and open Order needs that would take a barrel:
+    (price, lowest grade accepted), dearest first. Order needs count at part of their pay, as
+    an Order is only fulfilled whole."""
+    any_colour = player.level("RM") >= 3
+    out: list[list[tuple[int, int]]] = [[], [], []]
+    for index, row in enumerate(C.MARKET_ROWS):
+        for slot, held in enumerate(state.markets[index]):
+            if held >= 0:
+                continue
+            price = market_price(state, player, index, slot)
+            if any_colour and row.market != "C":
+                for colour in range(3):
+                    out[colour].append((price, row.grade))
+            else:
+                out[row.colour].append((price, row.grade))
+    for row in state.order_rows:
+        for tile in row:
+            if tile >= 0:
+                for colour, grade in C.contract_tile(tile).needs:
+                    out[colour].append((int(0.6 * _contract_pay(player, grade, "order")), grade))
+    for slots in out:
+        slots.sort(reverse=True)
+    return out
+
+
+def _take(slots: list[tuple[int, int]], grade: int) -> int | None:
+    """Use the dearest slot that takes a barrel of this grade; its price, or None."""
+    for i, (price, accepts) in enumerate(slots):
+        if accepts <= grade:
+            del slots[i]
+            return price
+    return None
 
 
 def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
@@ -125,15 +160,27 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
         contract_worth += (1 - survive) * sum(pays)
         if survive >= 0.5:
             kinds.update(tile.needs)
-    # Barrels: Crude a Pipeline can refine is worth the grade it reaches, limited by free Tanks.
+    # Barrels: each is worth the best free market slot (or Order) that takes it, while Rounds
+    # remain to sell; Crude a Pipeline can refine is worth the grade it reaches, if a Tank is free.
     space = [player.free_space(g) for g in range(4)]
     runs = min(2, max(0, left - 1))
+    later_w = 0.4 * sell_w if state.year < 3 else 0.0  # a Refresh will free market slots
+    outlets = _outlets(state, player)
+
+    def worth(colour: int, grade: int) -> float:
+        price = _take(outlets[colour], grade)
+        if price is None:
+            return C.END_OIL_VALUE[grade] + later_w * (SALE[grade] - C.END_OIL_VALUE[grade])
+        return C.END_OIL_VALUE[grade] + sell_w * max(0, price - C.END_OIL_VALUE[grade])
+
     for colour in range(3):
+        for grade in (3, 2, 1):
+            for _ in range(oil[grade][colour]):
+                value += worth(colour, grade)
         reaches = sorted((reach_of[p.key] for p in net.pipelines
                           if p.colour == colour and reach_of[p.key] > 0), reverse=True)
-        slots = reaches[: max(1, len(reaches))] * runs if reaches else []
         crude = oil[0][colour]
-        for reach in slots:
+        for reach in reaches * runs:
             if crude <= 0:
                 break
             target = next((g for g in range(reach, 0, -1) if space[g] > 0), 0)
@@ -141,11 +188,9 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
                 break
             space[target] -= 1
             crude -= 1
-            value += SALE[target] * sell_w * 0.8
-        value += crude * (C.END_OIL_VALUE[0] + sell_w * SALE[0])
-        for grade in (1, 2, 3):
-            value += oil[grade][colour] * (C.END_OIL_VALUE[grade]
-                                           + sell_w * (SALE[grade] - C.END_OIL_VALUE[grade]))
+            value += 0.8 * worth(colour, target)
+        for _ in range(crude):
+            value += worth(colour, 0)
 
     # Pipelines: what they will still refine, and progress towards the next grade.
     use_w = min(1.0, max(0, left - 1) / 6)
@@ -177,14 +222,24 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
 
     # End-game parts that are already certain: Pipelines, the Valuation tile and cards.
     # Contracts at risk of failing may not be there to count on the Contract cards.
+    # Cards valuing oil in Tanks count only barrels still held at the end, unlikely while they
+    # can be sold.
     for line in _score_lines(state, player):
         if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:"):
             value += line.amount
+        if line.step == "card:REFINED_OIL":
+            value -= sell_w * line.amount
+        elif line.step in _COLOUR_CARDS:
+            colour = _COLOUR_CARDS[line.step]
+            value -= sell_w * sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4))
         if line.step == "card:CONTRACTS":
             value -= contract_worth
         elif line.step == "card:OIL_TYPES":
             value += C.TYPE_COUNT_VALUE[min(len(kinds), 9)] - line.amount
     return value
+
+
+_COLOUR_CARDS = {"card:ORANGE": 0, "card:TEAL": 1, "card:SILVER": 2}
 
 
 def _score_lines(state: State, player: PlayerState):
