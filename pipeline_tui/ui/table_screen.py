@@ -33,6 +33,12 @@ from .screens import bot_module
 from .widgets import TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
+ACTION_PANELS = {  # the panel to show while an Action is in progress
+    "crude": "market-C", "refined1": "market-1", "refined2": "market-2", "refined3": "market-3",
+    "contracts": "contracts", "tanks": "shops", "machines": "shops", "upgrades": "upgrades",
+    "government": "government", "network": "network-view", "machine": "network-view",
+    "machines_phase": "network-view", "machines_early": "network-view",
+}
 CELL_MOVES = (M.RunNetwork, M.RunMachine, M.PlaceMachine, M.Refine)  # moves naming a cell
 BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 
@@ -269,8 +275,10 @@ class TableScreen(Screen):
         self.message = None
         if self.ghost is not None:
             self.action_view("network-view")
-        elif self.focused is self.query_one(NetworkPanel):
-            self.query_one("#moves", OptionList).focus()
+        else:
+            if self.focused is self.query_one(NetworkPanel):
+                self.query_one("#moves", OptionList).focus()
+            self._show_action_panel()
         if self.game.is_over():
             self.app.show_scores(self.game)
         self.schedule_bot()
@@ -415,11 +423,30 @@ class TableScreen(Screen):
         self.after_change()
 
     def action_view(self, view: str) -> None:
-        for name in VIEWS:
-            self.query_one(f"#{name}").set_class(name == view, "-active")
+        self._show_view(view)
         target = self.query_one(f"#{view}")
         if view == "network-view" or self.ghost is None:
             target.focus()
+
+    def _show_view(self, view: str) -> None:
+        for name in VIEWS:
+            self.query_one(f"#{name}").set_class(name == view, "-active")
+
+    def _show_action_panel(self) -> None:
+        """Bring the panel of the Action in progress into view (on narrow terminals too)."""
+        state = self.game.state
+        if state.turn.stage != "action":
+            return
+        panel = ACTION_PANELS.get(state.turn.action)
+        if panel is None:
+            return
+        if panel == "network-view":
+            self._show_view(panel)
+            return
+        self._show_view("table-view")
+        widget = self.query_one(f"#{panel}")
+        self.call_after_refresh(
+            lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
 
     def action_prompt(self) -> None:
         self.query_one("#prompt", Input).focus()

@@ -427,3 +427,29 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
         assert app.is_running and isinstance(app.screen, TableScreen)
         assert "computer player failed" in hint(app)
         assert app.screen.shown_moves
+
+
+async def test_without_colour_the_ghost_and_barrels_still_read(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await place_starting_tanks(pilot)
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        await pilot.press("right")
+        await pilot.pause()
+        assert "░" in app.export_screenshot()
+        assert "Not here" in hint(app)
+
+
+async def test_the_panel_of_the_action_comes_into_view(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await place_starting_tanks(pilot)
+        await pilot.press("f3")
+        await pilot.pause()
+        await choose(pilot, "act refined3")
+        screen = app.screen
+        assert screen.query_one("#table-view").has_class("-active")
+        assert "(visiting)" in screen.query_one("#market-3").border_title
+        assert isinstance(app.focused, OptionList)
