@@ -321,6 +321,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
          f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game)")
     for line in report(summarise(records)):
         _out(line)
+    if args.balance:
+        from .ai.balance import balance_report
+
+        _out()
+        for line in balance_report(records):
+            _out(line)
     _out(f"total time {time.perf_counter() - started:.1f} s")
     return 0
 
@@ -432,6 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
     p.add_argument("--samples", type=_positive, default=None,
                    help="search bot: rollouts per turn (reproducible, instead of --seconds)")
+    p.add_argument("--balance", action="store_true",
+                   help="also what winners do, score spread and each plan's win rate")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")

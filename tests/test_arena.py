@@ -80,3 +80,14 @@ def test_arena_errors_are_one_line(capsys, argv, fragment):
     assert code != 0 and out == ""
     lines = err.splitlines()
     assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in err
+
+
+def test_balance_tables(capsys):
+    code, out, _ = run(capsys, "arena", "--players", "3", "--games", "2", "--bots", "random",
+                       "--balance")
+    assert code == 0
+    assert "2 games, 2 winners, 4 other seats" in out
+    for heading in ("Action (per game)", "winning score: mean", "winner's margin over second",
+                    "Score part (mean)", "Plan (most used)"):
+        assert heading in out
+    assert "(a seat's fair share is 33.3%)" in out

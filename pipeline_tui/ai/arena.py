@@ -27,6 +27,7 @@ class SeatRecord:
     decisions: int = 0
     seconds: float = 0.0
     actions: Counter = field(default_factory=Counter)  # Main and Secondary Actions taken
+    parts: Counter = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
 
 
 @dataclass
@@ -83,6 +84,9 @@ def play_game(bots: list[str], seed: int, seconds: float | None = None,
     for score in game.scores():
         records[score.seat].score = score.total
         records[score.seat].rank = score.rank
+        for line in score.lines:
+            step = "cards" if line.step.startswith("card:") else line.step
+            records[score.seat].parts[step] += line.amount
     return GameRecord(seed, records, len(game.moves))
 
 
