@@ -133,7 +133,8 @@ class PipelineApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("New game", "Set up a new game", lambda: self.push_screen(NewGameScreen()))
+        yield SystemCommand("New game", "Set up a new game",
+                            lambda: self.push_screen(NewGameScreen()))
         yield SystemCommand("Load game", "Open a saved game",
                             lambda: self.push_screen(LoadScreen(replay=False)))
         yield SystemCommand("Replay game", "Step through a saved game",

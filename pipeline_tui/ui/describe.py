@@ -100,7 +100,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.TakeLoan:
         return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
     if t is M.BuyTank:
-        return f"Buy a Tank (${C.TANK_SHOP_PRICES[move.shop_row]}) for the {GRADE_NAMES[move.grade]} row"
+        price = C.TANK_SHOP_PRICES[move.shop_row]
+        return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
     if t is M.BuyMachine:
         return f"Buy a Machine for ${C.MACHINE_SHOP_PRICES[move.shop_row]}"
     if t is M.BuyPipe:
@@ -115,7 +116,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.FlipToken:
         return f"Flip the {_family_name(move.family)} token for free"
     if t is M.Refine:
-        return f"Refine {_oil(_colour_at(state, move), move.from_grade)} to {GRADE_NAMES[move.to_grade]}"
+        oil = _oil(_colour_at(state, move), move.from_grade)
+        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]}"
     if t is M.Deliver:
         held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
         if held is None:

@@ -102,6 +102,9 @@ class Grid:
         """Top-left character of cell (x, y)."""
         return RULER_W + CELL_W * (x - self.min_x), 1 + CELL_H * (y - self.min_y)
 
+    def contains(self, cell: tuple[int, int]) -> bool:
+        return self.min_x <= cell[0] <= self.max_x and self.min_y <= cell[1] <= self.max_y
+
     def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
         if col < RULER_W or row < 1:
             return None
@@ -181,7 +184,7 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
         for cx, cy in list(cells):
             for dx, dy in DIRS:
                 n = (cx + dx, cy + dy)
-                if n not in cells and grid.min_x <= n[0] <= grid.max_x and grid.min_y <= n[1] <= grid.max_y:
+                if n not in cells and grid.contains(n):
                     col, row = grid.origin(*n)
                     chars[row + 1][col + 2] = "·"
                     styles[row + 1][col + 2] = "dim"
@@ -189,7 +192,7 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
         background = GHOST_OK if ghost[4] else GHOST_BAD
         for cell, paths in ghost_cells.items():
             put(cell, _cell_chars(paths, False), background, fill="░")
-    if mark is not None and grid.min_x <= mark[0] <= grid.max_x and grid.min_y <= mark[1] <= grid.max_y:
+    if mark is not None and grid.contains(mark):
         col0, row0 = grid.origin(*mark)
         for r in range(CELL_H):
             for c in range(CELL_W):

@@ -36,7 +36,8 @@ def status(state: State) -> Text:
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")
     text.append(f"{player.seat + 1} {player.name}", style="bold reverse")
     text.append(f" {stage}  ")
-    text.append(f"Order: {names(state, state.turn_order)}  Next: {names(state, state.next_order)}  ")
+    text.append(f"Order: {names(state, state.turn_order)}  ")
+    text.append(f"Next: {names(state, state.next_order)}  ")
     text.append_text(workers(state))
     return text
 
@@ -284,6 +285,7 @@ def board(state: State, seat: int) -> Text:
     for colour, length in enumerate(net.longest()):
         out.append(OIL_LETTERS[colour], style=OIL_STYLES[colour])
         out.append(f" {length}  ")
-    out.append(f"\nPipelines {len(net.pipelines)}  tiles {len(p.tiles)}  machines {len(p.machines)}",
+    out.append(f"\nPipelines {len(net.pipelines)}  tiles {len(p.tiles)}  "
+               f"machines {len(p.machines)}",
                style="dim")
     return out

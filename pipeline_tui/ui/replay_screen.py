@@ -40,6 +40,10 @@ class ReplayScreen(TableScreen):
             return False
         return True
 
+    def bot_kind(self) -> str | None:
+        """Nobody plays in the replay viewer, computer seats included."""
+        return None
+
     def current_state(self):
         return self.game.state_at(self.position)
 

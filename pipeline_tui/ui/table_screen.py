@@ -21,8 +21,8 @@ from textual.widgets.option_list import Option
 from .. import storage
 from ..data import components as C
 from ..engine import moves as M
-from ..engine.errors import IllegalMove, NotationError
 from ..engine import rules
+from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.setup import initial_state
 from . import panels
@@ -115,7 +115,8 @@ class TableScreen(Screen):
             "cross": "Action cross", "market-C": "Crude Market", "market-1": "Refined Market 1",
             "market-2": "Refined Market 2", "market-3": "Refined Market 3",
             "contracts": "Contracts and Orders", "shops": "Shops", "government": "Government",
-            "upgrades": "Upgrades (token, cards left I II III)", "refinement": "Refinement costs", "valuation": "Valuation",
+            "upgrades": "Upgrades (token, cards left I II III)",
+            "refinement": "Refinement costs", "valuation": "Valuation",
             "board-view": "Player board", "network-view": "Pipe Network", "log-view": "Move log",
             "moves": "Moves",
         }
@@ -151,9 +152,10 @@ class TableScreen(Screen):
         self.query_one("#refinement", Static).update(panels.refinement(state))
         self.query_one("#valuation", Static).update(panels.valuation(state))
         seat = self.shown_seat
+        who = f"{seat + 1}: {state.players[seat].name}"
         self.query_one("#board", Static).update(panels.board(state, seat))
-        self.query_one("#board-view").border_title = f"Player board {seat + 1}: {state.players[seat].name}"
-        self.query_one("#network-view").border_title = f"Pipe Network {seat + 1}: {state.players[seat].name}"
+        self.query_one("#board-view").border_title = f"Player board {who}"
+        self.query_one("#network-view").border_title = f"Pipe Network {who}"
         self._refresh_log()
         self._refresh_ghost()
         self._refresh_moves()
@@ -184,7 +186,8 @@ class TableScreen(Screen):
             x, y, rot = (first.x, first.y, first.rot) if first else (0, 0, 0)
             self.ghost = Ghost(hand, x, y, rot)
         if self.ghost is not None:
-            why = self.game.why_illegal(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
+            ghost = self.ghost
+            why = self.game.why_illegal(M.PlaceTile(x=ghost.x, y=ghost.y, rot=ghost.rot))
             self.ghost.legal = why is None
             self.ghost.reason = why or ""
         own = self.shown_seat == state.turn.player
@@ -233,13 +236,13 @@ class TableScreen(Screen):
             kind = self.game.setup.players[player.seat].kind
             out.append(f"{player.name} (computer, {kind}) is thinking...", style="bold")
         elif self.ghost is not None:
+            ghost = self.ghost
             out.append("Pipe tile in hand", style="bold")
-            out.append(" at " + M.format_move(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))[6:])
-            out.append("\n")
-            if self.ghost.legal:
+            out.append(f" at {ghost.x},{ghost.y} r{ghost.rot}\n")
+            if ghost.legal:
                 out.append("OK: may go here. Enter places it.", style="bold green")
             else:
-                out.append("Not here: " + self.ghost.reason, style="bold red")
+                out.append("Not here: " + ghost.reason, style="bold red")
             out.append("\nArrows move, r turns, enter places.", style="dim")
         else:
             player = state.players[state.turn.player]

@@ -198,7 +198,8 @@ async def test_load_screen_lists_saves_and_refuses_broken_ones(tmp_path):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, LoadScreen)
-        assert "Cannot open broken.json" in str(app.screen.query_one("#load-error", Static).render())
+        error = str(app.screen.query_one("#load-error", Static).render())
+        assert "Cannot open broken.json" in error
         table.move_cursor(row=names.index(f"{storage.AUTOSAVE_PREFIX}7.json"))
         await pilot.press("enter")
         await pilot.pause()
@@ -417,7 +418,8 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
     app = PipelineApp(mode="title", saves_dir=tmp_path)
     async with app.run_test(size=WIDE) as pilot:
-        setup = GameSetup(seed=3, players=(PlayerSetup("Bot", "broken"), PlayerSetup("Bot2", "broken")))
+        bots = (PlayerSetup("Bot", "broken"), PlayerSetup("Bot2", "broken"))
+        setup = GameSetup(seed=3, players=bots)
         app.start_game(setup)
         for _ in range(20):
             await pilot.pause(0.05)
