@@ -175,11 +175,15 @@ def tile_summary(tile_id: int) -> Text:
 
 
 def government(state: State) -> Text:
-    """The 4 quadrants and their 8 spaces, numbered from 1 as in the notation (· = taken)."""
+    """The 4 quadrants (open or shut, tiles left) and their 8 spaces, numbered from 1 as in the
+    notation (· = taken)."""
     out = Text()
     for q in range(C.GOVERNMENT_QUADRANTS):
         opened = state.government_opened[q]
-        out.append(f"Q{q + 1} {'open' if opened else 'shut'} ", style="bold" if opened else "")
+        left = sum(1 for tile in state.government[q] if tile >= 0)
+        label = f"Q{q + 1} {'open' if opened else 'shut'} {left}"
+        out.append(f"{label:<10}", style="bold" if opened else "")
+    out.rstrip()
     for r in range(4):
         out.append("\n")
         for q in range(C.GOVERNMENT_QUADRANTS):
@@ -187,7 +191,8 @@ def government(state: State) -> Text:
                 there = state.government[q][space] >= 0
                 out.append(f"{space + 1}" if there else "·", style="" if there else EMPTY)
                 out.append(" ")
-            out.append(" ")
+            out.append("  ")
+        out.rstrip()
     limit = C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
     opened = sum(1 for y in state.government_opened if y)
     costs = " ".join(str(v) for v in C.GOVERNMENT_COSTS.values())
