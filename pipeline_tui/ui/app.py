@@ -50,7 +50,7 @@ class PipelineApp(App):
         self.push_screen(TitleScreen())
         if self.mode_name == "new":
             if self.players is None:
-                self.push_screen(NewGameScreen())
+                self.push_screen(NewGameScreen(seed=self.seed, first_game=self.first_game))
             else:
                 self.start_game(self._setup_from_options())
         elif self.mode_name in ("load", "replay"):

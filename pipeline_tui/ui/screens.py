@@ -98,6 +98,11 @@ class NewGameScreen(Screen):
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
+    def __init__(self, seed: int | None = None, first_game: bool = False) -> None:
+        super().__init__()
+        self.seed = seed
+        self.first_game = first_game
+
     def compose(self) -> ComposeResult:
         kinds = ("human",) + bot_kinds()
         with VerticalScroll(id="new-box"):
@@ -112,10 +117,11 @@ class NewGameScreen(Screen):
                                  id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
             with Horizontal(classes="seat-row"):
                 yield Label("Seed", classes="field-label")
-                yield Input(placeholder="blank = random", id="seed", restrict=r"[0-9]*",
-                            max_length=18, compact=True)
+                yield Input("" if self.seed is None else str(self.seed),
+                            placeholder="blank = random", id="seed", restrict=r"[0-9]*",
+                            max_length=19, compact=True)
             yield Checkbox("First game (suggested upgrades and Valuation cards)",
-                           id="first-game", compact=True)
+                           value=self.first_game, id="first-game", compact=True)
             yield Static(id="new-error")
             yield Button("Start", id="start", variant="primary", compact=True)
             yield Static("Tab moves between fields; space ticks a box; enter starts.",

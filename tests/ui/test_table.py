@@ -455,3 +455,14 @@ async def test_the_panel_of_the_action_comes_into_view(tmp_path):
         assert screen.query_one("#table-view").has_class("-active")
         assert "(visiting)" in screen.query_one("#market-3").border_title
         assert isinstance(app.focused, OptionList)
+
+
+async def test_new_game_screen_takes_the_seed_given_on_the_command_line(tmp_path):
+    app = PipelineApp(mode="new", seed=99, first_game=True, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        assert app.screen.query_one("#seed", Input).value == "99"
+        app.screen.query_one("#seat-2").value = True
+        await pilot.click("#start")
+        await pilot.pause()
+        setup = app.screen.game.setup
+        assert (setup.seed, setup.first_game, len(setup.players)) == (99, True, 3)
