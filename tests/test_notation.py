@@ -122,3 +122,11 @@ def test_game_play_reads_notation_and_refuses_illegal_moves():
     with pytest.raises(NotationError):
         game.play("act")
     assert len(game.moves) == 11  # 10 starting Tanks and the Action
+
+
+def test_format_move_never_crashes_on_impossible_values():
+    """Only a hand-built or tampered move has such values; formatting it for a message or a log
+    must not raise."""
+    assert format_move(M.PlaceStartingTank(grade=9)) == "start-tank 9"
+    assert format_move(M.Sell(row="2-TH", slot=0, colour=7, grade=1)) == "sell 2-TH#1 7/1"
+    assert format_move(M.FulfilOrder(row=3, slot=0, grades=(1, 5))) == "fulfil O3.1 L5"

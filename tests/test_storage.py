@@ -183,7 +183,7 @@ REJECTIONS = [
     ("five_players", "2 to 4 players, not 5"),
     ("rules_version", "rules version 7"),
     ("illegal_move", "move 7 (buy C-OC#1): Markets:"),
-    ("out_of_range", 'move 1 ({"type":"start_tank","grade":9}): Tank Farm'),
+    ("out_of_range", "move 1 (start-tank 9): Tank Farm"),
     ("extra_move", "the game is over"),
     ("row_with_newline", "move 7 (sell C-OC X"),
 ]

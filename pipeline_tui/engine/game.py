@@ -40,11 +40,7 @@ class Game:
             try:
                 self._push(move, check=True)
             except IllegalMove as exc:
-                try:  # a tampered log may hold values no notation can name
-                    text = format_move(move)
-                except (IndexError, KeyError, TypeError, ValueError):
-                    text = repr(move)
-                raise IllegalMove(f"move {index + 1} ({text}): {exc}") from None
+                raise IllegalMove(f"move {index + 1} ({format_move(move)}): {exc}") from None
 
     # --- playing ---
     def legal_moves(self) -> list[Move]:

@@ -214,12 +214,21 @@ AnyMove = Union[
 _G = "CLMH"
 
 
+def _letter(grade: int) -> str:
+    """A grade's letter; an impossible value (only a hand-built move has one) shows as itself."""
+    return _G[grade] if 0 <= grade <= 3 else str(grade)
+
+
+def _barrel(colour: int, grade: int) -> str:
+    return barrel_code(colour, grade) if 0 <= colour <= 2 and 0 <= grade <= 3 else f"{colour}/{grade}"
+
+
 def format_move(m: Move) -> str:
     """The text notation of a move (see the module doc). Numbers that count places (slots,
     rows, spaces, requirements) start at 1; cells are signed grid coordinates."""
     t = type(m)
     if t is PlaceStartingTank:
-        return f"start-tank {_G[m.grade]}"
+        return f"start-tank {_letter(m.grade)}"
     if t is Action:
         return f"act {m.action}"
     if t is Secondary:
@@ -243,15 +252,15 @@ def format_move(m: Move) -> str:
     if t is Buy:
         return f"buy {m.row}#{m.slot + 1}"
     if t is Sell:
-        return f"sell {m.row}#{m.slot + 1} {barrel_code(m.colour, m.grade)}"
+        return f"sell {m.row}#{m.slot + 1} {_barrel(m.colour, m.grade)}"
     if t is TakeContract:
         kind = "C" if m.kind == "contract" else "O"
-        row = _G[m.row] if m.kind == "contract" else str(m.row)
+        row = _letter(m.row) if m.kind == "contract" else str(m.row)
         return f"contract {kind}{row}.{m.slot + 1}" + (" deferred" if m.deferred else "")
     if t is TakeLoan:
         return "loan"
     if t is BuyTank:
-        return f"tank {m.shop_row + 1} {_G[m.grade]}"
+        return f"tank {m.shop_row + 1} {_letter(m.grade)}"
     if t is BuyMachine:
         return f"machine {m.shop_row + 1}"
     if t is BuyPipe:
@@ -267,15 +276,15 @@ def format_move(m: Move) -> str:
     if t is BuyGovernmentTile:
         return f"gov-more {m.space + 1}"
     if t is Refine:
-        return f"refine {m.x},{m.y}/{m.k + 1} {_G[m.from_grade]}>{_G[m.to_grade]}"
+        return f"refine {m.x},{m.y}/{m.k + 1} {_letter(m.from_grade)}>{_letter(m.to_grade)}"
     if t is Deliver:
-        return f"deliver {m.contract + 1}.{m.need + 1} {_G[m.grade]}"
+        return f"deliver {m.contract + 1}.{m.need + 1} {_letter(m.grade)}"
     if t is FulfilOrder:
-        return f"fulfil O{m.row}.{m.slot + 1} " + "".join(_G[g] for g in m.grades)
+        return f"fulfil O{m.row}.{m.slot + 1} " + "".join(_letter(g) for g in m.grades)
     if t is TakeGovernmentTile:
         return f"take-gov {m.quadrant + 1}.{m.space + 1}"
     if t is TakeTank:
-        return f"take-tank {m.shop_row + 1} {_G[m.grade]}"
+        return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
     if t is TakeMachine:
         return f"take-machine {m.shop_row + 1}"
     if t is TakePipe:
