@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..engine import moves as M
-from ..engine.rules import market_price, network
+from ..engine.rules import market_price, network, refine_cost
 from ..engine.state import State
 
 GROUPS = (
@@ -116,8 +116,9 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.FlipToken:
         return f"Flip the {_family_name(move.family)} token for free"
     if t is M.Refine:
-        oil = _oil(_colour_at(state, move), move.from_grade)
-        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]}"
+        colour = _colour_at(state, move)
+        cost = refine_cost(state, colour, move.from_grade, move.to_grade)
+        return f"Refine {_oil(colour, move.from_grade)} to {GRADE_NAMES[move.to_grade]} (cost {cost})"
     if t is M.Deliver:
         held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
         if held is None:
