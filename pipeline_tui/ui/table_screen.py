@@ -70,6 +70,7 @@ class TableScreen(Screen):
         self.save_name = save_name
         self.seat_shown: int | None = None  # None: follow the player to act
         self.ghost: Ghost | None = None
+        self.last_place: dict[int, tuple[int, int]] = {}  # per seat: where its last tile went
         self.mark: tuple[int, int] | None = None  # network cell named by the highlighted move
         self.message: Text | None = None  # shown once, after a move
         self.error: Text | None = None  # the last refusal, shown until a move is made
@@ -182,9 +183,7 @@ class TableScreen(Screen):
         if hand < 0 or self.game.is_over():
             self.ghost = None
         elif self.ghost is None or self.ghost.tile != hand:
-            first = next((m for m in self.game.legal_moves() if isinstance(m, M.PlaceTile)), None)
-            x, y, rot = (first.x, first.y, first.rot) if first else (0, 0, 0)
-            self.ghost = Ghost(hand, x, y, rot)
+            self.ghost = self._new_ghost(hand)
         if self.ghost is not None:
             ghost = self.ghost
             why = self.game.why_illegal(M.PlaceTile(x=ghost.x, y=ghost.y, rot=ghost.rot))
@@ -193,6 +192,15 @@ class TableScreen(Screen):
         own = self.shown_seat == state.turn.player
         panel.show(state.players[self.shown_seat], self.ghost if own else None,
                    self.mark if own else None)
+
+    def _new_ghost(self, tile: int) -> Ghost:
+        """A ghost on the legal place nearest where the last one was (or the middle)."""
+        places = [m for m in self.game.legal_moves() if isinstance(m, M.PlaceTile)]
+        x0, y0 = self.last_place.get(self.game.current_player, (0, 0))
+        best = min(places, key=lambda m: abs(m.x - x0) + abs(m.y - y0), default=None)
+        if best is None:
+            return Ghost(tile, x0, y0, 0)
+        return Ghost(tile, best.x, best.y, best.rot)
 
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
@@ -265,6 +273,8 @@ class TableScreen(Screen):
             self.show_error(str(exc))
             return False
         self.actors.append(seat)
+        if isinstance(move, M.PlaceTile):
+            self.last_place[seat] = (move.x, move.y)
         self.message = Text("Played: ", style="dim") + Text(M.format_move(move), style="bold")
         self.after_change()
         return True
