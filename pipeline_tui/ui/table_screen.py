@@ -79,6 +79,7 @@ class TableScreen(Screen):
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
+        self.drawn: dict[str, tuple] = {}  # what each panel shows now: text, spans, style
 
     # --- layout ---
     def compose(self) -> ComposeResult:
@@ -139,28 +140,35 @@ class TableScreen(Screen):
     def refresh_table(self) -> None:
         """Redraw everything from the state on show."""
         state = self.current_state()
-        self.query_one("#status", Static).update(panels.status(state))
-        self.query_one("#cross", Static).update(panels.cross(state))
+        self._set("status", panels.status(state))
+        self._set("cross", panels.cross(state))
         visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == "action" else None
         for key in ("C", "1", "2", "3"):
-            widget = self.query_one(f"#market-{key}", Static)
-            widget.update(panels.market(state, key))
-            widget.border_title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
-        self.query_one("#contracts", Static).update(panels.contracts(state))
-        self.query_one("#shops", Static).update(panels.shops(state))
-        self.query_one("#government", Static).update(panels.government(state))
-        self.query_one("#upgrades", Static).update(panels.upgrades(state))
-        self.query_one("#refinement", Static).update(panels.refinement(state))
-        self.query_one("#valuation", Static).update(panels.valuation(state))
+            self._set(f"market-{key}", panels.market(state, key))
+            title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
+            self.query_one(f"#market-{key}").border_title = title
+        self._set("contracts", panels.contracts(state))
+        self._set("shops", panels.shops(state))
+        self._set("government", panels.government(state))
+        self._set("upgrades", panels.upgrades(state))
+        self._set("refinement", panels.refinement(state))
+        self._set("valuation", panels.valuation(state))
         seat = self.shown_seat
         who = f"{seat + 1}: {state.players[seat].name}"
-        self.query_one("#board", Static).update(panels.board(state, seat))
+        self._set("board", panels.board(state, seat))
         self.query_one("#board-view").border_title = f"Player board {who}"
         self.query_one("#network-view").border_title = f"Pipe Network {who}"
         self._refresh_log()
         self._refresh_ghost()
         self._refresh_moves()
         self._refresh_hint()
+
+    def _set(self, widget_id: str, text: Text) -> None:
+        """Update a panel only when its text changed (saves a layout pass per move)."""
+        key = (text.plain, tuple(text.spans), str(text.style))
+        if self.drawn.get(widget_id) != key:
+            self.drawn[widget_id] = key
+            self.query_one(f"#{widget_id}", Static).update(text)
 
     def _refresh_log(self) -> None:
         lines = Text()
