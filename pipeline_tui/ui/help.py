@@ -50,6 +50,7 @@ Contract requirement shows `+` once delivered and `-` while open; a Tank is `[..
 |---|---|
 | up / down, enter | choose a move from the move list (mouse works too) |
 | `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` |
+| escape | back to the move list |
 | arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile |
 | ctrl+z / ctrl+y | undo / redo a move |
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |

@@ -61,6 +61,7 @@ class TableScreen(Screen):
         Binding("0", "seat(-1)", "Own board", show=False),
         Binding("f6", "scores", "Scores", show=False),
         Binding("ctrl+s", "save_as", "Save as", show=False),
+        Binding("escape", "focus_moves", "Move list", show=False),
     ]
 
     def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None) -> None:
@@ -468,6 +469,9 @@ class TableScreen(Screen):
         widget = self.query_one(f"#{panel}")
         self.call_after_refresh(
             lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
+
+    def action_focus_moves(self) -> None:
+        self.query_one("#moves", OptionList).focus()
 
     def action_prompt(self) -> None:
         self.query_one("#prompt", Input).focus()

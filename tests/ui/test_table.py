@@ -466,3 +466,14 @@ async def test_new_game_screen_takes_the_seed_given_on_the_command_line(tmp_path
         await pilot.pause()
         setup = app.screen.game.setup
         assert (setup.seed, setup.first_game, len(setup.players)) == (99, True, 3)
+
+
+async def test_escape_returns_to_the_move_list(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("colon")
+        assert isinstance(app.focused, Input)
+        await pilot.press("escape")
+        assert isinstance(app.focused, OptionList)
+        await pilot.press("f4", "escape")
+        assert isinstance(app.focused, OptionList)
