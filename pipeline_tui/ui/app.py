@@ -16,6 +16,7 @@ from ..engine.setup import GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
 )
+from .replay_screen import ReplayScreen
 from .table_screen import TableScreen
 
 MODES = ("title", "new", "load", "replay")
@@ -92,8 +93,6 @@ class PipelineApp(App):
             return
         self._back_to_title()
         if replay:
-            from .replay_screen import ReplayScreen
-
             self.push_screen(ReplayScreen(game))
         else:
             self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path)))
@@ -119,8 +118,9 @@ class PipelineApp(App):
             self.push_screen(HelpScreen())
 
     def _table(self) -> TableScreen | None:
+        """The live game's table, if one is open (the replay viewer is not a live game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, TableScreen):
+            if isinstance(screen, TableScreen) and screen.LIVE:
                 return screen
         return None
 

@@ -17,6 +17,8 @@ from .table_screen import TableScreen
 class ReplayScreen(TableScreen):
     """The table as it stood after move ``position`` of a finished or saved game."""
 
+    LIVE = False
+
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
@@ -39,6 +41,9 @@ class ReplayScreen(TableScreen):
         if action in ("undo", "redo", "prompt", "save_as"):
             return False
         return True
+
+    def autosave(self) -> None:
+        """A replay writes nothing: the file it shows stays as it is."""
 
     def bot_kind(self) -> str | None:
         """Nobody plays in the replay viewer, computer seats included."""

@@ -46,6 +46,8 @@ BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 class TableScreen(Screen):
     """A live game, played hot-seat at one keyboard."""
 
+    LIVE = True  # moves are played and autosaved here
+
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),

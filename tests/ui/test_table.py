@@ -477,3 +477,18 @@ async def test_escape_returns_to_the_move_list(tmp_path):
         assert isinstance(app.focused, OptionList)
         await pilot.press("f4", "escape")
         assert isinstance(app.focused, OptionList)
+
+
+async def test_quitting_a_replay_writes_nothing(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE):
+        for text in ("start-tank L", "start-tank M"):
+            assert app.screen.play(parse_move(text))
+    path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
+    before = path.read_bytes()
+    app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("right", "ctrl+z", "ctrl+q")
+        await pilot.pause()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
