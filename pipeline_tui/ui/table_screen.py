@@ -433,7 +433,8 @@ class TableScreen(Screen):
             self.notify("Nothing to undo.")
             return
         self.actors.pop()
-        while self.bot_kind() is not None and self.game.moves:
+        people = any(p.kind == "human" for p in self.game.setup.players)
+        while people and self.bot_kind() is not None and self.game.moves:
             self.game.undo()
             self.actors.pop()
         self.after_change()
