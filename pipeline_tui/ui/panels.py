@@ -235,6 +235,13 @@ _CARD_SHORT = {
 }
 
 
+def score_label(step: str, label: str) -> str:
+    """A short label for a scoring step (the engine's full labels are long)."""
+    if step.startswith("card:"):
+        return "Card: " + _CARD_SHORT.get(step[5:], label)
+    return {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines"}.get(step, label)
+
+
 def valuation(state: State) -> Text:
     """The Valuation tile (always) and this game's cards, in brief (full names in the help)."""
     out = Text("Tile    Pipelines at Machines")

@@ -22,6 +22,7 @@ from .. import storage
 from ..engine.game import Game
 from ..engine.setup import GameSetup, PlayerSetup
 from .help import HELP_TEXT
+from .panels import score_label
 from .widgets import TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -275,7 +276,7 @@ class EndScreen(Screen):
         for s in scores:
             table.add_column(f"{s.rank}. {s.name}")
         for i, line in enumerate(scores[0].lines if scores else ()):
-            row = [line.label]
+            row = [score_label(line.step, line.label)]
             for s in scores:
                 amount = s.lines[i].amount
                 row.append(Text(f"{'-' if amount < 0 else ''}${abs(amount)}", justify="right"))
