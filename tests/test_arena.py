@@ -7,7 +7,7 @@ import pytest
 from pipeline_tui.ai.arena import play_game, run_games, seat_bots, summarise, wilson
 from pipeline_tui.cli import main
 
-COLUMNS = ["bot", "games", "wins", "win", "%", "95%", "CI", "avg", "score", "ms/decision"]
+COLUMNS = ["bot", "games", "wins", "win", "%", "95%", "CI", "avg", "score", "ms/decision", "ms/turn"]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -18,7 +18,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _without_timings(out: str) -> list[str]:
     lines = [line for line in out.splitlines() if not line.startswith("total time")]
-    return [line.rsplit(maxsplit=1)[0] for line in lines]
+    return [line.rsplit(maxsplit=2)[0] for line in lines]
 
 
 def test_arena_prints_the_table_and_is_deterministic_for_a_seed(capsys):
@@ -35,7 +35,7 @@ def test_arena_prints_the_table_and_is_deterministic_for_a_seed(capsys):
         assert games == 2 and 0 <= wins <= 2 and rate == pytest.approx(100 * wins / games)
         low, high = (float(x) for x in row[4].split("-"))
         assert 0 <= low <= rate <= high <= 100
-        assert float(row[6]) >= 0
+        assert float(row[6]) >= 0 and float(row[7]) >= float(row[6])
     assert int(rows["heuristic"][2]) + int(rows["random"][2]) == 2
     assert lines[4].startswith("total time ") and lines[4].endswith(" s")
     assert _without_timings(run(capsys, *argv)[1]) == _without_timings(out)

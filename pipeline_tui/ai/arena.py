@@ -25,6 +25,7 @@ class SeatRecord:
     score: int
     rank: int
     decisions: int = 0
+    turns: int = 0
     seconds: float = 0.0
     actions: Counter = field(default_factory=Counter)  # Main and Secondary Actions taken
     parts: Counter = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
@@ -77,6 +78,7 @@ def play_game(bots: list[str], seed: int, seconds: float | None = None,
         records[seat].decisions += 1
         if move not in game.legal_moves():
             raise RuntimeError(f"bot {bots[seat]} chose an illegal move {move!r} (seed {seed})")
+        records[seat].turns += type(move) is M.EndTurn
         name = action_name(move)
         if name:
             records[seat].actions[name] += 1
@@ -134,6 +136,7 @@ class BotStats:
     score_total: int = 0
     seats: int = 0
     decisions: int = 0
+    turns: int = 0
     seconds: float = 0.0
 
     @property
@@ -154,6 +157,7 @@ def summarise(records: list[GameRecord]) -> list[BotStats]:
             entry.seats += 1
             entry.score_total += seat.score
             entry.decisions += seat.decisions
+            entry.turns += seat.turns
             entry.seconds += seat.seconds
     return list(stats.values())
 
@@ -161,11 +165,12 @@ def summarise(records: list[GameRecord]) -> list[BotStats]:
 def report(stats: list[BotStats]) -> list[str]:
     """The arena table, one line per bot."""
     lines = [f"{'bot':<10} {'games':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} "
-             f"{'avg score':>10} {'ms/decision':>12}"]
+             f"{'avg score':>10} {'ms/decision':>12} {'ms/turn':>8}"]
     for s in stats:
         low, high = wilson(s.wins, s.games)
         ms = 1000 * s.seconds / s.decisions if s.decisions else 0.0
+        per_turn = 1000 * s.seconds / s.turns if s.turns else 0.0
         lines.append(f"{s.bot:<10} {s.games:>6} {s.wins:>6} {100 * s.win_rate:>6.1f} "
                      f"{100 * low:>6.1f}-{100 * high:<6.1f} {s.score_total / max(1, s.seats):>10.1f} "
-                     f"{ms:>12.2f}")
+                     f"{ms:>12.2f} {per_turn:>8.1f}")
     return lines

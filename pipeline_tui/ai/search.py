@@ -2,7 +2,7 @@
 
 Once per turn it takes the heuristic's top plans and samples them with UCB1. One sample plays the
 plan on a fresh determinized clone (the hidden Pipe and Contract stacks drawn anew), then lets
-every rival play its next turn with a quick heuristic, and scores the position by the seat's
+every rival and then the seat itself play their next turns with a quick heuristic, and scores the position by the seat's
 worth less the best rival's. This sees what the one-turn heuristic cannot: what rivals take
 next (market slots, Contracts, Government tiles) and what the turn sets up. The plan with the
 best mean score is played. A budget of samples keeps it reproducible; a time budget bounds it.
@@ -22,23 +22,27 @@ from .heuristic import plan_turn as heuristic_turn, setup_move, turn_plans
 from .view import determinize
 
 TOP_PLANS = 4
-DEFAULT_SECONDS = 1.5  # per turn: a turn is several decisions, so decisions average far less
-MAX_SAMPLES = 64
-ROLLOUT_TURN_LIMIT = 8
+DEFAULT_SECONDS = 1.0  # per turn: a turn is several decisions, so decisions average far less
+MAX_SAMPLES = 12
+ROLLOUT_TURN_LIMIT = 12
+OWN_TURNS = 1  # the seat's own next turns played in a rollout, after its rivals'
 
 
 def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
     sim = determinize(state, seat, rng)
     for move in moves:
         apply_trusted(sim, move)
-    turns = 0
-    while not sim.over and turns < ROLLOUT_TURN_LIMIT:
+    own = 0
+    for _ in range(ROLLOUT_TURN_LIMIT):
+        if sim.over:
+            break
         player = sim.turn.player
         if player == seat and sim.turn.stage == "work" and sim.turn.mains == 0:
-            break
+            if own >= OWN_TURNS:
+                break
+            own += 1
         for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
-        turns += 1
     return relative(sim, seat)
 
 
