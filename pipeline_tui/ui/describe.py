@@ -118,7 +118,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.Refine:
         colour = _colour_at(state, move)
         cost = refine_cost(state, colour, move.from_grade, move.to_grade)
-        return f"Refine {_oil(colour, move.from_grade)} to {GRADE_NAMES[move.to_grade]} (cost {cost})"
+        oil = _oil(colour, move.from_grade)
+        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (cost {cost})"
     if t is M.Deliver:
         held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
         if held is None:

@@ -239,7 +239,8 @@ def score_label(step: str, label: str) -> str:
     """A short label for a scoring step (the engine's full labels are long)."""
     if step.startswith("card:"):
         return "Card: " + _CARD_SHORT.get(step[5:], label)
-    return {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines"}.get(step, label)
+    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines"}
+    return short.get(step, label)
 
 
 def valuation(state: State) -> Text:
