@@ -41,9 +41,9 @@ workers show as seat numbers in reverse. Barrels show as letters: **O**range, **
 Market rows list each slot as its price and the barrel in it (`·` = empty). On the network grid
 each tile half is a 5 x 3 cell; pipes carry their colour letter, `M` is a Machine and `@` your
 worker. Numbers on the rulers are the cells used by `place x,y r0..r3` (half A on x,y; half B
-east, south, west or north for r0..r3). The cell a highlighted move names (run, refine, put-
-machine) shows in reverse. On a player board each Contract requirement shows `+` once delivered
-and `-` while open; a Tank is `[..]`.
+east, south, west or north for r0..r3). The cell a highlighted move names (run, refine,
+put-machine) shows in reverse. On a player board each Contract requirement shows `+` once
+delivered and `-` while open; a Tank is `[..]`.
 
 # Keys
 
