@@ -23,6 +23,7 @@ from ..engine.game import Game
 from ..engine.setup import GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
+from .style import dollars
 from .widgets import TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -278,11 +279,10 @@ class EndScreen(Screen):
         for i, line in enumerate(scores[0].lines if scores else ()):
             row = [score_label(line.step, line.label)]
             for s in scores:
-                amount = s.lines[i].amount
-                row.append(Text(f"{'-' if amount < 0 else ''}${abs(amount)}", justify="right"))
+                row.append(Text(dollars(s.lines[i].amount), justify="right"))
             table.add_row(*row)
         table.add_row(Text("Total", style="bold"),
-                      *[Text(f"${s.total}", style="bold", justify="right") for s in scores])
+                      *[Text(dollars(s.total), style="bold", justify="right") for s in scores])
 
 
 class HelpScreen(ModalScreen[None]):

@@ -13,7 +13,6 @@ OIL_LETTERS = "OTS"
 GRADE_LETTERS = "CLMH"
 GRADE_WORDS = ("Crude", "Low", "Mid", "High")
 EMPTY = "dim"
-MONEY = "bold"
 
 
 def barrel(colour: int, grade: int | None = None) -> Text:
