@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from pipeline_tui import storage
@@ -67,7 +66,7 @@ def new_app(tmp_path: Path, **options) -> PipelineApp:
 
 async def test_new_game_screen_starts_a_seeded_game(tmp_path):
     app = PipelineApp(mode="new", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         assert isinstance(app.screen, NewGameScreen)
         app.screen.query_one("#seed", Input).value = "42"
         app.screen.query_one("#name-0", Input).value = "Alice"
@@ -81,7 +80,7 @@ async def test_new_game_screen_starts_a_seeded_game(tmp_path):
 
 async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
         for _ in range(10):
@@ -105,7 +104,7 @@ async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
 
 async def test_ghost_tile_moves_turns_and_places(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
         await place_starting_tanks(pilot)
@@ -135,7 +134,7 @@ async def test_ghost_tile_moves_turns_and_places(tmp_path):
 
 async def test_undo_and_redo_keys(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         game = app.screen.game
         await choose(pilot, "start-tank M")
         await choose(pilot, "start-tank H")
@@ -153,7 +152,7 @@ async def test_undo_and_redo_keys(tmp_path):
 
 async def test_prompt_plays_moves_and_shows_errors(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         game = app.screen.game
         await type_move(pilot, "start-tank Q")
         assert "unknown grade" in hint(app)
@@ -168,7 +167,7 @@ async def test_prompt_plays_moves_and_shows_errors(tmp_path):
 
 async def test_save_as_and_load_back(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await choose(pilot, "start-tank L")
         await choose(pilot, "start-tank M")
         await pilot.press("ctrl+s")
@@ -178,18 +177,18 @@ async def test_save_as_and_load_back(tmp_path):
         await pilot.pause()
     assert (tmp_path / "mine.json").exists()
     app = PipelineApp(mode="load", file=tmp_path / "mine.json", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE):
+    async with app.run_test(size=NARROW):
         assert isinstance(app.screen, TableScreen)
         assert [format_move(m) for m in app.screen.game.moves] == ["start-tank L", "start-tank M"]
 
 
 async def test_load_screen_lists_saves_and_refuses_broken_ones(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await choose(pilot, "start-tank L")
     (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
     app = PipelineApp(mode="load", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         assert isinstance(app.screen, LoadScreen)
         table = app.screen.query_one("#saves", DataTable)
         assert table.row_count == 2
@@ -209,13 +208,13 @@ async def test_load_screen_lists_saves_and_refuses_broken_ones(tmp_path):
 
 async def test_title_screen_continue_and_quit_saves(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await choose(pilot, "start-tank L")
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert not app.is_running
     app = PipelineApp(mode="title", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         assert isinstance(app.screen, TitleScreen)
         menu = app.screen.query_one("#title-menu", OptionList)
         menu.highlighted = 1
@@ -227,7 +226,7 @@ async def test_title_screen_continue_and_quit_saves(tmp_path):
 
 async def test_scores_screen_shows_every_step(tmp_path):
     app = new_app(tmp_path, players=["Ann", "Ben", "Cat"])
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await pilot.press("f6")
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
@@ -281,12 +280,12 @@ async def test_other_players_boards_one_key_away(tmp_path):
 
 async def test_replay_steps_through_a_save(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         for text in ("start-tank L", "start-tank M", "start-tank H"):
             assert app.screen.play(parse_move(text))
     path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
     app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         assert screen.position == 0
@@ -301,10 +300,9 @@ async def test_replay_steps_through_a_save(tmp_path):
         assert len(app.screen.game.moves) == 2
 
 
-@pytest.mark.parametrize("size", [NARROW, WIDE])
-async def test_help_opens_and_closes(tmp_path, size):
+async def test_help_opens_and_closes(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen"
@@ -325,7 +323,7 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
     monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
     app = PipelineApp(mode="new", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         assert not app.screen.query_one("#kind-1").disabled
         setup = GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first")))
         app.start_game(setup)
@@ -347,7 +345,7 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
 
 async def test_clicking_the_network_moves_the_ghost_then_places_it(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
         await place_starting_tanks(pilot)
@@ -370,13 +368,13 @@ async def test_clicking_the_network_moves_the_ghost_then_places_it(tmp_path):
 
 async def test_a_loaded_named_save_is_not_overwritten(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await choose(pilot, "start-tank L")
     named = tmp_path / "kept.json"
     named.write_bytes((tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").read_bytes())
     before = named.read_bytes()
     app = PipelineApp(mode="load", file=named, saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await choose(pilot, "start-tank M")
     assert named.read_bytes() == before
     assert len(storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").moves) == 2
@@ -387,7 +385,7 @@ async def test_a_whole_game_ends_on_the_score_sheet(tmp_path):
 
     quick = (M.Pass, M.EndAction, M.EndTurn, M.Decline)
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
         while not game.is_over():
@@ -417,7 +415,7 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
     app = PipelineApp(mode="title", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         bots = (PlayerSetup("Bot", "broken"), PlayerSetup("Bot2", "broken"))
         setup = GameSetup(seed=3, players=bots)
         app.start_game(setup)
@@ -481,13 +479,13 @@ async def test_escape_returns_to_the_move_list(tmp_path):
 
 async def test_quitting_a_replay_writes_nothing(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE):
+    async with app.run_test(size=NARROW):
         for text in ("start-tank L", "start-tank M"):
             assert app.screen.play(parse_move(text))
     path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
     before = path.read_bytes()
     app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await pilot.press("right", "ctrl+z", "ctrl+q")
         await pilot.pause()
     assert path.read_bytes() == before
