@@ -1,9 +1,12 @@
 """The Personal Pipe Network drawn as a character grid.
 
-Every tile half is a cell of ``CELL_W`` x ``CELL_H`` characters. Paths are box-drawing lines in
-the oil colour with the colour's letter beside them; two straights cross as a bridge (the
-north-south pipe passes over); a Machine is a solid block marked ``M``; the worker is ``@``.
-Neighbouring tiles get different backgrounds so tile borders stay visible. A ghost tile (the
+Every tile half is a cell of ``CELL_W`` x ``CELL_H`` characters with a one-character lane to its
+left and above it. Paths are box-drawing lines in the oil colour with the colour's letter beside
+them; two straights cross as a bridge (the north-south pipe passes over); a Machine is a solid
+block marked ``M``; the worker is ``@``. Tile borders are dashed lines in the lanes (blank
+between the two halves of one tile), so tiles read without colour; pipes continue across the
+lanes as solid lines, and where two colours meet without joining the lane shows ``×``.
+Neighbouring tiles also get different backgrounds. A ghost tile (the
 Pipe tile in hand) is drawn over the grid on a shaded ``░`` ground (visible without colour too),
 green when it may go there and red when not; the hint beside the grid says which in words.
 """
@@ -17,6 +20,7 @@ from ..engine.network import DIRS, ROT_DIRS, rotated_halves, tile_cells
 from .style import OIL_LETTERS, OIL_STYLES
 
 CELL_W, CELL_H = 5, 3
+PITCH_W, PITCH_H = CELL_W + 1, CELL_H + 1  # a cell and the border lane to its left / above it
 RULER_W = 4  # the y ruler on the left
 N, E, S, W = 0, 1, 2, 3
 
@@ -92,15 +96,20 @@ class Grid:
 
     @property
     def width(self) -> int:
-        return RULER_W + CELL_W * (self.max_x - self.min_x + 1)
+        return RULER_W + PITCH_W * (self.max_x - self.min_x + 1) + 1
 
     @property
     def height(self) -> int:
-        return 1 + CELL_H * (self.max_y - self.min_y + 1)
+        return 1 + PITCH_H * (self.max_y - self.min_y + 1) + 1
+
+    def lane(self, x: int, y: int) -> tuple[int, int]:
+        """The lane corner above and left of cell (x, y)."""
+        return RULER_W + PITCH_W * (x - self.min_x), 1 + PITCH_H * (y - self.min_y)
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
-        """Top-left character of cell (x, y)."""
-        return RULER_W + CELL_W * (x - self.min_x), 1 + CELL_H * (y - self.min_y)
+        """Top-left character of the inside of cell (x, y)."""
+        col, row = self.lane(x, y)
+        return col + 1, row + 1
 
     def contains(self, cell: tuple[int, int]) -> bool:
         return self.min_x <= cell[0] <= self.max_x and self.min_y <= cell[1] <= self.max_y
@@ -108,7 +117,7 @@ class Grid:
     def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
         if col < RULER_W or row < 1:
             return None
-        return self.min_x + (col - RULER_W) // CELL_W, self.min_y + (row - 1) // CELL_H
+        return self.min_x + (col - RULER_W) // PITCH_W, self.min_y + (row - 1) // PITCH_H
 
 
 def worker_cell(worker: str) -> tuple[int, int] | None:
@@ -149,7 +158,7 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
             styles[0][col + i] = "dim"
     for y in range(grid.min_y, grid.max_y + 1):
         _, row = grid.origin(0, y)
-        for i, ch in enumerate(f"{y:>3} "):
+        for i, ch in enumerate(f"{y:>3}"):
             chars[row + 1][i] = ch
             styles[row + 1][i] = "dim"
 
@@ -188,10 +197,21 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
                     col, row = grid.origin(*n)
                     chars[row + 1][col + 2] = "·"
                     styles[row + 1][col + 2] = "dim"
+    _draw_lanes(grid, cells, machine_cells, chars, styles)
     if ghost is not None:
         background = GHOST_OK if ghost[4] else GHOST_BAD
         for cell, paths in ghost_cells.items():
             put(cell, _cell_chars(paths, False), background, fill="░")
+        (ax, ay), (bx, by) = ghost_cells
+        col, row = grid.lane(max(ax, bx), max(ay, by))
+        join = ghost_cells[(ax, ay)][0][2]  # half A's first path is the join pipe
+        if ax != bx:
+            spots = [(col, row + 1 + r, "─" if r == 1 else "░") for r in range(CELL_H)]
+        else:
+            spots = [(col + 1 + c, row, "│" if c == 2 else "░") for c in range(CELL_W)]
+        for c, r, ch in spots:
+            chars[r][c] = ch
+            styles[r][c] = f"{OIL_STYLES[join]} {background}" if ch != "░" else background
     if mark is not None and grid.contains(mark):
         col0, row0 = grid.origin(*mark)
         for r in range(CELL_H):
@@ -213,6 +233,63 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
             text.append("\n")
         text.append_text(line)
     return text, grid
+
+
+def _edge_colour(paths, edge: int) -> int:
+    return next(colour for a, b, colour in paths if edge in (a, b))
+
+
+def _draw_lanes(grid: Grid, cells, machines, chars, styles) -> None:
+    """Tile borders, pipes crossing between cells, and lane corners."""
+
+    def lane_mark(first, second, edge: int, pipe: str, border: str):
+        """What the middle and the rest of a lane between two cells show (None = nothing)."""
+        a, b = cells.get(first), cells.get(second)
+        if a is None and b is None:
+            return None
+        same = a is not None and b is not None and a[0] == b[0]
+        rest = (" ", "") if same else (border, "dim")
+        if a is None or b is None:
+            return (border, "dim"), rest
+        if first in machines or second in machines:
+            return ("█", "#9a9aa8"), rest
+        ca, cb = _edge_colour(a[1], edge), _edge_colour(b[1], (edge + 2) % 4)
+        return ((pipe, OIL_STYLES[ca]) if ca == cb else ("×", "bold")), rest
+
+    for y in range(grid.min_y, grid.max_y + 1):
+        for x in range(grid.min_x, grid.max_x + 2):
+            marks = lane_mark((x - 1, y), (x, y), E, "─", "╎")
+            if marks:
+                col, row = grid.lane(x, y)
+                for r in range(CELL_H):
+                    chars[row + 1 + r][col], styles[row + 1 + r][col] = marks[0] if r == 1 else marks[1]
+    for y in range(grid.min_y, grid.max_y + 2):
+        for x in range(grid.min_x, grid.max_x + 1):
+            marks = lane_mark((x, y - 1), (x, y), S, "│", "╌")
+            if marks:
+                col, row = grid.lane(x, y)
+                for c in range(CELL_W):
+                    chars[row][col + 1 + c], styles[row][col + 1 + c] = marks[0] if c == 2 else marks[1]
+    for y in range(grid.min_y, grid.max_y + 2):
+        for x in range(grid.min_x, grid.max_x + 2):
+            around = {c: cells[c][0] for c in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y))
+                      if c in cells}
+            if not around:
+                continue
+            col, row = grid.lane(x, y)
+            tiles = set(around.values())
+            pair = sorted(around)
+            if len(around) == 2 and len(tiles) == 1:  # the middle of one tile's long side
+                ch = "╌" if pair[0][1] == pair[1][1] else "╎"
+            elif len(around) == 4 and len(tiles) == 2 and all(
+                    around[(x - 1, yy)] == around[(x, yy)] for yy in (y - 1, y)):
+                ch = "╌"  # between two tiles lying side by side, each spanning the corner
+            elif len(around) == 4 and len(tiles) == 2 and all(
+                    around[(xx, y - 1)] == around[(xx, y)] for xx in (x - 1, x)):
+                ch = "╎"
+            else:
+                ch = "+"
+            chars[row][col], styles[row][col] = ch, "dim"
 
 
 def render_tile(tile_id: int, rot: int = 0) -> Text:

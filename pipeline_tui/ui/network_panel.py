@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ..engine.network import tile_cells
-from .netgrid import CELL_H, CELL_W, Grid, render_network
+from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
 
 
 @dataclass
@@ -93,9 +93,9 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
     def action_nudge(self, dx: int, dy: int) -> None:
         if self.ghost is None:
             if dx:
-                self.scroll_relative(x=dx * CELL_W, animate=False)
+                self.scroll_relative(x=dx * PITCH_W, animate=False)
             else:
-                self.scroll_relative(y=dy * CELL_H, animate=False)
+                self.scroll_relative(y=dy * PITCH_H, animate=False)
             return
         self.ghost.x += dx
         self.ghost.y += dy
