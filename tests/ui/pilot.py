@@ -1,0 +1,38 @@
+"""Shared helpers for driving the app in pilot tests: the move list, the prompt, the hint."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, OptionList, Static
+
+from pipeline_tui.engine.moves import format_move
+
+
+def hint(app) -> str:
+    return str(app.screen.query_one("#hint", Static).render())
+
+
+async def choose(pilot, text: str) -> None:
+    """Pick the move written ``text`` in the move list with the keyboard."""
+    screen = pilot.app.screen
+    option_list = screen.query_one("#moves", OptionList)
+    option_list.focus()
+    wanted = [format_move(m) for m in screen.shown_moves].index(text)
+    index = next(i for i in range(option_list.option_count)
+                 if option_list.get_option_at_index(i).id == f"m{screen.listing}-{wanted}")
+    option_list.highlighted = index
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def type_move(pilot, text: str, keys: bool = False) -> None:
+    """Focus the prompt with ':' and enter ``text`` (key by key when ``keys``)."""
+    await pilot.press("colon")
+    prompt = pilot.app.screen.query_one("#prompt", Input)
+    assert pilot.app.focused is prompt
+    if keys:
+        prompt.value = ""
+        await pilot.press(*text)
+    else:
+        prompt.value = text
+    await pilot.press("enter")
+    await pilot.pause()
