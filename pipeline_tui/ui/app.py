@@ -74,28 +74,32 @@ class PipelineApp(App):
         while len(self.screen_stack) > 2:
             self.pop_screen()
 
-    def start_game(self, setup: GameSetup) -> None:
-        """Open the table for a new game."""
+    def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:
+        """Open the table for a new game (``colours``: a colour name per seat)."""
         try:
             game = Game(setup)
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
         self._back_to_title()
-        self.push_screen(TableScreen(game, self.saves_dir))
+        self.push_screen(TableScreen(game, self.saves_dir, colours=colours))
 
     def open_file(self, path: Path, replay: bool = False) -> None:
         """Load a save and open it at the table (or in the replay viewer)."""
+        path = Path(path)
         try:
-            game = storage.load_game(path)
+            save = storage.read_save(path)
+            game = storage.game_from_save(save, path.name)
         except storage.SaveError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             return
+        colours = save.meta.get("colours")
         self._back_to_title()
         if replay:
-            self.push_screen(ReplayScreen(game))
+            self.push_screen(ReplayScreen(game, colours))
         else:
-            self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path)))
+            self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path),
+                                         colours=colours))
 
     def _autosave_name(self, path: Path) -> str | None:
         """Keep writing to an autosave we continue; a named save is never overwritten."""
@@ -107,8 +111,8 @@ class PipelineApp(App):
         if not isinstance(self.screen, EndScreen):
             self.push_screen(EndScreen(game))
 
-    def ask_save_as(self, game: Game) -> None:
-        self.push_screen(SaveAsScreen(game))
+    def ask_save_as(self, game: Game, meta: dict | None = None) -> None:
+        self.push_screen(SaveAsScreen(game, meta))
 
     def action_to_title(self) -> None:
         self._back_to_title()
@@ -143,7 +147,7 @@ class PipelineApp(App):
         table = self._table()
         if table is not None:
             yield SystemCommand("Save game as", "Save this game under a name",
-                                lambda: self.ask_save_as(table.game))
+                                lambda: self.ask_save_as(table.game, table.save_meta()))
             yield SystemCommand("Scores", "The score sheet (a projection until the end)",
                                 lambda: self.show_scores(table.game))
             yield SystemCommand("Undo move", "Take back the last move", table.action_undo)

@@ -11,7 +11,8 @@ from rich.text import Text
 from ..data import components as C
 from ..engine.rules import network
 from ..engine.state import PlayerState, State
-from .style import EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels
+from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
+                    seat_style)
 
 STAGES = {"setup": "Setup", "work": "Work Phase", "action": "Action", "machine": "Machine Phase",
           "over": "Game over"}
@@ -23,8 +24,9 @@ def names(state: State, seats) -> str:
     return " > ".join(state.players[s].name for s in seats) or "-"
 
 
-def status(state: State) -> Text:
-    """Year, Round, whose turn it is and the turn order of this Round and the next."""
+def status(state: State, colours: list[str] | None = None) -> Text:
+    """Year, Round, whose turn it is and the turn order of this Round and the next
+    (names and worker marks in the seat ``colours``, when given)."""
     if state.over:
         return Text(f"Game over after Year {state.year}", style="bold")
     rounds = C.ROUNDS_PER_YEAR[state.year - 1]
@@ -34,16 +36,18 @@ def status(state: State) -> Text:
         stage = f"Action: {C.ACTION_NAMES.get(state.turn.action, state.turn.action)}"
     text = Text()
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")
-    text.append(f"{player.seat + 1} {player.name}", style="bold reverse")
+    text.append(f"{player.seat + 1} {player.name}",
+                style=f"bold reverse {seat_style(colours, player.seat)}".strip())
     text.append(f" {stage}  ")
     text.append(f"Order: {names(state, state.turn_order)}  ")
     text.append(f"Next: {names(state, state.next_order)}  ")
-    text.append_text(workers(state))
+    text.append_text(workers(state, colours))
     return text
 
 
-def cross(state: State) -> Text:
-    """The action cross: markets at the arm ends, the four action tiles inside, workers by seat."""
+def cross(state: State, colours: list[str] | None = None) -> Text:
+    """The action cross: markets at the arm ends, the four action tiles inside, workers by seat
+    number (in the seat's colour, when given)."""
     at: dict[str, list[int]] = {}
     for p in state.players:
         if p.worker:
@@ -60,20 +64,25 @@ def cross(state: State) -> Text:
             if action is None:
                 out.append(" " * 7)
                 continue
-            seats = "".join(str(s) for s in at.get(action, []))
+            seats = at.get(action, [])[:2]
             style = "bold" if action in C.ACTION_TILES else ""
             out.append(f"{_SHORT[action]:<5}", style=style)
-            out.append(f"{seats[:2]:<2}", style="bold reverse" if seats else "")
+            for seat in seats:
+                out.append(str(seat), style=f"bold reverse {seat_style(colours, seat - 1)}".strip())
+            out.append(" " * (2 - len(seats)))
         if y < 2:
             out.append("\n")
     return out
 
 
-def workers(state: State) -> Text:
-    """Where each worker stands, by seat number."""
-    out = Text("Workers", style="dim")
+def workers(state: State, colours: list[str] | None = None) -> Text:
+    """Where each worker stands, by seat number (in the seat's colour, when given)."""
+    out = Text()
+    out.append("Workers", style="dim")
     for p in state.players:
-        out.append(f" {p.seat + 1}:{_where(p.worker)}")
+        out.append(" ")
+        out.append(f"{p.seat + 1}", style=seat_style(colours, p.seat))
+        out.append(f":{_where(p.worker)}")
     return out
 
 
@@ -252,12 +261,13 @@ def valuation(state: State) -> Text:
     return out
 
 
-def board(state: State, seat: int) -> Text:
+def board(state: State, seat: int, colours: list[str] | None = None) -> Text:
     """A player board: money, penalties, Tank Farm, Contracts, Orders, upgrades, Pipelines."""
     p = state.players[seat]
     out = Text()
     mark = "  (to play)" if seat == state.turn.player and not state.over else ""
-    out.append(f"{seat + 1} {p.name}{mark}\n", style="bold")
+    out.append(f"{seat + 1} {p.name}", style=f"bold {seat_style(colours, seat)}".strip())
+    out.append(f"{mark}\n", style="bold")
     out.append(f"Money ${p.money}   Penalty markers {p.penalties}\n")
     out.append("Tank Farm (tank = 2 barrels)\n", style="bold")
     for grade in range(3, -1, -1):

@@ -27,8 +27,8 @@ class ReplayScreen(TableScreen):
         Binding("p", "play_from_here", "Play from here"),
     ]
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game, saves_dir=storage.default_saves_dir())
+    def __init__(self, game: Game, colours: list[str] | None = None) -> None:
+        super().__init__(game, saves_dir=storage.default_saves_dir(), colours=colours)
         self.position = 0
 
     def on_mount(self) -> None:
@@ -89,4 +89,5 @@ class ReplayScreen(TableScreen):
         fork = Game(self.game.setup, self.game.moves[: self.position])
         name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
         self.app.pop_screen()
-        self.app.push_screen(TableScreen(fork, self.app.saves_dir, save_name=name))
+        self.app.push_screen(TableScreen(fork, self.app.saves_dir, save_name=name,
+                                         colours=self.colours))

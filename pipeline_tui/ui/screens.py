@@ -23,7 +23,7 @@ from ..engine.game import Game
 from ..engine.setup import GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
-from .style import dollars
+from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
 from .widgets import TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -96,7 +96,8 @@ class TitleScreen(Screen):
 
 
 class NewGameScreen(Screen):
-    """2 to 4 seats with names (and kinds when bots exist), a seed and the first-game option."""
+    """2 to 4 seats with names, colours (and kinds when bots exist), a seed and the first-game
+    option."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
@@ -117,6 +118,9 @@ class NewGameScreen(Screen):
                                 max_length=16, compact=True)
                     yield Select([(k, k) for k in kinds], value="human", allow_blank=False,
                                  id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
+                    yield Select([(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
+                                 value=DEFAULT_SEAT_COLOURS[seat], allow_blank=False,
+                                 id=f"colour-{seat}", compact=True, classes="colour")
             with Horizontal(classes="seat-row"):
                 yield Label("Seed", classes="field-label")
                 yield Input("" if self.seed is None else str(self.seed),
@@ -138,15 +142,20 @@ class NewGameScreen(Screen):
     @on(Input.Submitted)
     def _start(self) -> None:
         seats = []
+        colours = []
         for seat in range(4):
             if not self.query_one(f"#seat-{seat}", Checkbox).value:
                 continue
             name = self.query_one(f"#name-{seat}", Input).value.strip() or DEFAULT_NAMES[seat]
             kind = self.query_one(f"#kind-{seat}", Select).value
             seats.append(PlayerSetup(name=name, kind=str(kind)))
+            colours.append(str(self.query_one(f"#colour-{seat}", Select).value))
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
             self.query_one("#new-error", Static).update("Each seat needs its own name.")
+            return
+        if len(set(colours)) != len(colours):
+            self.query_one("#new-error", Static).update("Each seat needs its own colour.")
             return
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text else random.randrange(2**31)
@@ -154,7 +163,7 @@ class NewGameScreen(Screen):
             self.query_one("#new-error", Static).update("The seed must be below 2^63.")
             return
         first = self.query_one("#first-game", Checkbox).value
-        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first))
+        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first), colours)
 
 
 class LoadScreen(Screen):
@@ -218,9 +227,10 @@ class SaveAsScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "dismiss", "Cancel")]
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, meta: dict | None = None) -> None:
         super().__init__()
         self.game = game
+        self.meta = meta
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
@@ -239,7 +249,7 @@ class SaveAsScreen(ModalScreen[None]):
         path = Path(self.app.saves_dir) / name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            storage.save_game(self.game, path)
+            storage.save_game(self.game, path, self.meta)
         except (storage.SaveError, OSError) as exc:
             self.query_one("#save-error", Static).update(Text(str(exc), style="red"))
             return

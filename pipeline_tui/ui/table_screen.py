@@ -30,6 +30,7 @@ from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
+from .style import seat_colours, seat_style
 from .widgets import TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
@@ -66,9 +67,11 @@ class TableScreen(Screen):
         Binding("escape", "focus_moves", "Move list", show=False),
     ]
 
-    def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None) -> None:
+    def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None,
+                 colours: list[str] | None = None) -> None:
         super().__init__()
         self.game = game
+        self.colours = seat_colours(colours, len(game.setup.players))  # colour name per seat
         self.saves_dir = Path(saves_dir)
         self.save_name = save_name
         self.seat_shown: int | None = None  # None: follow the player to act
@@ -143,8 +146,8 @@ class TableScreen(Screen):
     def refresh_table(self) -> None:
         """Redraw everything from the state on show."""
         state = self.current_state()
-        self._set("status", panels.status(state))
-        self._set("cross", panels.cross(state))
+        self._set("status", panels.status(state, self.colours))
+        self._set("cross", panels.cross(state, self.colours))
         visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == "action" else None
         for key in ("C", "1", "2", "3"):
             self._set(f"market-{key}", panels.market(state, key))
@@ -158,7 +161,7 @@ class TableScreen(Screen):
         self._set("valuation", panels.valuation(state))
         seat = self.shown_seat
         who = f"{seat + 1}: {state.players[seat].name}"
-        self._set("board", panels.board(state, seat))
+        self._set("board", panels.board(state, seat, self.colours))
         self.query_one("#board-view").border_title = f"Player board {who}"
         self.query_one("#network-view").border_title = f"Pipe Network {who}"
         self._refresh_log()
@@ -180,7 +183,8 @@ class TableScreen(Screen):
             if i:
                 lines.append("\n")
             lines.append(f"{i + 1:>4} ", style="dim")
-            lines.append(f"{state.players[seat].name[:8]:<8} ")
+            lines.append(f"{state.players[seat].name[:8]:<8}", style=seat_style(self.colours, seat))
+            lines.append(" ")
             lines.append(M.format_move(move))
         if not self.game.moves:
             lines.append("No moves yet.", style="dim")
@@ -356,13 +360,19 @@ class TableScreen(Screen):
         self._refresh_moves()
         self.show_error(f"the computer player failed ({reason}); play its moves by hand")
 
+    def save_meta(self) -> dict:
+        """What the UI keeps in a save's meta: the seat colours."""
+        return {"colours": list(self.colours)}
+
     def autosave(self) -> None:
+        name = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
         try:
-            path = storage.autosave(self.game, self.saves_dir, self.save_name)
-        except storage.SaveError as exc:
+            self.saves_dir.mkdir(parents=True, exist_ok=True)
+            storage.save_game(self.game, self.saves_dir / name, self.save_meta())
+        except (storage.SaveError, OSError) as exc:
             self.notify(f"Autosave failed: {exc}", severity="error")
             return
-        self.save_name = path.name
+        self.save_name = name
 
     def show_error(self, text: str) -> None:
         self.error = Text("Not allowed: ", style="bold red") + Text(text)
@@ -489,7 +499,7 @@ class TableScreen(Screen):
         self.app.show_scores(self.game)
 
     def action_save_as(self) -> None:
-        self.app.ask_save_as(self.game)
+        self.app.ask_save_as(self.game, self.save_meta())
 
 
 def _tile_of(move: M.Move, state) -> int | None:

@@ -461,3 +461,42 @@ async def test_quitting_a_replay_writes_nothing(tmp_path):
         await pilot.pause()
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+async def test_seat_colours_are_chosen_shown_and_kept_in_saves(tmp_path):
+    app = PipelineApp(mode="new", seed=5, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        screen.query_one("#colour-0").value = "green"
+        screen.query_one("#colour-1").value = "green"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "own colour" in str(screen.query_one("#new-error", Static).render())
+        screen.query_one("#colour-1").value = "yellow"
+        screen.query_one("#name-1").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.colours == ["green", "yellow"]
+        svg = app.export_screenshot()
+        assert "#5fd75f" in svg and "#ffd75f" in svg
+        assert "#ff5f5f" not in svg  # the default colour of seat 1 is not used
+        await choose(pilot, "start-tank L")
+    path = tmp_path / f"{storage.AUTOSAVE_PREFIX}5.json"
+    assert storage.read_save(path).meta["colours"] == ["green", "yellow"]
+    for mode in ("load", "replay"):
+        app = PipelineApp(mode=mode, file=path, saves_dir=tmp_path)
+        async with app.run_test(size=NARROW):
+            assert app.screen.colours == ["green", "yellow"]
+
+
+async def test_a_save_without_colours_gets_the_default_ones(tmp_path):
+    from pipeline_tui.engine.game import Game
+    from pipeline_tui.engine.setup import GameSetup
+
+    path = tmp_path / "plain.json"
+    storage.save_game(Game(GameSetup.default(3, 1)), path)
+    app = PipelineApp(mode="load", file=path, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW):
+        assert app.screen.colours == ["red", "blue", "green"]
