@@ -53,6 +53,7 @@ delivered and `-` while open; a Tank is `[..]`.
 | `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` |
 | escape | back to the move list |
 | arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile |
+| `v` | in the network view: list its Pipelines (segments, Refinement Value, the grade one run takes a Crude barrel to, Machine); the one highlighted is lit on the grid |
 | ctrl+z / ctrl+y | undo / redo a move |
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
 | 1 2 3 4 / 0 | show another player's board and network / back to the player to act |

@@ -42,6 +42,7 @@ _CORNERS = ((0, 0), (4, 0), (0, 2), (4, 2), (1, 0), (3, 0), (1, 2), (3, 2), (2, 
 TILE_BACKGROUNDS = ("#1d2233", "#33261d", "#1d3324", "#2f1d33")
 GHOST_OK = "on #1f6f2f"
 GHOST_BAD = "on #8f1f1f"
+LIT = "on #5f5f00"
 
 
 def _cell_chars(paths, worker: bool) -> list[tuple[int, int, str, str]]:
@@ -130,9 +131,10 @@ def worker_cell(worker: str) -> tuple[int, int] | None:
 
 
 def render_network(tiles, machines, worker: str = "", ghost=None,
-                   mark: tuple[int, int] | None = None) -> tuple[Text, Grid]:
+                   mark: tuple[int, int] | None = None, lit=frozenset()) -> tuple[Text, Grid]:
     """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``; ``mark`` is a
-    cell to show in reverse (the cell the highlighted move names)."""
+    cell to show in reverse (the cell the highlighted move names); ``lit`` are cells shown on a
+    bright ground (the Pipeline picked in the list), their empty spots dotted."""
     cells: dict[tuple[int, int], tuple[int, tuple]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
@@ -212,6 +214,14 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
         for c, r, ch in spots:
             chars[r][c] = ch
             styles[r][c] = f"{OIL_STYLES[join]} {background}" if ch != "░" else background
+    for cell in lit:
+        if cell in cells:
+            col0, row0 = grid.origin(*cell)
+            for r in range(CELL_H):
+                for c in range(CELL_W):
+                    if chars[row0 + r][col0 + c] == " ":
+                        chars[row0 + r][col0 + c] = "∙"
+                    styles[row0 + r][col0 + c] = f"{styles[row0 + r][col0 + c]} {LIT}".strip()
     if mark is not None and grid.contains(mark):
         col0, row0 = grid.origin(*mark)
         for r in range(CELL_H):

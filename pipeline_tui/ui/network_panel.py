@@ -1,17 +1,23 @@
-"""The scrolling Pipe Network panel, with the ghost tile for placing the Pipe tile in hand."""
+"""The scrolling Pipe Network panel, with the ghost tile for placing the Pipe tile in hand and a
+list of the network's Pipelines with their values (``v``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
+from textual import on
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from ..engine.network import tile_cells
+from ..engine.rules import highest_grade_from_crude, network
 from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
+from .style import GRADE_WORDS, OIL_LETTERS, OIL_STYLES
 
 
 @dataclass
@@ -27,7 +33,8 @@ class Ghost:
 
 
 class NetworkPanel(ScrollableContainer, can_focus=True):
-    """A player's network. With a ghost: arrows move it, ``r`` turns it, enter places it."""
+    """A player's network. With a ghost: arrows move it, ``r`` turns it, enter places it.
+    ``v`` shows its Pipelines; the one highlighted there is lit on the grid."""
 
     BINDINGS = [
         Binding("up", "nudge(0,-1)", "Up", show=False),
@@ -36,6 +43,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         Binding("right", "nudge(1,0)", "Right", show=False),
         Binding("r", "rotate", "Rotate tile"),
         Binding("enter", "place", "Place tile"),
+        Binding("v", "pipelines", "Pipelines"),
     ]
 
     class Moved(Message):
@@ -53,32 +61,102 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         super().__init__(**kwargs)
         self.ghost: Ghost | None = None
         self.grid: Grid | None = None
+        self.player = None
+        self.state = None
+        self.mark: tuple[int, int] | None = None
+        self.pipelines: list[tuple[Text, frozenset[tuple[int, int]]]] = []  # row, cells
+        self.lit: frozenset[tuple[int, int]] = frozenset()
 
     def compose(self):
         yield NetworkGrid(id="net-grid")
+        pipelines = OptionList(id="pipelines")
+        pipelines.display = False
+        pipelines.border_title = "Pipelines: segments, value, Crude to"
+        yield pipelines
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action in ("rotate", "place"):
             return self.ghost is not None
         return True
 
-    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None) -> None:
-        """Draw ``player``'s network, with ``ghost`` over it and the cell ``mark`` reversed."""
+    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None,
+             state=None) -> None:
+        """Draw ``player``'s network, with ``ghost`` over it and the cell ``mark`` reversed
+        (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
-        self.ghost = ghost
-        ghost_tuple = None
-        if ghost is not None:
-            ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
-        text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
-                                          mark)
-        grid_widget = self.query_one("#net-grid", NetworkGrid)
-        grid_widget.update(text)
-        grid_widget.styles.width = self.grid.width
-        grid_widget.styles.height = self.grid.height
+        self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
+        self._list_pipelines()
+        self._draw()
         if ghost is not None:
             self.call_after_refresh(self._scroll_to_ghost)
         if had_ghost != (ghost is not None):
             self.refresh_bindings()
+
+    def _draw(self) -> None:
+        player, ghost = self.player, self.ghost
+        ghost_tuple = None
+        if ghost is not None:
+            ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
+        text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
+                                          self.mark, self.lit)
+        grid_widget = self.query_one("#net-grid", NetworkGrid)
+        grid_widget.update(text)
+        grid_widget.styles.width = self.grid.width
+        grid_widget.styles.height = self.grid.height
+
+    def _list_pipelines(self) -> None:
+        """Each Pipeline: colour, segments, Refinement Value (with Engineering), the best grade
+        one run takes a Crude barrel to, and whether a Machine is attached."""
+        net = network(self.player)
+        engineering = self.player.level("ENG")
+        rows = []
+        for pipeline in sorted(net.pipelines, key=lambda p: (-p.segments, p.colour, p.key)):
+            value = pipeline.value(engineering)
+            best = 0
+            if self.state is not None:
+                best = highest_grade_from_crude(self.state, pipeline.colour, value)
+            row = Text(OIL_LETTERS[pipeline.colour], style=OIL_STYLES[pipeline.colour])
+            row.append(f" {pipeline.segments:>2} seg  value {value:>2}  ")
+            row.append(f"to {GRADE_WORDS[best] if best else '-':<4}")
+            row.append("  Machine" if pipeline.machines else "")
+            row.rstrip()
+            cells = frozenset((x, y) for (x, y, _), p in net.segment_pipeline.items()
+                              if p.key == pipeline.key)
+            rows.append((row, cells))
+        if [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in self.pipelines]:
+            return
+        self.pipelines = rows
+        option_list = self.query_one("#pipelines", OptionList)
+        option_list.set_options([Option(row) for row, _ in rows] or
+                                [Option(Text("No Pipelines yet.", style="dim"), disabled=True)])
+        self._light(option_list.highlighted)
+
+    def _light(self, index: int | None) -> None:
+        """Light the cells of the Pipeline at ``index`` of the list (none while it is hidden)."""
+        shown = self.query_one("#pipelines", OptionList).display
+        cells = frozenset()
+        if shown and index is not None and 0 <= index < len(self.pipelines):
+            cells = self.pipelines[index][1]
+        if cells != self.lit:
+            self.lit = cells
+            if self.player is not None:
+                self._draw()
+
+    def action_pipelines(self) -> None:
+        option_list = self.query_one("#pipelines", OptionList)
+        option_list.display = not option_list.display
+        if option_list.display:
+            if option_list.highlighted is None and self.pipelines:
+                option_list.highlighted = 0
+            option_list.focus()
+        else:
+            self.focus()
+        self._light(option_list.highlighted)
+
+    @on(OptionList.OptionHighlighted, "#pipelines")
+    def _pipeline_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._light(event.option_index)
 
     def _scroll_to_ghost(self) -> None:
         if self.ghost is None or self.grid is None:

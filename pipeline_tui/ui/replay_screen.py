@@ -54,7 +54,7 @@ class ReplayScreen(TableScreen):
 
     def _refresh_ghost(self) -> None:
         state = self.current_state()
-        self.query_one(NetworkPanel).show(state.players[self.shown_seat], None)
+        self.query_one(NetworkPanel).show(state.players[self.shown_seat], None, state=state)
 
     def _refresh_moves(self) -> None:
         option_list = self.query_one("#moves", OptionList)

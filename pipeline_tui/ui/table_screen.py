@@ -206,7 +206,7 @@ class TableScreen(Screen):
             self.ghost.reason = why or ""
         own = self.shown_seat == state.turn.player
         panel.show(state.players[self.shown_seat], self.ghost if own else None,
-                   self.mark if own else None)
+                   self.mark if own else None, state)
 
     def _new_ghost(self, tile: int) -> Ghost:
         """A ghost on the legal place nearest where the last one was (or the middle)."""

@@ -500,3 +500,35 @@ async def test_a_save_without_colours_gets_the_default_ones(tmp_path):
     app = PipelineApp(mode="load", file=path, saves_dir=tmp_path)
     async with app.run_test(size=NARROW):
         assert app.screen.colours == ["red", "blue", "green"]
+
+
+async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tmp_path):
+    from tests.helpers import EXAMPLE_COSTS, build, new_game, setup_player, straight_row
+
+    game = new_game()
+    game.state.refinement_costs = EXAMPLE_COSTS
+    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0)],
+                 upgrades={"ENG": 1})
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await pilot.pause()
+        panel = app.screen.query_one(NetworkPanel)
+        pipelines = app.screen.query_one("#pipelines", OptionList)
+        assert not pipelines.display
+        await pilot.press("f4", "v")
+        await pilot.pause()
+        assert pipelines.display and app.focused is pipelines
+        rows = [str(pipelines.get_option_at_index(i).prompt) for i in range(pipelines.option_count)]
+        # 5 orange segments (the Machine covers the sixth) + Engineering I = 6: Crude to Low
+        assert rows[0] == "O  5 seg  value  6  to Low   Machine"
+        assert len(rows) == 6 and all(r.endswith("to -") for r in rows[1:])
+        assert panel.lit == {(x, 0) for x in range(1, 6)}
+        assert "∙" in str(app.screen.query_one("#net-grid", Static).render())
+        await pilot.press("down")
+        await pilot.pause()
+        assert len(panel.lit) == 1
+        await pilot.press("v")
+        await pilot.pause()
+        assert not pipelines.display and panel.lit == frozenset()
+        assert "∙" not in str(app.screen.query_one("#net-grid", Static).render())
