@@ -1,4 +1,5 @@
-"""The replay viewer: step through a saved game move by move; "play from here" forks it."""
+"""The replay viewer: step through a saved game move by move or jump by Year and Round;
+"play from here" forks it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import storage
+from ..engine import rules
 from ..engine.game import Game
 from ..engine.moves import format_move
+from ..engine.setup import initial_state
 from .network_panel import NetworkPanel
 from .table_screen import TableScreen
 
@@ -24,12 +27,17 @@ class ReplayScreen(TableScreen):
         Binding("right", "step(1)", "Forward", priority=True),
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
+        Binding("y", "round(1, True)", "Next Year"),
+        Binding("r", "round(1, False)", "Next Round"),
+        Binding("Y", "round(-1, True)", "Year back", show=False),
+        Binding("R", "round(-1, False)", "Round back", show=False),
         Binding("p", "play_from_here", "Play from here"),
     ]
 
     def __init__(self, game: Game, colours: list[str] | None = None) -> None:
         super().__init__(game, saves_dir=storage.default_saves_dir(), colours=colours)
         self.position = 0
+        self.rounds = round_starts(game)
 
     def on_mount(self) -> None:
         self.saves_dir = self.app.saves_dir
@@ -69,7 +77,10 @@ class ReplayScreen(TableScreen):
         text = Text(f"Replay: move {self.position} of {len(self.game.moves)}\n", style="bold")
         if self.position:
             text.append(format_move(self.game.moves[self.position - 1]) + "\n")
-        text.append("left/right step, home/end jump, p plays on from here", style="dim")
+        state = self.current_state()
+        text.append(f"Year {state.year} Round {state.round}\n")
+        text.append("left/right step, home/end jump, y/r next Year/Round (Y/R back), "
+                    "p plays on from here", style="dim")
         self.query_one("#hint", Static).update(text)
 
     def option_chosen(self, option_id: str) -> None:
@@ -85,9 +96,33 @@ class ReplayScreen(TableScreen):
         self.position = len(self.game.moves) if position < 0 else position
         self.refresh_table()
 
+    def action_round(self, direction: int, year: bool) -> None:
+        """Jump to the first move of the next (or previous) Round, or Year."""
+        starts = [n for n, _, r in self.rounds if r == 1 or not year]
+        if direction > 0:
+            target = next((n for n in starts if n > self.position), None)
+        else:
+            target = next((n for n in reversed(starts) if n < self.position), None)
+        if target is None:
+            self.notify(f"No {'later' if direction > 0 else 'earlier'} "
+                        f"{'Year' if year else 'Round'} in this game.")
+            return
+        self.action_jump(target)
+
     def action_play_from_here(self) -> None:
         fork = Game(self.game.setup, self.game.moves[: self.position])
         name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
         self.app.pop_screen()
         self.app.push_screen(TableScreen(fork, self.app.saves_dir, save_name=name,
                                          colours=self.colours))
+
+
+def round_starts(game: Game) -> list[tuple[int, int, int]]:
+    """(position, Year, Round) where each Round of the game begins, found by one replay."""
+    state = initial_state(game.setup)
+    starts = [(0, state.year, state.round)]
+    for n, move in enumerate(game.moves, 1):
+        rules.apply_trusted(state, move)
+        if not state.over and (state.year, state.round) != starts[-1][1:]:
+            starts.append((n, state.year, state.round))
+    return starts

@@ -532,3 +532,40 @@ async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tm
         await pilot.pause()
         assert not pipelines.display and panel.lit == frozenset()
         assert "∙" not in str(app.screen.query_one("#net-grid", Static).render())
+
+
+async def test_replay_jumps_by_year_and_round(tmp_path):
+    from pipeline_tui.engine.game import Game
+    from pipeline_tui.engine.setup import GameSetup
+    from tests.helpers import pass_round, pass_to_year
+
+    game = Game(GameSetup.default(2, 7))
+    for _ in range(10):
+        game.play("start-tank C")
+    pass_to_year(game, 2)
+    pass_round(game)
+    game.play("pass")
+    path = tmp_path / "two-years.json"
+    storage.save_game(game, path)
+    app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+
+        def at() -> tuple[int, int]:
+            state = screen.current_state()
+            return state.year, state.round
+
+        await pilot.press("y")
+        year_two = screen.position
+        assert at() == (2, 1) and screen.game.state_at(year_two - 1).year == 1
+        assert "Year 2 Round 1" in hint(app)
+        await pilot.press("r")
+        assert at() == (2, 2) and screen.game.state_at(screen.position - 1).round == 1
+        await pilot.press("y")
+        assert at() == (2, 2)  # no Year 3 yet: the replay stays
+        await pilot.press("R")
+        assert screen.position == year_two
+        await pilot.press("R")
+        assert at() == (1, 8)
+        await pilot.press("Y")
+        assert screen.position == 0
