@@ -25,8 +25,8 @@ class ReplayScreen(TableScreen):
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("y", "round(1, True)", "Next Year"),
         Binding("r", "round(1, False)", "Next Round"),
         Binding("Y", "round(-1, True)", "Year back", show=False),

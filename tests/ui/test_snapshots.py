@@ -9,7 +9,13 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
+import os  # noqa: E402
+from datetime import datetime  # noqa: E402
+
+from pipeline_tui import storage  # noqa: E402
+from pipeline_tui.engine.game import Game  # noqa: E402
 from pipeline_tui.engine.moves import Action, BuyPipe  # noqa: E402
+from pipeline_tui.engine.setup import GameSetup  # noqa: E402
 from pipeline_tui.ui.app import PipelineApp  # noqa: E402
 from pipeline_tui.ui.table_screen import actors_of  # noqa: E402
 
@@ -74,3 +80,44 @@ def test_scores_screen(snap_compare, tmp_path):
 
 def test_too_small(snap_compare, tmp_path):
     assert snap_compare(table_app(tmp_path, players=2), terminal_size=(60, 20))
+
+
+def _saved_opening(folder):
+    """A save of a 3-player game after setup and two moves, written at a fixed time."""
+    game = Game(GameSetup.default(3, 11))
+    for text in OPENING[:5] * 3 + ["act crude", "buy C-OC#1"]:
+        game.play(text)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "opening.json"
+    storage.save_game(game, path, {"created": "2026-01-02T03:04:05Z"})
+    stamp = datetime(2026, 1, 2, 3, 4).timestamp()
+    os.utime(path, (stamp, stamp))
+    return path
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay_viewer(snap_compare, tmp_path, size):
+    path = _saved_opening(tmp_path)
+    app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
+    assert snap_compare(app, terminal_size=SIZES[size], press=["end", "left"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_load_screen(snap_compare, tmp_path, monkeypatch, size):
+    monkeypatch.chdir(tmp_path)
+    _saved_opening(tmp_path / "saves")
+    broken = tmp_path / "saves" / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    stamp = datetime(2026, 1, 1, 9, 0).timestamp()
+    os.utime(broken, (stamp, stamp))
+    app = PipelineApp(mode="load", saves_dir="saves")
+    assert snap_compare(app, terminal_size=SIZES[size])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_screen(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.press("f1")
+
+    assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=SIZES[size],
+                        run_before=run_before)

@@ -569,3 +569,7 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
         assert at() == (1, 8)
         await pilot.press("Y")
         assert screen.position == 0
+        await pilot.press("end")
+        assert screen.position == len(game.moves)
+        await pilot.press("home")
+        assert screen.position == 0
