@@ -1214,6 +1214,11 @@ def _keep(state: State, candidates) -> list[M.Move]:
 def _order_assignments(player: PlayerState, needs) -> list[tuple[int, ...]]:
     """Every way to fill an Order's needs from the Tank Farm (grade used per need)."""
     results: list[tuple[int, ...]] = []
+    for colour in {c for c, _ in needs}:  # quick refusal: not enough oil of a colour at all
+        wanted = sum(1 for c, _ in needs if c == colour)
+        lowest = min(g for c, g in needs if c == colour)
+        if sum(player.oil[g][colour] for g in range(lowest, 4)) < wanted:
+            return results
     have = [row[:] for row in player.oil]
 
     def walk(i: int, chosen: list[int]) -> None:
@@ -1348,7 +1353,8 @@ def legal_moves(state: State) -> list[M.Move]:
     if t.stage == "work":
         if t.mains == 0:
             cands.append(M.Pass())
-        cands.extend(_main_action_candidates(state))
+        if _main_action_ok(state) is None:
+            cands.extend(_main_action_candidates(state))
         if t.mains == 1:
             cands.extend(M.Secondary(action=a) for a in CROSS_ACTIONS)
     cands.append(M.RunMachines())
