@@ -9,6 +9,7 @@ enumerating the legal moves at every step.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import shutil
@@ -186,6 +187,8 @@ def main() -> None:
     args = parser.parse_args()
 
     random_game(10_000)  # warm up: tile table, caches, bytecode
+    gc.collect()
+    gc.freeze()  # as the command line and the app do after start-up (see docs/benchmarks.md)
     times, games = bench_random_games(range(args.games))
     moves = [len(g.moves) for g in games]
     print(f"random 4p game        median {statistics.median(times):7.2f} ms  "

@@ -14,7 +14,11 @@ def run_app(mode: str = "title", players: int | Sequence[str] | None = None,
     ``mode``: "title" (menu), "new" (with ``players`` a count or names: start at once; without:
     the new-game screen), "load" or "replay" (``file``, or the saves list when ``None``).
     """
+    import gc
+
     from .app import PipelineApp
 
+    gc.collect()
+    gc.freeze()  # start-up objects live for good: keep full collections short during play
     PipelineApp(mode=mode, players=players, seed=seed, first_game=first_game, file=file,
                 saves_dir=saves_dir).run(mouse=mouse)
