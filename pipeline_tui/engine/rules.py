@@ -24,7 +24,7 @@ RUN_ACTIONS = ("network", "machine", "machines_phase", "machines_early")
 
 # --- Small helpers ----------------------------------------------------------------------------
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)
 def _cached_map(tiles: tuple, machines: tuple) -> NetworkMap:
     return build_map(tiles, machines)
 
