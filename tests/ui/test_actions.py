@@ -1,7 +1,8 @@
 """One turn of every kind of move, played through the table screen (move list, prompt, ghost).
 
 Each test builds a short scenario with the rules-test helpers (money, oil, tiles set on the
-state before the table opens), then plays only through the UI.
+state before the table opens), then plays only through the UI. The Crude Market, pass and the
+end of a turn are played in ``test_table.test_starting_tanks_market_buy_and_end_turn``.
 """
 
 from __future__ import annotations
@@ -34,26 +35,6 @@ async def table(tmp_path, game: Game):
 def listed(screen) -> list[str]:
     """The move list as notation."""
     return [format_move(m) for m in screen.shown_moves]
-
-
-async def test_crude_market_buy_then_pass_and_end_of_turn(tmp_path):
-    game = new_game()
-    first = game.current_player
-    async with table(tmp_path, game) as (pilot, screen):
-        player = me(game)
-        await choose(pilot, "act crude")
-        assert "(visiting)" in screen.query_one("#market-C").border_title
-        await choose(pilot, "buy C-TC#1")
-        assert player.money == 40 - 8 and oil(player, "TC") == 1
-        assert "buy C-TC#1" in str(screen.query_one("#log").render())
-        await choose(pilot, "done")
-        await choose(pilot, "end")
-        assert game.current_player != first
-        other = me(game)
-        await choose(pilot, "pass")
-        assert "end" in listed(screen) and "pass" not in listed(screen)
-        await choose(pilot, "end")
-        assert other.money == 40 and game.state.round == 2
 
 
 async def test_each_refined_market_sells_then_buys_and_refuses_selling_after(tmp_path):
@@ -112,10 +93,13 @@ async def test_upgrades_buy_grant_decline_free_flip_and_turn_order(tmp_path):
         assert game.state.next_order[0] == seat
 
 
-async def test_tanks_and_pipes_tank_then_a_pipe_placed_with_the_ghost_then_a_secondary(tmp_path):
+async def test_tanks_and_pipes_with_the_ghost_a_secondary_then_machines_and_pipes(tmp_path):
     game = new_game()
-    player = setup_player(game, money=100)
+    first = setup_player(game, money=100)
+    second = game.state.players[1 - game.current_player]
+    setup_player(game, second, money=100, tiles=build(*straight_row("O", 1)))
     async with table(tmp_path, game) as (pilot, screen):
+        player = first
         await choose(pilot, "act tanks")
         await choose(pilot, "tank 1 L")
         assert player.tanks[1] == 2 and player.money < 100
@@ -134,17 +118,14 @@ async def test_tanks_and_pipes_tank_then_a_pipe_placed_with_the_ghost_then_a_sec
         await choose(pilot, "second refined1")
         assert player.money == money - 10 and player.worker == "refined1"
         assert "(visiting)" in screen.query_one("#market-1").border_title
-
-
-async def test_machines_and_pipes_places_a_machine(tmp_path):
-    game = new_game()
-    player = setup_player(game, money=100, tiles=build(*straight_row("O", 1)))
-    async with table(tmp_path, game) as (pilot, screen):
+        await choose(pilot, "done")
+        await choose(pilot, "end")
+        assert me(game) is second
         await choose(pilot, "act machines")
         await choose(pilot, "machine 1")
         assert listed(screen) == ["put-machine 0,0", "put-machine 1,0"]
         await choose(pilot, "put-machine 1,0")
-        assert player.machines == [(1, 0)] and player.money == 80
+        assert second.machines == [(1, 0)] and second.money == 80
         assert "machines 1" in str(screen.query_one("#board").render())
 
 
@@ -188,28 +169,25 @@ async def test_government_tile_and_an_adjacent_one(tmp_path):
         assert "Q2 open" in str(screen.query_one("#government").render())
 
 
-async def test_running_the_network_refines_a_barrel(tmp_path):
-    game = new_game()
-    game.state.refinement_costs = EXAMPLE_COSTS
-    player = setup_player(game, tanks=[2, 2, 2, 2], oil={"OC": 2},
-                          tiles=build(*straight_row("O", 3)))
-    async with table(tmp_path, game) as (pilot, screen):
-        await choose(pilot, "run 2,0")
-        assert player.worker == "run 2,0"
-        assert screen.query_one("#network-view").has_class("-active")
-        refine = next(m for m in listed(screen) if m.startswith("refine") and m.endswith("C>L"))
-        await choose(pilot, refine)
-        assert oil(player, "OC") == 1 and oil(player, "OL") == 1 and player.money == 40
-
-
-async def test_machine_phase_after_an_order_is_fulfilled(tmp_path):
+async def test_running_the_network_then_the_machine_phase_after_an_order(tmp_path):
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
     game.state.order_rows[0] = [100, -1]  # OL TL SL
-    player = setup_player(game, money=40, tanks=[2, 2, 2, 2],
-                          oil={"OC": 2, "OL": 1, "TL": 1, "SL": 1},
+    runner = setup_player(game, tanks=[2, 2, 2, 2], oil={"OC": 2},
+                          tiles=build(*straight_row("O", 3)))
+    player = setup_player(game, game.state.players[1 - game.current_player], money=40,
+                          tanks=[2, 2, 2, 2], oil={"OC": 2, "OL": 1, "TL": 1, "SL": 1},
                           tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)])
     async with table(tmp_path, game) as (pilot, screen):
+        await choose(pilot, "run 2,0")
+        assert runner.worker == "run 2,0"
+        assert screen.query_one("#network-view").has_class("-active")
+        refine = next(m for m in listed(screen) if m.startswith("refine") and m.endswith("C>L"))
+        await choose(pilot, refine)
+        assert oil(runner, "OC") == 1 and oil(runner, "OL") == 1 and runner.money == 40
+        await choose(pilot, "done")
+        await choose(pilot, "end")
+        assert me(game) is player
         await choose(pilot, "act crude")
         await choose(pilot, "done")
         await choose(pilot, "fulfil O3.1 LLL")

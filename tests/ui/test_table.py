@@ -70,6 +70,12 @@ async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
         assert game.current_player != seat
         log = str(screen.query_one("#log", Static).render())
         assert buy in log
+        other = game.state.players[game.current_player]
+        await choose(pilot, "pass")
+        moves = [format_move(m) for m in screen.shown_moves]
+        assert "end" in moves and "pass" not in moves
+        await choose(pilot, "end")
+        assert other.money == 40 and game.state.round == 2
         assert (tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").exists()
 
 
@@ -273,7 +279,7 @@ async def test_replay_steps_through_a_save(tmp_path):
 
 async def test_help_opens_and_closes(tmp_path):
     app = new_app(tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=NARROW) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen"
@@ -491,16 +497,13 @@ async def test_seat_colours_are_chosen_shown_and_kept_in_saves(tmp_path):
             assert app.screen.colours == ["green", "yellow"]
 
 
-async def test_a_save_without_colours_gets_the_default_ones(tmp_path):
-    from pipeline_tui.engine.game import Game
-    from pipeline_tui.engine.setup import GameSetup
+def test_seat_colours_fall_back_to_the_defaults():
+    from pipeline_tui.ui.style import seat_colours
 
-    path = tmp_path / "plain.json"
-    storage.save_game(Game(GameSetup.default(3, 1)), path)
-    app = PipelineApp(mode="load", file=path, saves_dir=tmp_path)
-    async with app.run_test(size=NARROW):
-        assert app.screen.colours == ["red", "blue", "green"]
-
+    assert seat_colours(["green", "yellow"], 2) == ["green", "yellow"]
+    for stored in (None, ["green"], ["green", "green"], ["green", "plaid"], "green", [1, 2]):
+        assert seat_colours(stored, 2) == ["red", "blue"]
+    assert seat_colours(None, 4) == ["red", "blue", "green", "magenta"]
 
 async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tmp_path):
     from tests.helpers import EXAMPLE_COSTS, build, new_game, setup_player, straight_row
