@@ -36,7 +36,8 @@ your Tank Farm. A **Loan** gives $15 and a Penalty marker.
 # Reading the table
 
 On the action cross the four action tiles are in bold (they carry the Turn Order icon) and
-workers show as seat numbers in reverse. Barrels show as letters: **O**range, **T**eal,
+workers show as seat numbers in reverse, in the seat's colour (chosen when the game is set up;
+names show in it too). Barrels show as letters: **O**range, **T**eal,
 **S**ilver, then the grade **C**rude, **L**ow, **M**id, **H**igh (so `TH` is High-Grade Teal).
 Market rows list each slot as its price and the barrel in it (`·` = empty). On the network grid
 each tile half is a 5 x 3 cell; pipes carry their colour letter, `M` is a Machine and `@` your
@@ -53,8 +54,9 @@ delivered and `-` while open; a Tank is `[..]`.
 | `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` |
 | escape | back to the move list |
 | arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile |
-| `v` | in the network view: list its Pipelines (segments, Refinement Value, the grade one run takes a Crude barrel to, Machine); the one highlighted is lit on the grid |
+| `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); `∙` marks one |
 | ctrl+z / ctrl+y | undo / redo a move |
+| `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
 | 1 2 3 4 / 0 | show another player's board and network / back to the player to act |
 | F6 | scores (final at the end, a projection before) |

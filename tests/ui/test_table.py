@@ -152,7 +152,7 @@ async def test_save_as_and_load_back(tmp_path):
         app.screen.query_one("#save-name", Input).value = "mine"
         await pilot.press("enter")
         await pilot.pause()
-    assert (tmp_path / "mine.json").exists()
+    assert storage.read_save(tmp_path / "mine.json").meta["colours"] == ["red", "blue"]
     app = PipelineApp(mode="load", file=tmp_path / "mine.json", saves_dir=tmp_path)
     async with app.run_test(size=NARROW):
         assert isinstance(app.screen, TableScreen)
