@@ -129,6 +129,8 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         option_list = self.query_one("#pipelines", OptionList)
         option_list.set_options([Option(row) for row, _ in rows] or
                                 [Option(Text("No Pipelines yet.", style="dim"), disabled=True)])
+        if rows:
+            option_list.highlighted = 0
         self._light(option_list.highlighted)
 
     def _light(self, index: int | None) -> None:
