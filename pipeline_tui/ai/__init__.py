@@ -7,8 +7,6 @@ one per call while the table is as the plan expects (otherwise they plan again).
 
 from __future__ import annotations
 
-import random
-
 from ..engine import moves as M
 from ..engine.game import Game
 from ..engine.rules import apply_trusted
@@ -65,4 +63,4 @@ def choose_move(game: Game, kind: str, *, seed: int = 0, seconds: float | None =
     return plan[0][1]
 
 
-__all__ = ["KINDS", "choose_move", "determinize", "random"]
+__all__ = ["KINDS", "choose_move", "determinize"]

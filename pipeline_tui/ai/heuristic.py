@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..data import components as C
 from ..engine import moves as M
-from ..engine.network import DIRS, rotated_halves, tile_cells, legal_placements
+from ..engine.network import DIRS, legal_placements, rotated_halves, tile_cells
 from ..engine.rules import (
     apply_trusted, highest_grade_from_crude, legal_moves, market_price, network,
 )
@@ -240,17 +240,16 @@ def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
         legal = legal_moves(state)
         options = _action_options(state, legal)
         base = evaluate(state, seat, turn_done=False)
-        best_value, best_moves, best_state = base + EPS, None, None
+        best_value, best_moves = base + EPS, None
         for move in options:
             c, done = _after(state, seat, move)
             v = evaluate(c, seat, turn_done=False)
             if v > best_value:
-                best_value, best_moves, best_state = v, done, c
+                best_value, best_moves = v, done
         if best_moves is None:
             _play(state, M.EndAction(), out)
             return
-        apply_all = best_moves
-        for move in apply_all:
+        for move in best_moves:
             _play(state, move, out)
     if state.turn.stage == "action":
         _play(state, M.EndAction(), out)

@@ -56,11 +56,11 @@ def determinize(source: State | Game, seat: int, rng: random.Random) -> State:
     unseen = sorted(set(range(C.PIPE_TILES)) - visible_pipe_tiles(state))
     rng.shuffle(unseen)
     state.pipe_deck = unseen[:len(state.pipe_deck)]
-    hidden = visible_contracts(state)
+    seen = visible_contracts(state)
     for grade, stack in zip(C.CONTRACT_ROWS, state.contract_stacks):
         if len(stack) < 2:
             continue
-        pool = sorted(t.id for t in C.CONTRACTS if t.row == grade and t.id not in hidden)
+        pool = sorted(t.id for t in C.CONTRACTS if t.row == grade and t.id not in seen)
         below = rng.sample(pool, min(len(stack) - 1, len(pool)))
         stack[:] = below + [stack[-1]]
     return state
