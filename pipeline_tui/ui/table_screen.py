@@ -82,6 +82,7 @@ class TableScreen(Screen):
         self.error: Text | None = None  # the last refusal, shown until a move is made
         self.shown_moves: list[M.Move] = []
         self.listing = 0  # bumped whenever the move list is rebuilt
+        self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
@@ -220,7 +221,12 @@ class TableScreen(Screen):
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
         option_list = self.query_one("#moves", OptionList)
-        legal = [] if self.bot_kind() is not None else game.legal_moves()
+        bot = self.bot_kind() is not None
+        legal = [] if bot else game.legal_moves()
+        listed = (bot, tuple(legal))
+        if listed == self.listed:  # e.g. showing another board: keep the list and its highlight
+            return
+        self.listed = listed
         self.shown_moves = legal
         self.listing += 1
         grouped: dict[str, list[int]] = {}
@@ -241,7 +247,6 @@ class TableScreen(Screen):
         first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
         if first is not None:
             option_list.highlighted = first
-        bot = self.bot_kind() is not None
         option_list.border_subtitle = "computer to move" if bot else f"{len(legal)} legal"
 
     def _refresh_hint(self, move: M.Move | None = None) -> None:
