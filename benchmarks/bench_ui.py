@@ -58,7 +58,7 @@ def cold_start(runs: int = 7) -> list[float]:
 
 # Keys of ordinary play: the move list, another player's board, and switching views (which
 # moves the focus, so Textual restyles and repaints the panels whose borders change).
-KEYS = ["down", "down", "up", "2", "1", "f3", "f2"]
+KEYS = ["down", "down", "up", "2", "1", "f3", "f2", "f4", "f5", "escape"]
 
 
 async def keypress_and_memory(seed: int = 3) -> tuple[dict[str, list[float]], int, int]:

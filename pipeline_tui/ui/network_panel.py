@@ -41,10 +41,14 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         Binding("down", "nudge(0,1)", "Down", show=False),
         Binding("left", "nudge(-1,0)", "Left", show=False),
         Binding("right", "nudge(1,0)", "Right", show=False),
-        Binding("r", "rotate", "Rotate tile"),
-        Binding("enter", "place", "Place tile"),
-        Binding("v", "pipelines", "Pipelines"),
+        Binding("r", "rotate", "Rotate tile", show=False),
+        Binding("enter", "place", "Place tile", show=False),
+        Binding("v", "pipelines", "Pipelines", show=False),
     ]
+    # The panel's keys are written on its lower border rather than in the Footer: the Footer
+    # then stays the same as the focus moves, and a view switch does not rebuild it.
+    KEYS_GHOST = "r rotate · enter place · v pipelines"
+    KEYS = "v pipelines"
 
     class Moved(Message):
         """The ghost moved or turned; the screen re-checks it with the engine."""
@@ -85,6 +89,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
         self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
+        self.border_subtitle = self.KEYS_GHOST if ghost is not None else self.KEYS
         self._list_pipelines()
         self._draw()
         if ghost is not None:

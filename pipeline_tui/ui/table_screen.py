@@ -14,8 +14,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import storage
@@ -31,7 +32,7 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
 from .style import seat_colours, seat_style
-from .widgets import TooSmall
+from .widgets import SteadyFooter, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -48,6 +49,9 @@ class TableScreen(Screen):
     """A live game, played hot-seat at one keyboard."""
 
     LIVE = True  # moves are played and autosaved here
+    # Textual repaints the whole screen when the focus moves; here only the widgets whose focus
+    # border changes need it (they repaint themselves), which keeps a view switch cheap at 160x48.
+    focused: Reactive = Reactive(None, repaint=False)
 
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
@@ -116,7 +120,7 @@ class TableScreen(Screen):
                 yield Static(id="hint")
                 yield OptionList(id="moves")
                 yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
         yield TooSmall()
 
     def on_mount(self) -> None:
