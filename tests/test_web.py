@@ -129,7 +129,8 @@ def test_textual_serve_is_imported_only_by_web():
 
 # --- in Chromium ------------------------------------------------------------------------------------
 
-def _browser_or_skip():
+@pytest.fixture
+def sync_playwright():
     """Playwright's sync API, or a skip with the reason (a failure under CI, which must run this)."""
     missing = None
     try:
@@ -213,9 +214,11 @@ def server(tmp_path):
         served.stop()
 
 
-def _open(browser, url: str):
+def _open(browser, url: str, on_websocket=None):
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.set_default_timeout(WAIT_MS)
+    if on_websocket is not None:
+        page.on("websocket", on_websocket)
     # the page links a web font; the machine has no network, so refuse every other host at once
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url)
                else route.abort())
@@ -248,8 +251,7 @@ def test_page_points_back_at_the_host_the_browser_used(server):
         assert f'href="http://{host}/static/css/xterm.css"' in page
 
 
-def test_each_browser_tab_plays_its_own_app(server):
-    sync_playwright = _browser_or_skip()
+def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
     announced = server.wait_for("in a browser")
     url = f"http://127.0.0.1:{server.port}/"
     assert f"open {url} in a browser" in announced
