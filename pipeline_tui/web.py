@@ -69,8 +69,13 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
 
         textual-serve writes the websocket's absolute URL into the page from ``--host``; for a
         wildcard host (0.0.0.0) that address is unreachable from another machine, so the page
-        points back at whatever host the browser used to fetch it.
+        points back at whatever host the browser used to fetch it. It also keeps the open tabs'
+        sessions so that stopping the server ends them (and their apps) at once.
         """
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.sessions: set[asyncio.Task] = set()
 
         async def handle_index(self, request: web.Request) -> web.Response:
             origin = f"{request.scheme}://{request.host}"
@@ -85,10 +90,6 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
             }
             return aiohttp_jinja2.render_template("app_index.html", request, context)
 
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self.sessions: set[asyncio.Task] = set()
-
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             task = asyncio.current_task()
             self.sessions.add(task)
@@ -100,9 +101,10 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
         async def on_shutdown(self, app: web.Application) -> None:
             """End every open tab's session (textual-serve then tells its app to quit), rather
             than letting aiohttp wait on the open websockets."""
-            for task in self.sessions:
+            sessions = list(self.sessions)
+            for task in sessions:
                 task.cancel()
-            await asyncio.gather(*self.sessions, return_exceptions=True)
+            await asyncio.gather(*sessions, return_exceptions=True)
 
         async def on_startup(self, app: web.Application) -> None:
             """textual-serve prints its banner here, before the port is bound; we announce
@@ -113,7 +115,10 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
             self.initialize_logging()
             loop = asyncio.new_event_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, self.request_exit)
+                try:
+                    loop.add_signal_handler(sig, self.request_exit)
+                except NotImplementedError:  # Windows: Ctrl+C arrives as KeyboardInterrupt
+                    pass
             try:
                 web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False,
                             loop=loop, access_log=None,

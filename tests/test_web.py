@@ -178,6 +178,12 @@ class Server:
                 return line
         raise AssertionError(f"server never printed {text!r}; it printed:\n{''.join(self.output)}")
 
+    def rest(self) -> str:
+        """Everything printed, once the server has exited and its output is closed."""
+        while (line := self.lines.get(timeout=60)) is not None:
+            self.output.append(line)
+        return "".join(self.output)
+
     def app_processes(self) -> list[int]:
         """The app processes textual-serve started (one per open browser tab)."""
         found = []
@@ -229,8 +235,9 @@ def _open(browser, url: str, on_websocket=None):
 
 def _wait_for_text(page, text: str) -> str:
     try:
-        page.wait_for_function(f"() => {{ const s = ({SCREEN_TEXT})(); return s !== null && s.includes({text!r}); }}",
-                               timeout=WAIT_MS)
+        page.wait_for_function(
+            f"() => {{ const s = ({SCREEN_TEXT})(); return s !== null && s.includes({text!r}); }}",
+            timeout=WAIT_MS)
     except Exception as exc:
         shown = page.evaluate(SCREEN_TEXT)
         if shown is None:
@@ -288,4 +295,4 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
             assert [pid for pid in apps if Path(f"/proc/{pid}").exists()] == []
         finally:
             browser.close()
-    assert "Traceback" not in "".join(server.output)
+    assert "Traceback" not in server.rest()
