@@ -361,7 +361,10 @@ def _seed(text: str) -> int:
 # --- the Textual app ------------------------------------------------------------------------------
 
 def _interactive() -> bool:
-    """Whether both ends are a terminal, which the Textual app needs."""
+    """Whether both ends are a terminal, which the Textual app needs, or the app is one that
+    `pipeline-tui web` serves (textual-serve's web driver talks to the browser over pipes)."""
+    if os.environ.get("TEXTUAL_DRIVER") == "textual.drivers.web_driver:WebDriver":
+        return True
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
@@ -385,6 +388,27 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_load(args: argparse.Namespace) -> int:
     _load(args.file)  # a broken save is reported here in one line, before the app starts
     return _open_app(args, "load", file=args.file)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from . import web
+
+    saves = (Path(args.saves).expanduser() if args.saves else default_saves_dir()).absolute()
+    try:
+        web.serve(args.host, args.port, saves,
+                  announce=lambda url: _out(f"{PROG} web: open {url} in a browser "
+                                            f"(saves in {saves}; Ctrl+C stops)"))
+    except OSError as exc:
+        raise CliError(web.bind_error(exc, args.host, args.port)) from None
+    _out(f"{PROG} web: stopped")
+    return 0
+
+
+def _port(text: str) -> int:
+    value = _nonneg(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
 
 
 def _app_options(p: argparse.ArgumentParser) -> None:
@@ -451,6 +475,13 @@ def build_parser() -> argparse.ArgumentParser:
     _app_options(p)
     p.set_defaults(func=cmd_replay)
 
+    p = sub.add_parser("web", help="serve the app to browsers (each tab its own game)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)")
+    p.add_argument("--port", type=_port, default=8000, help="default 8000")
+    p.add_argument("--saves", metavar="DIR", help="saves folder (default $PIPELINE_TUI_SAVES or ./saves)")
+    p.set_defaults(func=cmd_web)
+
     p = sub.add_parser("check", help="verify a save file replays")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_check)
@@ -461,7 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena")
+COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web")
 
 
 def _run(argv: Sequence[str] | None) -> int:
