@@ -42,6 +42,7 @@ class TableClient:
         self._writer = writer
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
+        self._joining: dict[str, Joined] = {}  # joins answered but not yet returned to the caller
         self._failure: str | None = None
         self._task = asyncio.get_running_loop().create_task(self._read())
 
@@ -79,10 +80,18 @@ class TableClient:
         return reply.table_id
 
     async def join(self, table_id: str, seat: int | None) -> Joined:
-        """Take seat ``seat`` (0-based; bound to you for good) or watch (``None``)."""
-        reply = await self._call(Join(id=0, table_id=table_id, seat=seat))
+        """Take seat ``seat`` (0-based; bound to you for good) or watch (``None``).
+
+        Updates that arrive between the Hub's answer and this call returning are folded into
+        the returned Joined, and ``on_update`` gets only the later ones: install the Joined
+        before awaiting anything else and no move is missed or seen twice.
+        """
+        try:
+            reply = await self._call(Join(id=0, table_id=table_id, seat=seat))
+        finally:
+            joined = self._joining.pop(table_id, None)
         assert isinstance(reply, JoinedReply)
-        return reply.joined
+        return joined or reply.joined
 
     async def move(self, table_id: str, text: str) -> None:
         """Play a move in notation at your seat; :class:`TableError` with the reason if refused."""
@@ -143,6 +152,11 @@ class TableClient:
                     break
                 message = decode_server_message(body)
                 if isinstance(message, Update):
+                    joining = self._joining.get(message.table_id)
+                    if joining is not None:
+                        joining.moves = joining.moves[:message.base] + list(message.moves)
+                        joining.seats = message.seats
+                        continue
                     if self.on_update is not None:
                         try:
                             self.on_update(message)
@@ -150,6 +164,8 @@ class TableClient:
                             log.exception("on_update failed for table %s", message.table_id)
                     continue
                 future = self._pending.get(message.id)
+                if isinstance(message, JoinedReply) and future is not None:
+                    self._joining[message.joined.table_id] = message.joined
                 if future is not None and not future.done():
                     future.set_result(message)
         except FrameError as exc:
