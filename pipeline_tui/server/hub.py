@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to present its token
 MAX_BACKLOG = 8 << 20  # bytes queued to a connection that does not read before it is dropped
 MAX_CONNECTIONS = 512
+MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
 _UNJOINED = object()
 
 
@@ -106,9 +107,11 @@ class Hub:
 
     # --- identity -------------------------------------------------------------------------
     def issue_token(self, identity: str, name: str) -> str:
-        """A secret that lets one connection act as ``identity`` (shown as ``name``)."""
+        """A secret that lets one connection act as ``identity`` (shown as ``name``, folded to
+        one printable line of at most :data:`MAX_SHOWN_NAME` characters)."""
         token = secrets.token_urlsafe(32)
-        self._tokens[token] = (identity, name)
+        shown = "".join(c for c in " ".join(str(name).split()) if c.isprintable())[:MAX_SHOWN_NAME]
+        self._tokens[token] = (identity, shown or "player")
         return token
 
     def revoke_token(self, token: str) -> None:
@@ -177,7 +180,10 @@ class Hub:
             self._handlers.discard(task)
 
     async def _serve(self, conn: _Connection, reader: asyncio.StreamReader) -> None:
-        body = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+        try:
+            body = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise FrameError(f"no hello within {HELLO_TIMEOUT:.0f} s") from None
         if body is None:
             return
         hello = decode_request(body)
@@ -346,8 +352,10 @@ async def _run(tables: Path, socket_path: Path, who: list[str], bot_delay: float
     await hub.start(socket_path)
     tokens = {}
     for entry in who:
-        identity, _, name = entry.partition(":")
-        tokens[identity] = hub.issue_token(identity, name or identity)
+        identity, colon, name = entry.rpartition(":")  # fingerprints hold a colon themselves
+        if not colon:
+            identity, name = entry, entry
+        tokens[identity] = hub.issue_token(identity, name)
     print(msgspec.json.encode({"tokens": tokens, "problems": hub.problems}).decode(), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -365,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
     parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
     parser.add_argument("--token", action="append", default=[], metavar="IDENTITY:NAME",
-                        help="issue a token for this identity (printed as JSON); repeatable")
+                        help="issue a token for this identity (split at the last colon); "
+                             "the tokens are printed as JSON; repeatable")
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds between bot moves")
     parser.add_argument("--log", default="WARNING", help="log level (default WARNING)")
     args = parser.parse_args(argv)
