@@ -145,9 +145,9 @@ class Hub:
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        if self._executor is not None:  # let a bot still thinking finish (a search bot: ~1 s)
+            executor, self._executor = self._executor, None
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
         if self.socket_path is not None:
             try:
                 self.socket_path.unlink()

@@ -107,6 +107,17 @@ async def test_the_socket_is_private_and_a_forged_token_is_refused(hub: Hub, con
         await TableClient.connect(hub.socket_path, "forged-token")
     alice = await connect("SHA256:alice", "alice")
     assert (alice.identity, alice.name) == ("SHA256:alice", "alice")
+    odd = await connect("SHA256:odd", "bo\tb\n\x1b[2J" + "x" * 60)
+    assert odd.name == "bo b [2J" + "x" * 24  # one printable line of at most 32 characters
+
+
+async def test_a_silent_connection_is_closed(hub: Hub, connect, caplog, monkeypatch) -> None:
+    monkeypatch.setattr("pipeline_tui.server.hub.HELLO_TIMEOUT", 0.2)
+    caplog.set_level(logging.WARNING, logger="pipeline_tui.server.hub")
+    reader, writer = await asyncio.open_unix_connection(str(hub.socket_path))
+    assert await asyncio.wait_for(reader.read(), WAIT) == b""
+    writer.close()
+    assert any("no hello within" in r.getMessage() for r in caplog.records)
 
 
 async def test_two_seats_and_a_spectator_receive_every_update(hub: Hub, connect) -> None:
