@@ -33,13 +33,14 @@ from .protocol import (
     MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
     one_line, read_frame,
 )
-from .tables import TableService
+from .tables import SaveFailed, TableService
 
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to present its token
 MAX_BACKLOG = 8 << 20  # bytes queued to a connection that does not read before it is dropped
 MAX_CONNECTIONS = 512
+SAVE_RETRY = 5.0  # seconds before a computer seat tries again when its move could not be saved
 MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
 _UNJOINED = object()
 
@@ -173,6 +174,9 @@ class Hub:
             conn.drop(f"connection ended ({type(exc).__name__})")
         except asyncio.CancelledError:
             conn.drop("cancelled")
+        except Exception:
+            log.exception("%s: unexpected failure", conn)
+            conn.drop("unexpected failure (see the traceback above)")
         finally:
             self._connections.discard(conn)
             self._forget(conn)
@@ -307,6 +311,11 @@ class Hub:
                 return
             try:
                 update = self.service.play_bot(table_id, move, count)
+            except SaveFailed as exc:
+                log.error("table %s: %s; the %s bot tries again in %.0f s", table_id, exc, kind,
+                          SAVE_RETRY)
+                await asyncio.sleep(SAVE_RETRY)
+                continue
             except TableError as exc:
                 log.error("table %s: the %s bot's move was refused (%s); the table waits",
                           table_id, kind, exc)

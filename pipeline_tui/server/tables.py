@@ -41,6 +41,10 @@ MAX_MOVE_TEXT = 200
 SEAT_KINDS = ("human", *KINDS)
 
 
+class SaveFailed(TableError):
+    """A change refused because its table file could not be written (it was taken back)."""
+
+
 class SeatBinding(msgspec.Struct):
     """A human seat's player: the SSH key fingerprint and the name shown for it."""
 
@@ -192,7 +196,7 @@ class TableService:
             save_game(table.game, table.path, meta={"table": msgspec.to_builtins(table.meta())})
         except SaveError as exc:
             log.error("table %s not saved: %s", table.id, exc)
-            raise TableError(f"Table: the change could not be saved ({exc})") from None
+            raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
 
     # --- requests -------------------------------------------------------------------------
     def create(self, setup: GameSetup, name: str = "") -> Table:

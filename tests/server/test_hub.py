@@ -363,3 +363,28 @@ async def test_table_files_are_always_loadable_and_bots_resume(tmp_path: Path, s
     finally:
         await again.close()
     assert len(load_game(path).moves) > killed_at + 20
+
+
+async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
+        tmp_path: Path, sock_dir: Path, caplog, monkeypatch) -> None:
+    monkeypatch.setattr("pipeline_tui.server.hub.SAVE_RETRY", 0.05)
+    caplog.set_level(logging.ERROR, logger="pipeline_tui.server.hub")
+    hub = Hub(tmp_path / "tables", bot_delay=0)
+    table = hub.service.create(setup("heuristic", "random"))
+    table.path.unlink()
+    table.path.mkdir()  # the file cannot be written while a folder stands in its place
+    await hub.start(sock_dir / "hub.sock")
+    try:
+        retried = lambda: any("tries again" in r.getMessage() for r in caplog.records)  # noqa: E731
+        deadline = time.monotonic() + WAIT
+        while not retried() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert retried() and table.game.moves == []
+        table.path.rmdir()
+        watcher = Follower(await TableClient.connect(hub.socket_path, hub.issue_token("C", "carol")))
+        await watcher.join(table.id, None)
+        await watcher.until(lambda: len(watcher.log) >= 10)
+        await watcher.client.close()
+    finally:
+        await hub.close()
+    assert len(load_game(table.path).moves) >= 10
