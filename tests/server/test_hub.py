@@ -33,10 +33,11 @@ def setup(*kinds: str, seed: int = 5) -> GameSetup:
 
 
 class Follower:
-    """A client's view of one table, kept from its Joined and the Updates pushed to it."""
+    """A client's view of the table it joined last, kept from its Joined and the Updates."""
 
     def __init__(self, client: TableClient) -> None:
         self.client = client
+        self.table_id = ""
         self.log: list[str] = []
         self.updates: list[Update] = []
         self.seats = []
@@ -44,6 +45,8 @@ class Follower:
         client.on_update = self._on_update
 
     def _on_update(self, update: Update) -> None:
+        if update.table_id != self.table_id:
+            return
         self.updates.append(update)
         self.log = self.log[:update.base] + list(update.moves)
         self.seats = update.seats
@@ -51,6 +54,8 @@ class Follower:
 
     async def join(self, table_id: str, seat: int | None):
         joined = await self.client.join(table_id, seat)
+        self.table_id = table_id
+        self.updates = []
         self.log = list(joined.moves)
         self.seats = joined.seats
         return joined
@@ -309,6 +314,16 @@ async def test_a_killed_hub_loses_no_acknowledged_move(tmp_path: Path, sock_dir:
             text = format_move(choose_move(game, "heuristic", seed=4))
             await by_seat[game.current_player].client.move(table_id, text)
             acknowledged = list(by_seat[game.current_player].log)
+        second_setup = setup("human", "human", seed=22)
+        second = await bob.client.create_table(second_setup, "second")
+        await bob.join(second, 0)
+        await alice.join(second, 1)
+        second_game = Game(second_setup)
+        second_by_seat = {0: bob, 1: alice}
+        for _ in range(7):  # a setup turn and a bit of the next one
+            mover = second_by_seat[second_game.current_player]
+            await mover.client.move(second, "start-tank C")
+            second_game.play("start-tank C")
         await _kill(proc)
         for follower in (alice, bob):
             with pytest.raises(TableError, match="connection lost"):
@@ -323,6 +338,9 @@ async def test_a_killed_hub_loses_no_acknowledged_move(tmp_path: Path, sock_dir:
     table = again.service.get(table_id)
     assert table.log()[:len(acknowledged)] == acknowledged
     assert [b.holder if b else None for b in table.bindings] == ["alice", "bob", None]
+    other = again.service.get(second)
+    assert other.game.moves == second_game.moves and other.name == "second"
+    assert [b.holder for b in other.bindings] == ["bob", "alice"]
     await again.start(sock)  # the stale socket is replaced
     try:
         client = await TableClient.connect(sock, again.issue_token("A", "alice"))
