@@ -6,6 +6,9 @@ sending that token first, and from then on every request is judged against that 
 every change the Hub pushes an :class:`Update` to every connection joined to the table, and it
 plays the computer seats itself (``ai.choose_move`` in a worker thread, ``bot_delay`` apart).
 
+The TableService is called only from one "tables" thread, one call at a time, so the event loop
+(which also runs the SSH server under ``serve``) never waits for a table file's fsync.
+
 Run alone (for tests and benchmarks): ``python -m pipeline_tui.server.hub --tables DIR
 --socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
 listens, and serves until SIGTERM/SIGINT.
@@ -33,6 +36,7 @@ from .protocol import (
     MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
     one_line, read_frame,
 )
+from ..engine.setup import GameSetup
 from .tables import SaveFailed, TableService
 
 log = logging.getLogger(__name__)
@@ -97,7 +101,8 @@ class Hub:
         self._handlers: set[asyncio.Task] = set()
         self._watchers: dict[str, set[_Connection]] = {}
         self._bots: dict[str, asyncio.Task] = {}
-        self._executor: ThreadPoolExecutor | None = None
+        self._bot_thread: ThreadPoolExecutor | None = None
+        self._tables_thread: ThreadPoolExecutor | None = None
         self._server: asyncio.AbstractServer | None = None
         self._count = 0
 
@@ -124,7 +129,8 @@ class Hub:
         """Listen on ``socket_path`` (created 0600) and start the computer seats due to move."""
         path = Path(socket_path)
         sock = _bind_private(path)
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pipeline-bot")
+        self._bot_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pipeline-bot")
+        self._tables_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pipeline-tables")
         self._server = await asyncio.start_unix_server(self._accept, sock=sock)
         self.socket_path = path
         log.info("hub listening on %s with %d tables", path, len(self.service.tables))
@@ -146,9 +152,11 @@ class Hub:
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
-        if self._executor is not None:  # let a bot still thinking finish (a search bot: ~1 s)
-            executor, self._executor = self._executor, None
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        for attribute in ("_bot_thread", "_tables_thread"):  # a bot may think on for ~1 s
+            executor = getattr(self, attribute)
+            if executor is not None:
+                setattr(self, attribute, None)
+                await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
         if self.socket_path is not None:
             try:
                 self.socket_path.unlink()
@@ -179,8 +187,11 @@ class Hub:
             conn.drop("unexpected failure (see the traceback above)")
         finally:
             self._connections.discard(conn)
-            self._forget(conn)
             conn.close()
+            try:
+                await self._forget(conn)
+            except TableError:
+                pass  # the hub is closing: nobody is left to tell
             self._handlers.discard(task)
 
     async def _serve(self, conn: _Connection, reader: asyncio.StreamReader) -> None:
@@ -207,7 +218,7 @@ class Hub:
                 return
             request = decode_request(body)
             try:
-                self._dispatch(conn, request)
+                await self._dispatch(conn, request)
             except TableError as exc:
                 conn.send(Refused(id=request.id, reason=one_line(str(exc))))
             except Exception:
@@ -215,59 +226,87 @@ class Hub:
                 conn.send(Refused(id=request.id, reason="Server: internal error (see the server log)"))
             await conn.writer.drain()
 
-    def _forget(self, conn: _Connection) -> None:
+    async def _forget(self, conn: _Connection) -> None:
         """A connection is gone: it leaves every table it joined."""
         for table_id, seat in list(conn.joined.items()):
-            self._leave(conn, table_id, seat)
+            await self._leave(conn, table_id, seat)
 
-    def _leave(self, conn: _Connection, table_id: str, seat: int | None) -> None:
+    async def _leave(self, conn: _Connection, table_id: str, seat: int | None) -> None:
         conn.joined.pop(table_id, None)
         self._watchers.get(table_id, set()).discard(conn)
+        update = await self._call(self._leave_sync, table_id, seat, f"{conn.name} left")
+        if update is not None:
+            self._broadcast(update)
+
+    def _leave_sync(self, table_id: str, seat: int | None, note: str) -> Update | None:
         self.service.leave(table_id, seat)
-        if seat is not None and table_id in self.service.tables:
-            self._broadcast(self.service.seats_update(table_id, f"{conn.name} left"))
+        if seat is None or table_id not in self.service.tables:
+            return None
+        return self.service.seats_update(table_id, note)
+
+    async def _call(self, function, *args):
+        """Run a TableService call in the tables thread (its only caller): the event loop never
+        waits for a table file's fsync, and the calls run one at a time in the order made."""
+        if self._tables_thread is None:
+            raise TableError("Server: the hub is closing")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._tables_thread, partial(function, *args))
 
     # --- requests -------------------------------------------------------------------------
-    def _dispatch(self, conn: _Connection, request) -> None:
-        """Answer one request (the reply, and any Update, are sent from here)."""
+    async def _dispatch(self, conn: _Connection, request) -> None:
+        """Answer one request (the reply, and any Update, are sent from here).
+
+        An Update goes out in the same event-loop step as the tables thread's answer, before
+        anything else runs, so Updates reach every watcher in the order the changes were made.
+        """
         rid = request.id
+        service = self.service
         if isinstance(request, ListTables):
-            conn.send(Tables(id=rid, tables=self.service.list()))
+            conn.send(Tables(id=rid, tables=await self._call(service.list)))
         elif isinstance(request, CreateTable):
-            table = self.service.create(request.setup, request.name)
-            conn.send(Created(id=rid, table_id=table.id))
-            self._kick_bots(table.id)
+            table_id = await self._call(self._create_sync, request.setup, request.name)
+            conn.send(Created(id=rid, table_id=table_id))
+            self._kick_bots(table_id)
         elif isinstance(request, Join):
-            old = conn.joined.get(request.table_id, _UNJOINED)
-            joined = self.service.join(request.table_id, conn.identity, conn.name, request.seat)
-            if old is not _UNJOINED:
-                self.service.leave(request.table_id, old)
-            conn.joined[request.table_id] = request.seat
-            self._watchers.setdefault(request.table_id, set()).add(conn)
+            table_id, seat = request.table_id, request.seat
+            old = conn.joined.get(table_id, _UNJOINED)
+            joined = await self._call(service.join, table_id, conn.identity, conn.name, seat)
+            conn.joined[table_id] = seat  # watching from the snapshot on: no Update is missed
+            self._watchers.setdefault(table_id, set()).add(conn)
             conn.send(JoinedReply(id=rid, joined=joined))
-            if request.seat is not None or old not in (_UNJOINED, None):
-                note = (f"{conn.name} sits at {joined.seats[request.seat].name}'s seat"
-                        if request.seat is not None else f"{conn.name} is watching")
-                self._broadcast(self.service.seats_update(request.table_id, note))
+            if old is not _UNJOINED or seat is not None:
+                note = (f"{conn.name} sits at {joined.seats[seat].name}'s seat" if seat is not None
+                        else f"{conn.name} is watching")
+                self._broadcast(await self._call(self._rejoin_sync, table_id, old, note))
         elif isinstance(request, MoveRequest):
             self._check_seated(conn, request.table_id, "move")
-            self._broadcast(self.service.move(request.table_id, conn.identity, request.text))
+            self._broadcast(await self._call(service.move, request.table_id, conn.identity,
+                                             request.text))
             conn.send(Done(id=rid))
             self._kick_bots(request.table_id)
         elif isinstance(request, UndoRequest):
             self._check_seated(conn, request.table_id, "undo")
-            self._broadcast(self.service.undo(request.table_id, conn.identity))
+            self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
             conn.send(Done(id=rid))
         elif isinstance(request, Leave):
             seat = conn.joined.get(request.table_id, _UNJOINED)
             if seat is not _UNJOINED:
-                self._leave(conn, request.table_id, seat)
+                await self._leave(conn, request.table_id, seat)
             conn.send(Done(id=rid))
         elif isinstance(request, Hello):
             raise TableError("Server: this connection has already signed in")
 
+    def _create_sync(self, setup: GameSetup, name: str) -> str:
+        return self.service.create(setup, name).id
+
+    def _rejoin_sync(self, table_id: str, old, note: str) -> Update:
+        if old is not _UNJOINED:
+            self.service.leave(table_id, old)  # the seat (or watching) it joined before
+        return self.service.seats_update(table_id, note)
+
     def _check_seated(self, conn: _Connection, table_id: str, what: str) -> None:
-        self.service.get(table_id)
+        if table_id not in self.service.tables:
+            raise TableError(f"Table: there is no table {table_id!r}")
         seat = conn.joined.get(table_id, _UNJOINED)
         if seat is _UNJOINED:
             raise TableError("Table: join the table first")
@@ -280,12 +319,10 @@ class Hub:
 
     # --- computer seats -------------------------------------------------------------------
     def _kick_bots(self, table_id: str) -> None:
-        """Start the table's computer seats if one is to act and none is running."""
-        table = self.service.tables.get(table_id)
+        """Make sure the table's computer seats are looked after (the task stops at once when
+        no computer seat is to act)."""
         task = self._bots.get(table_id)
-        if table is None or table.bot_to_act() is None or (task is not None and not task.done()):
-            return
-        if self._server is None:
+        if self._server is None or (task is not None and not task.done()):
             return
         self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
 
@@ -293,24 +330,24 @@ class Hub:
         """Play computer seats until a human is to act or the game ends."""
         loop = asyncio.get_running_loop()
         while True:
-            table = self.service.tables.get(table_id)
-            kind = table.bot_to_act() if table is not None else None
-            if kind is None:
+            if await self._call(self.service.bot_job, table_id) is None:
                 return
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            count = len(table.game.moves)
-            snapshot = table.game.clone()
-            choose = partial(choose_move, snapshot, kind, seed=table.game.setup.seed)
+            job = await self._call(self.service.bot_job, table_id)
+            if job is None:
+                return
+            kind, count, snapshot = job
+            choose = partial(choose_move, snapshot, kind, seed=snapshot.setup.seed)
             try:
-                move = await loop.run_in_executor(self._executor, choose)
+                move = await loop.run_in_executor(self._bot_thread, choose)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("table %s: the %s bot failed; the table waits", table_id, kind)
                 return
             try:
-                update = self.service.play_bot(table_id, move, count)
+                update = await self._call(self.service.play_bot, table_id, move, count)
             except SaveFailed as exc:
                 log.error("table %s: %s; the %s bot tries again in %.0f s", table_id, exc, kind,
                           SAVE_RETRY)

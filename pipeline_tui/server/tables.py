@@ -301,6 +301,15 @@ class TableService:
         seat = table.game.current_player
         return self._play(table, move, f"{table.seat_name(seat)}: {format_move(move)}")
 
+    def bot_job(self, table_id: str) -> tuple[str, int, Game] | None:
+        """What a computer seat needs to choose its move: its kind, the log length and a copy
+        of the game; ``None`` when no computer seat is to act."""
+        table = self.tables.get(table_id)
+        kind = table.bot_to_act() if table is not None else None
+        if kind is None:
+            return None
+        return kind, len(table.game.moves), table.game.clone()
+
     def _play(self, table: Table, move: Move, note: str) -> Update:
         game = table.game
         reason = game.why_illegal(move)
