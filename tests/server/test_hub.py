@@ -406,3 +406,37 @@ async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
     finally:
         await hub.close()
     assert len(load_game(table.path).moves) >= 10
+
+
+async def test_a_slow_disk_does_not_stall_the_event_loop(hub: Hub, connect, monkeypatch) -> None:
+    """A table file write that takes a second keeps the mover waiting, not everyone else."""
+    import pipeline_tui.server.tables as tables
+
+    real_save = tables.save_game
+
+    def slow_save(*args, **kwargs):
+        time.sleep(1.0)
+        return real_save(*args, **kwargs)
+
+    alice = Follower(await connect("SHA256:alice", "alice"))
+    table_setup = setup("human", "human")
+    table_id = await alice.client.create_table(table_setup)
+    await alice.join(table_id, Game(table_setup).current_player)
+    monkeypatch.setattr(tables, "save_game", slow_save)
+    gaps: list[float] = []
+
+    async def tick() -> None:
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.get_running_loop().create_task(tick())
+    started = time.monotonic()
+    await alice.client.move(table_id, "start-tank C")
+    waited = time.monotonic() - started
+    ticker.cancel()
+    assert waited >= 1.0 and alice.log == ["start-tank C"]
+    assert len(gaps) > 20 and max(gaps) < 0.5  # the loop kept running during the write
