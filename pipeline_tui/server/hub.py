@@ -31,12 +31,12 @@ from pathlib import Path
 import msgspec
 
 from ..ai import choose_move
+from ..engine.setup import GameSetup
 from .protocol import (
     CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
     MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
     one_line, read_frame,
 )
-from ..engine.setup import GameSetup
 from .tables import SaveFailed, TableService
 
 log = logging.getLogger(__name__)

@@ -440,3 +440,25 @@ async def test_a_slow_disk_does_not_stall_the_event_loop(hub: Hub, connect, monk
     ticker.cancel()
     assert waited >= 1.0 and alice.log == ["start-tank C"]
     assert len(gaps) > 20 and max(gaps) < 0.5  # the loop kept running during the write
+
+
+async def test_watchers_joining_during_play_never_miss_a_move(hub: Hub, connect) -> None:
+    """Computer seats play as fast as they can while spectators join, leave and join again:
+    every spectator's log (its Joined plus the Updates after it) stays the table's log."""
+    owner = await connect("SHA256:owner", "owner")
+    table_id = await owner.create_table(setup(*["heuristic"] * 4, seed=44))
+    watchers = [Follower(await connect(f"SHA256:w{i}", f"w{i}")) for i in range(6)]
+    table = hub.service.get(table_id)
+    for round_ in range(5):
+        for watcher in watchers:
+            await watcher.join(table_id, None)
+            await asyncio.sleep(0)  # let a bot move land between joins
+        target = len(watchers[-1].log) + 15
+        for watcher in watchers:
+            await watcher.until(lambda w=watcher: len(w.log) >= target or table.game.is_over())
+        log = table.log()
+        for watcher in watchers:
+            assert watcher.log == log[:len(watcher.log)], f"round {round_}"
+        for watcher in watchers[::2]:
+            await watcher.client.leave(table_id)
+    assert len(table.game.moves) >= 75
