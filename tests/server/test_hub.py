@@ -409,13 +409,13 @@ async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
 
 
 async def test_a_slow_disk_does_not_stall_the_event_loop(hub: Hub, connect, monkeypatch) -> None:
-    """A table file write that takes a second keeps the mover waiting, not everyone else."""
+    """A table file write that takes 1.5 s keeps the mover waiting, not everyone else."""
     import pipeline_tui.server.tables as tables
 
     real_save = tables.save_game
 
     def slow_save(*args, **kwargs):
-        time.sleep(1.0)
+        time.sleep(1.5)
         return real_save(*args, **kwargs)
 
     alice = Follower(await connect("SHA256:alice", "alice"))
@@ -438,8 +438,8 @@ async def test_a_slow_disk_does_not_stall_the_event_loop(hub: Hub, connect, monk
     await alice.client.move(table_id, "start-tank C")
     waited = time.monotonic() - started
     ticker.cancel()
-    assert waited >= 1.0 and alice.log == ["start-tank C"]
-    assert len(gaps) > 20 and max(gaps) < 0.5  # the loop kept running during the write
+    assert waited >= 1.5 and alice.log == ["start-tank C"]
+    assert len(gaps) > 20 and max(gaps) < 0.75  # the loop kept running during the write
 
 
 async def test_watchers_joining_during_play_never_miss_a_move(hub: Hub, connect) -> None:
