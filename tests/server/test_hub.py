@@ -462,3 +462,15 @@ async def test_watchers_joining_during_play_never_miss_a_move(hub: Hub, connect)
         for watcher in watchers[::2]:
             await watcher.client.leave(table_id)
     assert len(table.game.moves) >= 75
+
+
+async def test_start_refuses_a_path_that_is_taken(hub: Hub, tmp_path: Path, sock_dir: Path) -> None:
+    other = Hub(tmp_path / "tables", bot_delay=0)
+    with pytest.raises(TableError, match="^Server: another hub is listening on "):
+        await other.start(hub.socket_path)
+    plain = sock_dir / "plain"
+    plain.write_text("mine")
+    with pytest.raises(TableError, match="exists and is not a socket; not replacing it$"):
+        await other.start(plain)
+    assert plain.read_text() == "mine"
+    assert stat.S_ISSOCK(os.lstat(hub.socket_path).st_mode)  # the running hub's socket is intact
