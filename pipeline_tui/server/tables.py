@@ -123,7 +123,10 @@ class Table:
 
 
 class TableService:
-    """Every table in one folder, loaded at start (a restart resumes them all)."""
+    """Every table in one folder, loaded at start (a restart resumes them all).
+
+    Not thread-safe: one call at a time (the Hub makes every call from its one tables thread).
+    """
 
     def __init__(self, tables_dir: Path) -> None:
         self.dir = Path(tables_dir)
@@ -141,8 +144,10 @@ class TableService:
         for path in sorted(self.dir.glob("*.json")):
             try:
                 table = self._load(path)
-            except (SaveError, TableError) as exc:
-                problem = str(exc) if str(exc).startswith(path.name) else f"{path.name}: {exc}"
+            except Exception as exc:  # a table file is untrusted input: any failure skips it
+                text = str(exc) if isinstance(exc, (SaveError, TableError)) else (
+                    f"cannot be loaded ({type(exc).__name__}: {exc})")
+                problem = text if text.startswith(path.name) else f"{path.name}: {text}"
                 self.problems.append(problem)
                 log.warning("table file skipped (left as it is): %s", problem)
                 continue
