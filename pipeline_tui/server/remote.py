@@ -38,7 +38,9 @@ class RemoteGame:
         self.seats: list[SeatInfo] = list(joined.seats)
         self.setup = joined.setup
         self.note = ""
-        self._game = Game(joined.setup, [parse_move(text) for text in joined.moves])
+        self._game = Game(joined.setup)
+        self.actors: list[int] = []  # the seat that made each move of the log
+        self._replay(joined.moves)
         self._texts: list[str] = list(joined.moves)  # the replica's log in notation
         self._server: list[str] = list(joined.moves)  # the log as the Hub last told it
         self._pending: list[tuple[int, str]] = []  # (log index, notation) sent, not yet confirmed
@@ -130,7 +132,9 @@ class RemoteGame:
         reason = self.why_not_yours()
         if reason is not None:
             raise IllegalMove(reason)
+        seat = self._game.current_player
         self._game.apply(move)
+        self.actors.append(seat)
         text = format_move(move)
         index = len(self._texts)
         self._texts.append(text)
@@ -206,13 +210,24 @@ class RemoteGame:
                 raise IllegalMove("rebuild")
             while len(self._game.moves) > keep:
                 self._game.undo()
+                self.actors.pop()
             for text in target[keep:]:
+                seat = self._game.current_player
                 self._game.apply(parse_move(text))
+                self.actors.append(seat)
         except IllegalMove:
             try:
-                self._game = Game(self.setup, [parse_move(text) for text in target])
+                self._replay(target)
             except IllegalMove:  # a move sent from here no longer fits: the Hub's log wins
                 target, self._pending = list(server), []
-                self._game = Game(self.setup, [parse_move(text) for text in target])
+                self._replay(target)
         self._texts = list(target)
         return True
+
+    def _replay(self, log: list[str]) -> None:
+        """The replica from the setup through ``log`` (IllegalMove if a move does not fit)."""
+        game, actors = Game(self.setup), []
+        for text in log:
+            actors.append(game.current_player)
+            game.apply(parse_move(text))
+        self._game, self.actors = game, actors

@@ -7,6 +7,7 @@ rules: the moves listed are ``game.legal_moves()`` and any refusal is the engine
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from rich.text import Text
@@ -546,6 +547,7 @@ class SharedTableScreen(TableScreen):
     BINDINGS = [
         Binding("f9", "app.lobby", "Lobby"),
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
+        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
     ]
 
     def __init__(self, game) -> None:
@@ -581,13 +583,20 @@ class SharedTableScreen(TableScreen):
         out.append(line, style="bold")
         self.query_one("#hint", Static).update(out)
 
+    def after_change(self) -> None:
+        """Redraw once the loop has run what is ready: a move just played here goes to the
+        server first, and the others see it sooner."""
+        asyncio.get_running_loop().call_soon(super(SharedTableScreen, self).after_change)
+
     def table_changed(self, log_changed: bool) -> None:
         """An Update from the server: redraw, and say what the others did."""
+        if not self.is_mounted:
+            return  # not drawn yet: on_mount draws the table as it is then
         if not log_changed:
             self.refresh_table()
             return
         before = len(self.actors)
-        self.actors = actors_of(self.game)
+        self.actors = list(self.game.actors)
         moves = self.game.moves
         if self.game.note:
             self.message = Text(self.game.note, style="dim")
@@ -599,7 +608,7 @@ class SharedTableScreen(TableScreen):
 
     def refused(self, reason: str) -> None:
         """The server refused a move or undo sent from here; the table is as it says."""
-        self.actors = actors_of(self.game)
+        self.actors = list(self.game.actors)
         self.refresh_table()
         self.show_error(reason)
 
@@ -609,6 +618,12 @@ class SharedTableScreen(TableScreen):
             self.game.undo()
         except IllegalMove as exc:
             self.show_error(str(exc))
+
+    def action_prompt(self) -> None:
+        """Focus the prompt at once (":" is a priority key here, handled before the keys after
+        it are passed on), so a move typed right after ":" lands in the prompt even when it
+        arrives in the same SSH packet."""
+        self.set_focus(self.query_one("#prompt", Input))
 
     def action_redo(self) -> None:
         self.show_error("there is no redo at a shared table")
