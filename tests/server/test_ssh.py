@@ -250,3 +250,35 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     assert [format_move(m) for m in load_game(path).moves][:5] == before
     for terminal in (alice, bob, carol):
         await terminal.close()
+
+
+def serve_error(*args: str) -> str:
+    """Run ``serve`` expecting it to fail at start: its one line on stderr."""
+    done = subprocess.run([sys.executable, "-m", "pipeline_tui", "serve", *args],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    return done.stderr
+
+
+def test_start_errors_are_one_line(server, tmp_path):
+    assert "cannot listen on 127.0.0.1" in serve_error(
+        "--port", str(server.port), "--tables", str(tmp_path / "t"), "--authorized-keys",
+        str(server.keys))
+    assert "cannot read the authorized keys" in serve_error(
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys",
+        str(tmp_path / "missing"))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert "cannot use the tables folder" in serve_error(
+        "--port", "0", "--tables", str(blocker), "--open")
+
+
+def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path):
+    srv = Server(tmp_path / "tables", tmp_path / "no-keys-needed", tmp_path / "serve.log")
+    srv.keys.write_text("")
+    srv.start()
+    srv.proc.send_signal(signal.SIGINT)
+    assert srv.proc.wait(TIMEOUT) == 0
+    assert "server stopped" in srv.log.read_text()
+    assert (srv.tables / "ssh_host_ed25519_key").stat().st_mode & 0o777 == 0o600
