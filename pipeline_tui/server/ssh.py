@@ -57,7 +57,8 @@ def load_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
         raise ServeError(f"cannot read the authorized keys {path}: {exc.strerror or exc} "
                          "(name a file with --authorized-keys, or let any key in with --open)")
     except (ValueError, asyncssh.KeyImportError) as exc:
-        raise ServeError(f"the authorized keys {path} are not readable: {exc}")
+        raise ServeError(f"the authorized keys {path} hold no usable key ({exc}); add a public "
+                         "key, or let any key in with --open")
 
 
 def load_host_key(folder: Path) -> asyncssh.SSHKey:

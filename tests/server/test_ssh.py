@@ -268,15 +268,19 @@ def test_start_errors_are_one_line(server, tmp_path):
     assert "cannot read the authorized keys" in serve_error(
         "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys",
         str(tmp_path / "missing"))
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    assert "hold no usable key" in serve_error(
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys", str(empty))
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     assert "cannot use the tables folder" in serve_error(
         "--port", "0", "--tables", str(blocker), "--open")
 
 
-def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path):
-    srv = Server(tmp_path / "tables", tmp_path / "no-keys-needed", tmp_path / "serve.log")
-    srv.keys.write_text("")
+def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path, keys):
+    srv = Server(tmp_path / "tables", tmp_path / "authorized_keys", tmp_path / "serve.log")
+    srv.keys.write_bytes(keys["alice"].export_public_key())
     srv.start()
     srv.proc.send_signal(signal.SIGINT)
     assert srv.proc.wait(TIMEOUT) == 0
