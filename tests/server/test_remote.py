@@ -146,3 +146,68 @@ async def test_a_refused_move_is_taken_back():
     await game.wait_sent()
     assert game.moves == [] and reasons == ["Server: connection lost"]
     assert game.client.sent == [format_move(m) for m in game.legal_moves()[:1]]
+
+
+# --- the session app (lobby and shared table) driven with Pilot -----------------------------
+
+from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
+from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
+
+
+async def pilot_until(pilot, condition, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def hint_text(app) -> str:
+    return str(app.screen.query_one("#hint").render())
+
+
+async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot.press("enter")  # the new-game form's defaults: two human seats
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            table = hub.service.tables["t1"]
+            assert [b and b.holder for b in table.bindings] == ["alice", None]
+            await bob.join("t1", 1)
+            game = app.screen.game
+            if game.current_player == 1:  # bob moves first: alice waits with no moves offered
+                assert app.screen.shown_moves == [] and "wait for your turn" in hint_text(app)
+            while game.current_player == 1:
+                count = len(table.game.moves)
+                await bob.move("t1", format_move(table.game.legal_moves()[0]))
+                await pilot_until(pilot, lambda: len(game.moves) == count + 1, "bob's move")
+            count = len(table.game.moves)
+            text = format_move(game.legal_moves()[0])
+            await pilot.press("colon", *text, "enter")
+            await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
+            assert format_move(table.game.moves[-1]) == text
+            await pilot.press("ctrl+z")
+            await pilot_until(pilot, lambda: len(table.game.moves) == count, "the undo")
+            await pilot_until(pilot, lambda: len(game.moves) == count, "the replica to follow")
+            await pilot.press("ctrl+y")
+            assert "no redo at a shared table" in hint_text(app)
+            await pilot.press("f9")
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
+            options = app.screen.query_one("#seat-menu")
+            labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            assert "back to your seat" in labels[0] and "Watch" in labels[-1]
+            assert options.get_option_at_index(1).disabled  # bob's seat
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen)
+                              and app.screen.game.seat == 0, "back at the table")
+    finally:
+        await bob.close()
+        await hub.close()
