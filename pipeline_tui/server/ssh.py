@@ -245,6 +245,7 @@ class GameSession(asyncssh.SSHServerSession):
                 stderr=slave, env=self._child_env(token), start_new_session=True)
         except OSError as exc:
             os.close(master)
+            self.front.hub.revoke_token(token)
             self.chan.write(f"pipeline-tui: cannot start the game: {exc}\r\n".encode())
             self.chan.exit(1)
             return
@@ -259,6 +260,7 @@ class GameSession(asyncssh.SSHServerSession):
                 loop.add_reader(master, self._read_child)
             self._write_child()
         status = await self.proc.wait()
+        self.front.hub.revoke_token(token)
         self._drain_child()
         self._close_master()
         self.front.sessions.discard(self)

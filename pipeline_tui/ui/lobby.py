@@ -87,6 +87,8 @@ class LobbyScreen(Screen):
 
     @work(exclusive=True, group="lobby-list")
     async def action_refresh(self) -> None:
+        if not self.is_current:
+            return  # a table is open over the lobby: nothing to show
         try:
             tables = await self.app.client.list_tables()
         except TableError as exc:
@@ -203,7 +205,11 @@ class SharedApp(PipelineApp):
             self.exit(return_code=1, message=f"Cannot reach the tables: {exc}")
             return
         self.client.on_update = self._update
+        self.client.on_lost = self._lost
         self.push_screen(LobbyScreen())
+
+    def _lost(self, reason: str) -> None:
+        self.exit(return_code=1, message=f"The tables are gone ({reason}); connect again later.")
 
     def _update(self, update: Update) -> None:
         if self.remote is not None and update.table_id == self.remote.table_id:
