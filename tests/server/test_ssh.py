@@ -9,7 +9,6 @@ file the server writes is the truth about which moves landed.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
 import subprocess
@@ -245,7 +244,7 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     carol.keys("w")
     await carol.expect("watching")
     for terminal in (alice, bob, carol):
-        await terminal.expect(f"   5 ")  # the whole log is back on every screen
+        await terminal.expect("   5 ")  # the whole log is back on every screen
     await play(5)
     assert [format_move(m) for m in load_game(path).moves][:5] == before
     for terminal in (alice, bob, carol):
