@@ -266,6 +266,10 @@ class SharedApp(PipelineApp):
         await self._leave()
         self._back_to_title()
 
+    def action_to_title(self) -> None:
+        """The shared app's title screen is the lobby."""
+        self.action_lobby()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from App.get_system_commands(self, screen)  # theme, keys, quit: not the local games
         yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
