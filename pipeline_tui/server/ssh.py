@@ -162,7 +162,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.task: asyncio.Task | None = None
         self.to_child = bytearray()
         self.paused = False
-        self.closed = False
+        self.closed = False  # the channel is gone
+        self.ending = False  # the child is to end (EOF, channel closed, server stopping)
 
     # --- the channel ---
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
@@ -253,7 +254,7 @@ class GameSession(asyncssh.SSHServerSession):
             os.close(slave)
         os.set_blocking(master, False)
         self.master = master
-        if self.closed:
+        if self.ending:
             await self.hang_up()
         else:
             if not self.paused:
@@ -319,8 +320,9 @@ class GameSession(asyncssh.SSHServerSession):
             self.master = None
 
     async def hang_up(self) -> None:
-        """End the child (SIGHUP, then SIGKILL) because the session closed; it is reaped in _run."""
-        self.closed = True
+        """End the child (SIGHUP, then SIGKILL): the client sent EOF, the channel closed or the
+        server stops. It is reaped in _run, which then closes the channel if still open."""
+        self.ending = True
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return
