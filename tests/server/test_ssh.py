@@ -285,3 +285,18 @@ def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path, keys):
     assert srv.proc.wait(TIMEOUT) == 0
     assert "server stopped" in srv.log.read_text()
     assert (srv.tables / "ssh_host_ed25519_key").stat().st_mode & 0o777 == 0o600
+
+
+async def test_quitting_or_closing_input_ends_the_session(server, keys):
+    quitter = await Terminal.open(server.port, "alice", keys["alice"])
+    closer = await Terminal.open(server.port, "bob", keys["bob"])
+    for terminal in (quitter, closer):
+        await terminal.expect("Shared tables")
+    quitter.keys("\x11")  # ctrl+q
+    closer.proc.stdin.write_eof()
+    quit_done = await asyncio.wait_for(quitter.proc.wait(), TIMEOUT)
+    eof_done = await asyncio.wait_for(closer.proc.wait(), TIMEOUT)
+    assert quit_done.exit_status == 0
+    assert eof_done.exit_status is not None
+    for terminal in (quitter, closer):
+        await terminal.close()
