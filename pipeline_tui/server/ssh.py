@@ -159,7 +159,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.size = (80, 24)
         self.master: int | None = None
         self.proc: asyncio.subprocess.Process | None = None
-        self.task: asyncio.Task | None = None
+        self.tasks: set[asyncio.Task] = set()
         self.to_child = bytearray()
         self.paused = False
         self.closed = False  # the channel is gone
@@ -191,7 +191,7 @@ class GameSession(asyncssh.SSHServerSession):
             self.chan.exit(1)
             return
         self.front.sessions.add(self)
-        self.task = asyncio.get_running_loop().create_task(self._run())
+        self._spawn(self._run())
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
@@ -208,12 +208,18 @@ class GameSession(asyncssh.SSHServerSession):
             self._write_child()
 
     def eof_received(self) -> bool:
-        asyncio.get_running_loop().create_task(self.hang_up())
+        self._spawn(self.hang_up())
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        asyncio.get_running_loop().create_task(self.hang_up())
+        self._spawn(self.hang_up())
+
+    def _spawn(self, coro) -> None:
+        """Run ``coro`` as a task kept until it is done (the loop holds tasks only weakly)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -227,7 +233,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     # --- the child ---
     def _child_env(self, token: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES")}
+        drop = (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES")  # the client's terminal, not ours
+        env = {k: v for k, v in os.environ.items() if k not in drop}
         for name, value in (self.chan.get_environment() or {}).items():
             if name in CLIENT_ENV:
                 env[name] = value
