@@ -625,6 +625,12 @@ class SharedTableScreen(TableScreen):
         arrives in the same SSH packet."""
         self.set_focus(self.query_one("#prompt", Input))
 
+    def action_seat(self, seat: int) -> None:
+        """As at a local table, but 0 shows your own board (the one to act's when watching)."""
+        if seat < 0 and self.game.seat is not None:
+            seat = self.game.seat
+        super().action_seat(seat)
+
     def action_redo(self) -> None:
         self.show_error("there is no redo at a shared table")
 

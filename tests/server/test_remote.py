@@ -195,6 +195,8 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             await pilot.press("ctrl+z")
             await pilot_until(pilot, lambda: len(table.game.moves) == count, "the undo")
             await pilot_until(pilot, lambda: len(game.moves) == count, "the replica to follow")
+            await pilot.press("escape", "2", "0")  # 0: your own board, not the one of the seat to act
+            assert app.screen.seat_shown == 0
             await pilot.press("ctrl+y")
             assert "no redo at a shared table" in hint_text(app)
             await pilot.press("f9")
