@@ -411,6 +411,30 @@ def _port(text: str) -> int:
     return value
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .server import ssh
+    except ImportError as exc:
+        raise CliError(f"serve needs asyncssh ({exc}); install it with pip") from None
+    try:
+        return ssh.run(args.host, args.port, Path(args.tables),
+                       Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
+                       args.open)
+    except ssh.ServeError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _ssh_port(text: str) -> int:
+    """A port for serve: 0 asks the system for a free one (the tests use that)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
 def _app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--saves", metavar="DIR", help="saves folder (default $PIPELINE_TUI_SAVES or ./saves)")
     p.add_argument("--no-mouse", action="store_true", help="keyboard only")
@@ -486,13 +510,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("serve", help="shared tables over SSH: a lobby, seats, spectators")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_ssh_port, default=2222, help="SSH port (default 2222; 0 picks a free one)")
+    p.add_argument("--tables", metavar="DIR", default="tables",
+                   help="where the tables and the host key live (default ./tables)")
+    p.add_argument("--authorized-keys", metavar="FILE", default=None,
+                   help="public keys that may play (default ~/.ssh/authorized_keys)")
+    p.add_argument("--open", action="store_true",
+                   help="let any key in; the key's fingerprint is the player's identity")
+    p.set_defaults(func=cmd_serve)
+
     p = sub.add_parser("saves", help="list the saves in a folder, broken ones included")
     p.add_argument("dir", metavar="DIR", nargs="?", help="default $PIPELINE_TUI_SAVES or ./saves")
     p.set_defaults(func=cmd_saves)
     return parser
 
 
-COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web")
+COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web",
+            "serve")
 
 
 def _run(argv: Sequence[str] | None) -> int:

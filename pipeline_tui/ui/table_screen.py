@@ -7,6 +7,7 @@ rules: the moves listed are ``game.legal_moves()`` and any refusal is the engine
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from rich.text import Text
@@ -225,9 +226,9 @@ class TableScreen(Screen):
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
         option_list = self.query_one("#moves", OptionList)
-        bot = self.bot_kind() is not None
-        legal = [] if bot else game.legal_moves()
-        listed = (bot, tuple(legal))
+        waiting = self.waiting_for()
+        legal = [] if waiting else game.legal_moves()
+        listed = (waiting, tuple(legal))
         if listed == self.listed:  # e.g. showing another board: keep the list and its highlight
             return
         self.listed = listed
@@ -251,7 +252,11 @@ class TableScreen(Screen):
         first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
         if first is not None:
             option_list.highlighted = first
-        option_list.border_subtitle = "computer to move" if bot else f"{len(legal)} legal"
+        option_list.border_subtitle = waiting or f"{len(legal)} legal"
+
+    def waiting_for(self) -> str | None:
+        """Why no moves are offered here now ("computer to move"), or ``None``."""
+        return "computer to move" if self.bot_kind() is not None else None
 
     def _refresh_hint(self, move: M.Move | None = None) -> None:
         state = self.current_state()
@@ -536,3 +541,102 @@ def actors_of(game: Game) -> list[int]:
         seats.append(state.turn.player)
         rules.apply_trusted(state, move)
     return seats
+
+
+class SharedTableScreen(TableScreen):
+    """A shared table (``pipeline-tui serve``) over a ``RemoteGame``: the server keeps the table,
+    saves it and plays its computer seats; you move only for your own seat, on your own turn,
+    and everyone at the table sees each move as it lands."""
+
+    BINDINGS = [
+        Binding("f9", "app.lobby", "Lobby"),
+        Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
+        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
+    ]
+
+    def __init__(self, game) -> None:
+        super().__init__(game, Path("."))
+        game.on_change = self.table_changed
+        game.on_refused = self.refused
+
+    def autosave(self) -> None:
+        """Nothing to do: the server writes the table after every change."""
+
+    def bot_kind(self) -> str | None:
+        return None  # the server plays the computer seats
+
+    def waiting_for(self) -> str | None:
+        if self.game.is_over() or self.game.my_turn():
+            return None
+        if self.game.spectator:
+            return "watching"
+        return f"{self.game.state.players[self.game.current_player].name} to move"
+
+    def _refresh_hint(self, move: M.Move | None = None) -> None:
+        line = self.game.turn_line()
+        if line is None:
+            super()._refresh_hint(move)
+            return
+        out = Text()
+        if self.error is not None:
+            out.append_text(self.error)
+            out.append("\n")
+        if self.message is not None:
+            out.append_text(self.message)
+            out.append("\n")
+        out.append(line, style="bold")
+        self.query_one("#hint", Static).update(out)
+
+    def after_change(self) -> None:
+        """Redraw once the loop has run what is ready: a move just played here goes to the
+        server first, and the others see it sooner."""
+        asyncio.get_running_loop().call_soon(super(SharedTableScreen, self).after_change)
+
+    def table_changed(self, log_changed: bool) -> None:
+        """An Update from the server: redraw, and say what the others did."""
+        if not self.is_mounted:
+            return  # not drawn yet: on_mount draws the table as it is then
+        if not log_changed:
+            self.refresh_table()
+            return
+        before = len(self.actors)
+        self.actors = list(self.game.actors)
+        moves = self.game.moves
+        if self.game.note:
+            self.message = Text(self.game.note, style="dim")
+        elif len(moves) > before:
+            name = self.game.state.players[self.actors[-1]].name
+            self.message = Text(f"{name} played: ", style="dim") + Text(
+                M.format_move(moves[-1]), style="bold")
+        self.after_change()
+
+    def refused(self, reason: str) -> None:
+        """The server refused a move or undo sent from here; the table is as it says."""
+        self.actors = list(self.game.actors)
+        self.refresh_table()
+        self.show_error(reason)
+
+    def action_undo(self) -> None:
+        """Ask the server to take back your last move (only yours, within your own turn)."""
+        try:
+            self.game.undo()
+        except IllegalMove as exc:
+            self.show_error(str(exc))
+
+    def action_prompt(self) -> None:
+        """Focus the prompt at once (":" is a priority key here, handled before the keys after
+        it are passed on), so a move typed right after ":" lands in the prompt even when it
+        arrives in the same SSH packet."""
+        self.set_focus(self.query_one("#prompt", Input))
+
+    def action_seat(self, seat: int) -> None:
+        """As at a local table, but 0 shows your own board (the one to act's when watching)."""
+        if seat < 0 and self.game.seat is not None:
+            seat = self.game.seat
+        super().action_seat(seat)
+
+    def action_redo(self) -> None:
+        self.show_error("there is no redo at a shared table")
+
+    def action_save_as(self) -> None:
+        self.show_error("the server keeps this table; there is no Save as at a shared table")

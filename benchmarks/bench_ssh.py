@@ -1,0 +1,208 @@
+"""Shared tables over SSH: memory per connection and keystroke-to-screen latency.
+
+``pipeline-tui serve --open`` runs in a subprocess on a temporary tables folder. ``--clients``
+SSH sessions (asyncssh, a 160 x 50 pty each) connect and wait in the lobby; then the first sets
+up a 2-seat table, the second sits at seat 2 and the others watch.
+
+Memory: the server process's RSS (``/proc/PID/status`` VmRSS) before any connection and with
+every session in the lobby (the growth divided by ``--clients`` is the server's share per
+connection), and each session child's RSS and PSS (``/proc/PID/smaps_rollup``: shared pages
+counted in part) in the lobby and at the table.
+
+Latency: for ``--moves`` moves, the time from the mover's enter key being written to the SSH
+channel until the move's log line is on the screen of every other session (SSH both ways, the
+child's Textual app, the Hub checking and writing the table with fsync, the Updates, and each
+watcher's redraw).
+
+Run: ``python benchmarks/bench_ssh.py [--clients 10] [--moves 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline_tui.engine.moves import format_move  # noqa: E402
+from pipeline_tui.storage import load_game  # noqa: E402
+
+ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[P\]X^_].*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]", re.S)
+TIMEOUT = 120.0
+
+
+def proc_kb(pid: int, name: str, file: str = "status") -> int:
+    for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {name} for {pid}")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def until(condition, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+class Terminal:
+    def __init__(self, conn, proc) -> None:
+        self.conn, self.proc = conn, proc
+        self.raw = bytearray()
+        self.checked: dict[tuple[str, int], int] = {}
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, user: str) -> "Terminal":
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        conn = await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key],
+                                      known_hosts=None, agent_path=None)
+        return cls(conn, await conn.create_process(term_type="xterm-256color",
+                                                   term_size=(160, 50), encoding=None))
+
+    async def _read(self) -> None:
+        while data := await self.proc.stdout.read(1 << 16):
+            self.raw.extend(data)
+
+    def shows(self, text: str, since: int = 0) -> bool:
+        """Whether ``text`` is on the screen since ``since`` (rechecked only after new output)."""
+        key = (text, since)
+        if self.checked.get(key) == len(self.raw):
+            return False
+        self.checked[key] = len(self.raw)
+        return text in ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
+
+    async def expect(self, text: str, since: int = 0) -> None:
+        await until(lambda: self.shows(text, since), repr(text))
+
+    def keys(self, data: str) -> None:
+        self.proc.stdin.write(data.encode())
+
+
+def spread(values: list[float]) -> str:
+    values = sorted(values)
+    return (f"median {statistics.median(values):.0f} ms, "
+            f"p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:.0f} ms, max {values[-1]:.0f} ms")
+
+
+def memory(pids: list[int]) -> tuple[float, float]:
+    """Mean RSS and mean PSS of ``pids``, in MB."""
+    rss = [proc_kb(p, "VmRSS") for p in pids]
+    pss = [proc_kb(p, "Pss", "smaps_rollup") for p in pids]
+    return statistics.mean(rss) / 1024, statistics.mean(pss) / 1024
+
+
+async def run(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
+    log = folder / "serve.log"
+    with open(log, "w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "pipeline_tui", "serve", "--open", "--port",
+                                   "0", "--tables", str(folder / "tables")],
+                                  stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+    terminals: list[Terminal] = []
+    try:
+        await until(lambda: "port " in log.read_text(), "the server")
+        port = int(re.search(r"port (\d+)", log.read_text()).group(1))
+        await asyncio.sleep(1.0)
+        base = proc_kb(server.pid, "VmRSS")
+        for i in range(args.clients):
+            terminal = await Terminal.open(port, f"player{i}")
+            await terminal.expect("Shared tables")
+            terminals.append(terminal)
+        await asyncio.sleep(1.0)
+        lobby = proc_kb(server.pid, "VmRSS")
+        kids = children(server.pid)
+        print(f"server RSS: {base / 1024:.1f} MB idle, {lobby / 1024:.1f} MB with "
+              f"{args.clients} sessions: {(lobby - base) / 1024 / args.clients:.2f} MB per connection")
+        rss, pss = memory(kids)
+        print(f"session child in the lobby ({len(kids)} children): RSS {rss:.1f} MB, PSS {pss:.1f} MB")
+
+        first, second, watchers = terminals[0], terminals[1], terminals[2:]
+        first.keys("n")
+        await first.expect("New game")
+        first.keys("\r")
+        path = folder / "tables" / "t1.json"
+        await until(path.exists, "the table")
+        await second.expect("Table 1")
+        second.keys("\r")
+        await second.expect("sit here")
+        second.keys("\r")
+        for terminal in watchers:
+            await terminal.expect("Table 1")
+            terminal.keys("w")
+            await terminal.expect("watching")
+        seats = {0: first, 1: second}
+        times, saves = [], []
+        for count in range(args.moves):
+            game = load_game(path)
+            seat = game.current_player
+            text = format_move(game.legal_moves()[count % len(game.legal_moves())])
+            mover = seats[seat]
+            others = [t for t in terminals if t is not mover]
+            marks = [len(t.raw) for t in others]
+            line = f"{count + 1:>4} {game.setup.players[seat].name:<8} {text}"
+            stamp = path.stat().st_mtime_ns
+            saved: list[float] = []
+            mover.keys(":" + text + "\r")
+            start = time.perf_counter()
+
+            def landed() -> bool:
+                if not saved and path.stat().st_mtime_ns != stamp:
+                    saved.append((time.perf_counter() - start) * 1000)
+                return bool(saved) and all(t.shows(line, m) for t, m in zip(others, marks))
+
+            await until(landed, line)
+            saves.append(saved[0])
+            times.append((time.perf_counter() - start) * 1000)
+        await asyncio.sleep(1.0)
+        rss, pss = memory(children(server.pid))
+        print(f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
+              f"{proc_kb(server.pid, 'VmRSS') / 1024:.1f} MB")
+        print(f"{len(times)} moves typed as ':move' + enter; from the enter key being written:")
+        print(f"  table file rewritten by the server: {spread(saves)}")
+        print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
+    finally:
+        for terminal in terminals:
+            terminal.conn.close()
+        server.send_signal(signal.SIGINT)
+        server.wait(60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=10, help="SSH sessions (at least 3)")
+    parser.add_argument("--moves", type=int, default=20, help="moves timed")
+    args = parser.parse_args()
+    if args.clients < 3:
+        parser.error("--clients must be at least 3 (two seats and a watcher)")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,441 @@
+"""The Hub: the one authoritative process behind every shared table (docs/shared-tables.md).
+
+It serves :mod:`.protocol` on a Unix socket (mode 0600) around a :class:`TableService`. The SSH
+server authenticates a key and calls :meth:`Hub.issue_token`; a connection proves who it is by
+sending that token first, and from then on every request is judged against that identity. After
+every change the Hub pushes an :class:`Update` to every connection joined to the table, and it
+plays the computer seats itself (``ai.choose_move`` in a worker thread, ``bot_delay`` apart).
+
+The TableService is called only from one "tables" thread, one call at a time, so the event loop
+(which also runs the SSH server under ``serve``) never waits for a table file's fsync.
+
+Run alone (for tests and benchmarks): ``python -m pipeline_tui.server.hub --tables DIR
+--socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
+listens, and serves until SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import signal
+import socket
+import stat
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+
+import msgspec
+
+from ..ai import choose_move
+from ..engine.setup import GameSetup
+from .protocol import (
+    CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
+    MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
+    one_line, read_frame,
+)
+from .tables import SaveFailed, TableService
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT = 30.0  # seconds a new connection has to present its token
+MAX_BACKLOG = 8 << 20  # bytes queued to a connection that does not read before it is dropped
+MAX_CONNECTIONS = 512
+SAVE_RETRY = 5.0  # seconds before a computer seat tries again when its move could not be saved
+MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
+_UNJOINED = object()
+
+
+class _Connection:
+    """One client connection: who it is and which tables it has joined (seat or None)."""
+
+    def __init__(self, number: int, writer: asyncio.StreamWriter) -> None:
+        self.number = number
+        self.writer = writer
+        self.identity = ""
+        self.name = ""
+        self.joined: dict[str, int | None] = {}
+        self.closed = False
+
+    def __str__(self) -> str:
+        who = f" {self.name} ({self.identity})" if self.identity else ""
+        return f"client #{self.number}{who}"
+
+    def send(self, message: msgspec.Struct) -> None:
+        """Queue a frame; a client that lets too much pile up unread is dropped."""
+        if self.closed:
+            return
+        try:
+            self.writer.write(frame(message))
+        except (ConnectionError, RuntimeError) as exc:
+            self.drop(f"cannot be written to ({exc})")
+            return
+        if self.writer.transport.get_write_buffer_size() > MAX_BACKLOG:
+            self.drop(f"more than {MAX_BACKLOG} bytes of updates left unread")
+
+    def close(self) -> None:
+        """Close quietly (the client left or the hub is done with it)."""
+        if not self.closed:
+            self.closed = True
+            self.writer.close()
+
+    def drop(self, reason: str) -> None:
+        if not self.closed:
+            log.warning("closing %s: %s", self, reason)
+            self.closed = True
+            self.writer.close()
+
+
+class Hub:
+    """Every shared table, its connections and its computer seats, in one asyncio process."""
+
+    def __init__(self, tables_dir: Path, *, bot_delay: float = 0.5) -> None:
+        self.service = TableService(Path(tables_dir))  # loads every table: restart resume
+        self.bot_delay = bot_delay
+        self.socket_path: Path | None = None
+        self._tokens: dict[str, tuple[str, str]] = {}
+        self._connections: set[_Connection] = set()
+        self._handlers: set[asyncio.Task] = set()
+        self._watchers: dict[str, set[_Connection]] = {}
+        self._bots: dict[str, asyncio.Task] = {}
+        self._bot_thread: ThreadPoolExecutor | None = None
+        self._tables_thread: ThreadPoolExecutor | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._count = 0
+
+    @property
+    def problems(self) -> list[str]:
+        """One line per table file that could not be loaded (left untouched on disk)."""
+        return list(self.service.problems)
+
+    # --- identity -------------------------------------------------------------------------
+    def issue_token(self, identity: str, name: str) -> str:
+        """A secret that lets one connection act as ``identity`` (shown as ``name``, folded to
+        one printable line of at most :data:`MAX_SHOWN_NAME` characters)."""
+        token = secrets.token_urlsafe(32)
+        shown = "".join(c for c in " ".join(str(name).split()) if c.isprintable())[:MAX_SHOWN_NAME]
+        self._tokens[token] = (identity, shown or "player")
+        return token
+
+    def revoke_token(self, token: str) -> None:
+        """Forget a token (connections already signed in with it stay)."""
+        self._tokens.pop(token, None)
+
+    # --- life cycle -----------------------------------------------------------------------
+    async def start(self, socket_path: Path) -> None:
+        """Listen on ``socket_path`` (created 0600) and start the computer seats due to move."""
+        path = Path(socket_path)
+        sock = _bind_private(path)
+        self._bot_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pipeline-bot")
+        self._tables_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pipeline-tables")
+        self._server = await asyncio.start_unix_server(self._accept, sock=sock)
+        self.socket_path = path
+        log.info("hub listening on %s with %d tables", path, len(self.service.tables))
+        for table_id in list(self.service.tables):
+            self._kick_bots(table_id)
+
+    async def close(self) -> None:
+        """Stop listening, drop every connection and stop the computer seats."""
+        if self._server is not None:
+            self._server.close()
+        for task in self._bots.values():
+            task.cancel()
+        for conn in list(self._connections):
+            conn.drop("the hub is closing")
+        pending = [*self._bots.values(), *self._handlers]
+        if pending:
+            await asyncio.wait(pending, timeout=5.0)
+        self._bots.clear()
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+        for attribute in ("_bot_thread", "_tables_thread"):  # a bot may think on for ~1 s
+            executor = getattr(self, attribute)
+            if executor is not None:
+                setattr(self, attribute, None)
+                await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if self.socket_path is not None:
+            try:
+                self.socket_path.unlink()
+            except FileNotFoundError:
+                pass
+            self.socket_path = None
+
+    # --- connections ----------------------------------------------------------------------
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._handlers.add(task)
+        self._count += 1
+        conn = _Connection(self._count, writer)
+        try:
+            if len(self._connections) >= MAX_CONNECTIONS:
+                conn.drop(f"already {MAX_CONNECTIONS} connections")
+                return
+            self._connections.add(conn)
+            await self._serve(conn, reader)
+        except FrameError as exc:
+            conn.drop(str(exc))
+        except (ConnectionError, asyncio.TimeoutError) as exc:
+            conn.drop(f"connection ended ({type(exc).__name__})")
+        except asyncio.CancelledError:
+            conn.drop("cancelled")
+        except Exception:
+            log.exception("%s: unexpected failure", conn)
+            conn.drop("unexpected failure (see the traceback above)")
+        finally:
+            self._connections.discard(conn)
+            conn.close()
+            try:
+                await self._forget(conn)
+            except TableError:
+                pass  # the hub is closing: nobody is left to tell
+            self._handlers.discard(task)
+
+    async def _serve(self, conn: _Connection, reader: asyncio.StreamReader) -> None:
+        try:
+            body = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise FrameError(f"no hello within {HELLO_TIMEOUT:.0f} s") from None
+        if body is None:
+            return
+        hello = decode_request(body)
+        if not isinstance(hello, Hello):
+            raise FrameError(f"the first request must be hello, not {type(hello).__name__}")
+        who = self._tokens.get(hello.token)
+        if who is None:
+            conn.send(Refused(id=hello.id, reason="Server: unknown token"))
+            await conn.writer.drain()
+            raise FrameError("unknown token")
+        conn.identity, conn.name = who
+        conn.send(Welcome(id=hello.id, identity=conn.identity, name=conn.name))
+        log.info("%s signed in", conn)
+        while not conn.closed:
+            body = await read_frame(reader)
+            if body is None:
+                return
+            request = decode_request(body)
+            try:
+                await self._dispatch(conn, request)
+            except TableError as exc:
+                conn.send(Refused(id=request.id, reason=one_line(str(exc))))
+            except Exception:
+                log.exception("%s: request %s failed", conn, type(request).__name__)
+                conn.send(Refused(id=request.id, reason="Server: internal error (see the server log)"))
+            await conn.writer.drain()
+
+    async def _forget(self, conn: _Connection) -> None:
+        """A connection is gone: it leaves every table it joined."""
+        for table_id, seat in list(conn.joined.items()):
+            await self._leave(conn, table_id, seat)
+
+    async def _leave(self, conn: _Connection, table_id: str, seat: int | None) -> None:
+        conn.joined.pop(table_id, None)
+        self._watchers.get(table_id, set()).discard(conn)
+        update = await self._call(self._leave_sync, table_id, seat, f"{conn.name} left")
+        if update is not None:
+            self._broadcast(update)
+
+    def _leave_sync(self, table_id: str, seat: int | None, note: str) -> Update | None:
+        self.service.leave(table_id, seat)
+        if seat is None or table_id not in self.service.tables:
+            return None
+        return self.service.seats_update(table_id, note)
+
+    async def _call(self, function, *args):
+        """Run a TableService call in the tables thread (its only caller): the event loop never
+        waits for a table file's fsync, and the calls run one at a time in the order made."""
+        if self._tables_thread is None:
+            raise TableError("Server: the hub is closing")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._tables_thread, partial(function, *args))
+
+    # --- requests -------------------------------------------------------------------------
+    async def _dispatch(self, conn: _Connection, request) -> None:
+        """Answer one request (the reply, and any Update, are sent from here).
+
+        An Update goes out in the same event-loop step as the tables thread's answer, before
+        anything else runs, so Updates reach every watcher in the order the changes were made.
+        """
+        rid = request.id
+        service = self.service
+        if isinstance(request, ListTables):
+            conn.send(Tables(id=rid, tables=await self._call(service.list)))
+        elif isinstance(request, CreateTable):
+            table_id = await self._call(self._create_sync, request.setup, request.name)
+            conn.send(Created(id=rid, table_id=table_id))
+            self._kick_bots(table_id)
+        elif isinstance(request, Join):
+            table_id, seat = request.table_id, request.seat
+            old = conn.joined.get(table_id, _UNJOINED)
+            joined = await self._call(service.join, table_id, conn.identity, conn.name, seat)
+            conn.joined[table_id] = seat  # watching from the snapshot on: no Update is missed
+            self._watchers.setdefault(table_id, set()).add(conn)
+            conn.send(JoinedReply(id=rid, joined=joined))
+            if old is not _UNJOINED or seat is not None:
+                note = (f"{conn.name} sits at {joined.seats[seat].name}'s seat" if seat is not None
+                        else f"{conn.name} is watching")
+                self._broadcast(await self._call(self._rejoin_sync, table_id, old, note))
+        elif isinstance(request, MoveRequest):
+            self._check_seated(conn, request.table_id, "move")
+            self._broadcast(await self._call(service.move, request.table_id, conn.identity,
+                                             request.text))
+            conn.send(Done(id=rid))
+            self._kick_bots(request.table_id)
+        elif isinstance(request, UndoRequest):
+            self._check_seated(conn, request.table_id, "undo")
+            self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
+            conn.send(Done(id=rid))
+        elif isinstance(request, Leave):
+            seat = conn.joined.get(request.table_id, _UNJOINED)
+            if seat is not _UNJOINED:
+                await self._leave(conn, request.table_id, seat)
+            conn.send(Done(id=rid))
+        elif isinstance(request, Hello):
+            raise TableError("Server: this connection has already signed in")
+
+    def _create_sync(self, setup: GameSetup, name: str) -> str:
+        return self.service.create(setup, name).id
+
+    def _rejoin_sync(self, table_id: str, old, note: str) -> Update:
+        if old is not _UNJOINED:
+            self.service.leave(table_id, old)  # the seat (or watching) it joined before
+        return self.service.seats_update(table_id, note)
+
+    def _check_seated(self, conn: _Connection, table_id: str, what: str) -> None:
+        if table_id not in self.service.tables:
+            raise TableError(f"Table: there is no table {table_id!r}")
+        seat = conn.joined.get(table_id, _UNJOINED)
+        if seat is _UNJOINED:
+            raise TableError("Table: join the table first")
+        if seat is None:
+            raise TableError(f"Seat: spectators cannot {what}")
+
+    def _broadcast(self, update: Update) -> None:
+        for conn in list(self._watchers.get(update.table_id, ())):
+            conn.send(update)
+
+    # --- computer seats -------------------------------------------------------------------
+    def _kick_bots(self, table_id: str) -> None:
+        """Make sure the table's computer seats are looked after (the task stops at once when
+        no computer seat is to act)."""
+        task = self._bots.get(table_id)
+        if self._server is None or (task is not None and not task.done()):
+            return
+        self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
+
+    async def _play_bots(self, table_id: str) -> None:
+        """Play computer seats until a human is to act or the game ends."""
+        loop = asyncio.get_running_loop()
+        while True:
+            if await self._call(self.service.bot_job, table_id) is None:
+                return
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            job = await self._call(self.service.bot_job, table_id)
+            if job is None:
+                return
+            kind, count, snapshot = job
+            choose = partial(choose_move, snapshot, kind, seed=snapshot.setup.seed)
+            try:
+                move = await loop.run_in_executor(self._bot_thread, choose)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: the %s bot failed; the table waits", table_id, kind)
+                return
+            try:
+                update = await self._call(self.service.play_bot, table_id, move, count)
+            except SaveFailed as exc:
+                log.error("table %s: %s; the %s bot tries again in %.0f s", table_id, exc, kind,
+                          SAVE_RETRY)
+                await asyncio.sleep(SAVE_RETRY)
+                continue
+            except TableError as exc:
+                log.error("table %s: the %s bot's move was refused (%s); the table waits",
+                          table_id, kind, exc)
+                return
+            if update is not None:
+                self._broadcast(update)
+
+
+def _bind_private(path: Path) -> socket.socket:
+    """A Unix socket bound at ``path`` with mode 0600 from the start (never world-open)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TableError(f"Server: cannot create {path.parent} ({exc.strerror or exc})") from None
+    if os.path.lexists(path):
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            raise TableError(f"Server: {path} exists and is not a socket; not replacing it")
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            os.unlink(path)  # a stale socket left by a hub that died
+        else:
+            raise TableError(f"Server: another hub is listening on {path}")
+        finally:
+            probe.close()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        sock.bind(str(path))
+    except OSError as exc:
+        sock.close()
+        raise TableError(f"Server: cannot listen on {path} ({exc.strerror or exc})") from None
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    sock.setblocking(False)
+    return sock
+
+
+async def _run(tables: Path, socket_path: Path, who: list[str], bot_delay: float) -> None:
+    hub = Hub(tables, bot_delay=bot_delay)
+    await hub.start(socket_path)
+    tokens = {}
+    for entry in who:
+        identity, colon, name = entry.rpartition(":")  # fingerprints hold a colon themselves
+        if not colon:
+            identity, name = entry, entry
+        tokens[identity] = hub.issue_token(identity, name)
+    print(msgspec.json.encode({"tokens": tokens, "problems": hub.problems}).decode(), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await hub.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a Hub alone (no SSH): for tests, benchmarks and debugging."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m pipeline_tui.server.hub", description=main.__doc__)
+    parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
+    parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
+    parser.add_argument("--token", action="append", default=[], metavar="IDENTITY:NAME",
+                        help="issue a token for this identity (split at the last colon); "
+                             "the tokens are printed as JSON; repeatable")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds between bot moves")
+    parser.add_argument("--log", default="WARNING", help="log level (default WARNING)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        asyncio.run(_run(args.tables, args.socket, args.token, args.bot_delay))
+    except TableError as exc:
+        print(f"pipeline-tui hub: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["Hub", "TableError", "main"]

@@ -1,0 +1,207 @@
+"""The wire protocol between the Hub and its clients (docs/shared-tables.md, "Protocol").
+
+One frame is a 4-byte big-endian length followed by that many bytes of JSON: one msgspec Struct
+tagged by its ``"type"`` field. A client sends requests (each with an ``id`` it chooses); the Hub
+answers each request with exactly one reply carrying the same ``id``, and pushes
+:class:`Update` frames (no ``id``) to every client joined to a table whenever the table changes.
+The first request on a connection must be :class:`Hello` with the token the SSH server issued.
+
+A frame over :data:`MAX_FRAME` bytes, bytes that are not one of these messages, or a request
+before ``Hello`` closes that connection only (the Hub logs the reason).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Union
+
+import msgspec
+
+from ..engine.setup import GameSetup
+
+MAX_FRAME = 1 << 20  # bytes; joining a finished 4-player game (373 moves) is a 5 KB reply
+_HEADER = 4
+
+
+class TableError(Exception):
+    """A request the Hub refused, or a lost connection; the message is one player-readable line
+    ("Seat: Bo's seat belongs to bob", "Server: connection lost")."""
+
+
+class FrameError(Exception):
+    """A frame that breaks the protocol (too big, cut short, not a known message)."""
+
+
+# --- What everyone may see of a table ---------------------------------------------------------
+
+class SeatInfo(msgspec.Struct):
+    """A seat as everyone at the table sees it. ``seat`` indexes ``setup.players`` (0-based)."""
+
+    seat: int
+    name: str
+    kind: str  # "human" or a bot kind from ai.KINDS
+    holder: str | None  # display name of the player bound to it; None = open (or a computer seat)
+    connected: bool  # a connection of the holder is joined to this seat (computer seats: True)
+
+
+class TableInfo(msgspec.Struct):
+    """One line of the lobby."""
+
+    id: str
+    name: str
+    seats: list[SeatInfo]
+    moves: int
+    year: int
+    round: int
+    over: bool
+
+
+class Joined(msgspec.Struct):
+    """What a client needs to follow a table it joined: the setup and the whole log (notation)."""
+
+    table_id: str
+    setup: GameSetup
+    moves: list[str]
+    seats: list[SeatInfo]
+    seat: int | None  # the seat this connection plays; None = spectator
+
+
+class Update(msgspec.Struct, tag="update"):
+    """A table changed: its log is now ``log[:base] + moves`` (``base`` is below the old length
+    after an undo), and ``seats`` is the seat list now. Pushed to every client joined to the
+    table after every change, seat changes included. ``note`` says what happened, for display."""
+
+    table_id: str
+    base: int
+    moves: list[str]
+    seats: list[SeatInfo]
+    note: str = ""
+
+
+# --- Requests (client -> Hub) -----------------------------------------------------------------
+
+class Request(msgspec.Struct, tag=True):
+    id: int
+
+
+class Hello(Request, tag="hello"):
+    token: str
+
+
+class ListTables(Request, tag="list_tables"):
+    pass
+
+
+class CreateTable(Request, tag="create_table"):
+    setup: GameSetup
+    name: str = ""
+
+
+class Join(Request, tag="join"):
+    table_id: str
+    seat: int | None = None
+
+
+class MoveRequest(Request, tag="move"):
+    table_id: str
+    text: str
+
+
+class UndoRequest(Request, tag="undo"):
+    table_id: str
+
+
+class Leave(Request, tag="leave"):
+    table_id: str
+
+
+AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave]
+
+
+# --- Replies (Hub -> client, one per request) -------------------------------------------------
+
+class Reply(msgspec.Struct, tag=True):
+    id: int
+
+
+class Welcome(Reply, tag="welcome"):
+    identity: str
+    name: str
+
+
+class Done(Reply, tag="done"):
+    pass
+
+
+class Tables(Reply, tag="tables"):
+    tables: list[TableInfo]
+
+
+class Created(Reply, tag="created"):
+    table_id: str
+
+
+class JoinedReply(Reply, tag="joined"):
+    joined: Joined
+
+
+class Refused(Reply, tag="refused"):
+    reason: str
+
+
+AnyReply = Union[Welcome, Done, Tables, Created, JoinedReply, Refused]
+ServerMessage = Union[Welcome, Done, Tables, Created, JoinedReply, Refused, Update]
+
+_encoder = msgspec.json.Encoder()
+request_decoder = msgspec.json.Decoder(AnyRequest)
+server_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+def frame(message: msgspec.Struct) -> bytes:
+    """The bytes of one frame: length header and JSON body."""
+    body = _encoder.encode(message)
+    if len(body) > MAX_FRAME:
+        raise FrameError(f"a {type(message).__name__} of {len(body)} bytes is over the "
+                         f"{MAX_FRAME}-byte frame limit")
+    return len(body).to_bytes(_HEADER, "big") + body
+
+
+async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> bytes | None:
+    """The body of the next frame, or ``None`` at a clean end of stream (between frames).
+
+    Raises :class:`FrameError` for a frame over ``limit`` or a stream cut inside a frame.
+    """
+    try:
+        header = await reader.readexactly(_HEADER)
+    except asyncio.IncompleteReadError as exc:
+        if not exc.partial:
+            return None
+        raise FrameError("the connection closed inside a frame header") from None
+    size = int.from_bytes(header, "big")
+    if size > limit:
+        raise FrameError(f"a frame of {size} bytes is over the {limit}-byte limit")
+    try:
+        return await reader.readexactly(size)
+    except asyncio.IncompleteReadError:
+        raise FrameError(f"the connection closed inside a {size}-byte frame") from None
+
+
+def decode_request(body: bytes) -> AnyRequest:
+    """A request from its frame body; :class:`FrameError` names what is wrong."""
+    try:
+        return request_decoder.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FrameError(f"not a request: {one_line(str(exc))}") from None
+
+
+def decode_server_message(body: bytes) -> Union[AnyReply, Update]:
+    try:
+        return server_decoder.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FrameError(f"not a server message: {one_line(str(exc))}") from None
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` folded to one line of at most ``limit`` characters (for logs and reasons)."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."

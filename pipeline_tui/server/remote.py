@@ -1,0 +1,233 @@
+"""RemoteGame: a shared table's game as the TableScreen sees it, in a session child.
+
+The Hub holds the authoritative game; this is a replica built from the table's setup and log
+(``Joined``) and kept in step with every ``Update``. A move that passes the local checks (your
+seat, your turn, the engine's ``why_illegal``) is shown at once and sent to the Hub; the Hub's
+next Update confirms it, or its refusal takes it back and the reason is handed to ``on_refused``.
+Undo is a request to the Hub (only your own moves, within your own turn: the Hub decides). No
+rules live here: the replica is an engine ``Game``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+from ..engine.errors import IllegalMove
+from ..engine.game import Game
+from ..engine.moves import Move, format_move, parse_move
+from ..engine.scoring import Score
+from ..engine.state import State
+from .protocol import Joined, SeatInfo, TableError, Update
+
+REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
+
+
+class RemoteGame:
+    """A Game-like replica of a shared table that plays through a ``TableClient``.
+
+    ``on_change(log_changed)`` is called after every Update (``log_changed``: the move log is
+    different); ``on_refused(reason)`` when the Hub refuses a move or an undo sent from here.
+    Both are called in the client's event loop.
+    """
+
+    def __init__(self, client, joined: Joined) -> None:
+        self.client = client
+        self.table_id = joined.table_id
+        self.seat: int | None = joined.seat
+        self.seats: list[SeatInfo] = list(joined.seats)
+        self.setup = joined.setup
+        self.note = ""
+        self._game = Game(joined.setup)
+        self.actors: list[int] = []  # the seat that made each move of the log
+        self._replay(joined.moves)
+        self._texts: list[str] = list(joined.moves)  # the replica's log in notation
+        self._server: list[str] = list(joined.moves)  # the log as the Hub last told it
+        self._pending: list[tuple[int, str]] = []  # (log index, notation) sent, not yet confirmed
+        self._tasks: set[asyncio.Task] = set()
+        self.on_change: Callable[[bool], None] | None = None
+        self.on_refused: Callable[[str], None] | None = None
+
+    # --- the Game interface the TableScreen reads ---
+    @property
+    def state(self) -> State:
+        return self._game.state
+
+    @property
+    def moves(self) -> list[Move]:
+        return self._game.moves
+
+    @property
+    def current_player(self) -> int:
+        return self._game.current_player
+
+    def legal_moves(self) -> list[Move]:
+        return self._game.legal_moves()
+
+    def why_illegal(self, move: Move) -> str | None:
+        return self.why_not_yours() or self._game.why_illegal(move)
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    def is_over(self) -> bool:
+        return self._game.is_over()
+
+    def scores(self) -> list[Score]:
+        return self._game.scores()
+
+    def clone(self) -> Game:
+        """A local copy of the table as it stands (a plain Game: it plays nothing remotely)."""
+        return self._game.clone()
+
+    def state_at(self, count: int) -> State:
+        return self._game.state_at(count)
+
+    def can_redo(self) -> bool:
+        return False
+
+    # --- seats ---
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+    def my_turn(self) -> bool:
+        return self.seat is not None and not self.is_over() and self.current_player == self.seat
+
+    def seat_label(self, seat: int) -> str:
+        """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, heuristic)``."""
+        info = next((s for s in self.seats if s.seat == seat), None)
+        name = self.setup.players[seat].name
+        if info is None:
+            return name
+        if info.kind != "human":
+            return f"{name} (computer, {info.kind})"
+        if info.holder is None:
+            return f"{name} (open seat)"
+        away = "" if info.connected else ", away"
+        return f"{name} ({info.holder}{away})"
+
+    def why_not_yours(self) -> str | None:
+        """Why this connection may not move now (watching, another seat's turn), or ``None``."""
+        if self.is_over():
+            return None
+        if self.seat is None:
+            return "you are watching this table; spectators cannot move"
+        if self.current_player != self.seat:
+            return f"it is {self.seat_label(self.current_player)}'s turn, not yours"
+        return None
+
+    def turn_line(self) -> str | None:
+        """Whose turn it is, for people who are not to move; ``None`` on your own turn."""
+        if self.is_over() or self.my_turn():
+            return None
+        who = self.seat_label(self.current_player)
+        if self.seat is None:
+            return f"{who} to play. You are watching."
+        return f"{who} to play. You are {self.setup.players[self.seat].name}; wait for your turn."
+
+    # --- playing ---
+    def apply(self, move: Move) -> None:
+        """Play ``move`` here and send it to the Hub; IllegalMove (one line) if refused here."""
+        reason = self.why_not_yours()
+        if reason is not None:
+            raise IllegalMove(reason)
+        seat = self._game.current_player
+        self._game.apply(move)
+        self.actors.append(seat)
+        text = format_move(move)
+        index = len(self._texts)
+        self._texts.append(text)
+        self._pending.append((index, text))
+        self._send(self._move(index, text))
+
+    def undo(self) -> None:
+        """Ask the Hub to take back your last move; the Update (or a refusal) follows."""
+        reason = self.why_not_yours()
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._send(self._undo())
+
+    def redo(self) -> None:
+        raise IllegalMove("there is no redo at a shared table")
+
+    def _send(self, request) -> None:
+        task = asyncio.get_running_loop().create_task(request)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _move(self, index: int, text: str) -> None:
+        try:
+            await self.client.move(self.table_id, text)
+        except TableError as exc:
+            self._pending = [p for p in self._pending if p[0] < index]
+            self._sync()
+            self._refused(str(exc))
+
+    async def _undo(self) -> None:
+        try:
+            await self.client.undo(self.table_id)
+        except TableError as exc:
+            self._refused(str(exc))
+
+    def _refused(self, reason: str) -> None:
+        if self.on_refused is not None:
+            self.on_refused(reason)
+
+    async def wait_sent(self) -> None:
+        """Until every move and undo sent from here has its answer (tests, leaving a table)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # --- following the Hub ---
+    def update(self, update: Update) -> bool:
+        """Take an Update for this table; returns whether the move log changed."""
+        self.seats = list(update.seats)
+        self.note = update.note
+        self._server = self._server[: update.base] + list(update.moves)
+        changed = self._sync()
+        if self.on_change is not None:
+            self.on_change(changed)
+        return changed
+
+    def _sync(self) -> bool:
+        """Bring the replica to the Hub's log plus the moves sent and not yet confirmed."""
+        server = self._server
+        pending = [(i, t) for i, t in self._pending if i >= len(server)]
+        if pending and pending[0][0] != len(server):
+            pending = []  # the table moved on under them: the Hub's answer will say why
+        self._pending = pending
+        target = server + [t for _, t in pending]
+        if target == self._texts:
+            return False
+        keep = 0
+        for ours, theirs in zip(self._texts, target):
+            if ours != theirs:
+                break
+            keep += 1
+        try:
+            if len(self._texts) - keep > REBUILD_AFTER:
+                raise IllegalMove("rebuild")
+            while len(self._game.moves) > keep:
+                self._game.undo()
+                self.actors.pop()
+            for text in target[keep:]:
+                seat = self._game.current_player
+                self._game.apply(parse_move(text))
+                self.actors.append(seat)
+        except IllegalMove:
+            try:
+                self._replay(target)
+            except IllegalMove:  # a move sent from here no longer fits: the Hub's log wins
+                target, self._pending = list(server), []
+                self._replay(target)
+        self._texts = list(target)
+        return True
+
+    def _replay(self, log: list[str]) -> None:
+        """The replica from the setup through ``log`` (IllegalMove if a move does not fit)."""
+        game, actors = Game(self.setup), []
+        for text in log:
+            actors.append(game.current_player)
+            game.apply(parse_move(text))
+        self._game, self.actors = game, actors

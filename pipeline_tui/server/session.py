@@ -1,0 +1,48 @@
+"""The child process of one SSH session: the shared-tables app on the session's terminal.
+
+``pipeline-tui serve`` starts ``python -m pipeline_tui.server.session`` on a pty for every SSH
+session, with the session's TERM and window size, the Hub's socket in ``PIPELINE_TUI_HUB`` and
+the token that names the player in ``PIPELINE_TUI_TOKEN``. The child never writes table files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import os
+import sys
+import termios
+from pathlib import Path
+
+HUB_ENV = "PIPELINE_TUI_HUB"
+TOKEN_ENV = "PIPELINE_TUI_TOKEN"
+
+
+def take_terminal() -> None:
+    """Make the pty on stdin our controlling terminal (``serve`` starts us leading a new
+    session), so window changes arrive as SIGWINCH and a closed session as SIGHUP."""
+    try:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    except OSError:
+        pass  # not a terminal, or already ours
+
+
+def main() -> int:
+    take_terminal()
+    hub = os.environ.get(HUB_ENV)
+    token = os.environ.pop(TOKEN_ENV, None)
+    if not hub or not token:
+        print(f"pipeline-tui session: {HUB_ENV} and {TOKEN_ENV} must be set by `pipeline-tui serve`",
+              file=sys.stderr)
+        return 2
+    from ..ui.lobby import SharedApp
+
+    gc.collect()
+    gc.freeze()  # start-up objects live for good: keep full collections short during play
+    app = SharedApp(Path(hub), token)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

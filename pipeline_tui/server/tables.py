@@ -1,0 +1,359 @@
+"""The authoritative tables: every shared game, its seat bindings and its file (no asyncio here).
+
+A table is a save file ``<tables dir>/<id>.json`` in the ordinary storage format; its meta holds
+a ``"table"`` entry (:class:`TableMeta`: the table's name and which identity holds each human
+seat). Ids are ``t1``, ``t2``, ... (new ones take the next number after every ``t<N>.json`` in
+the folder, broken files included, so a broken file is never overwritten). Every change is
+written with :func:`pipeline_tui.storage.save_game` (temp file, fsync, ``os.replace``) before
+anyone hears of it; if the write fails the change is taken back and refused.
+
+:class:`TableService` checks every request against the identity making it (it is the only
+writer of table files): only the identity bound to the seat to act may move; a spectator
+cannot; the engine judges legality; undo takes back only your own moves within your own turn.
+The Hub (``hub.py``) wraps it with the socket, the pushes and the computer seats.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import msgspec
+
+from ..ai import KINDS
+from ..engine.errors import IllegalMove, NotationError
+from ..engine.game import Game
+from ..engine.moves import Move, format_move, parse_move
+from ..engine.setup import GameSetup, SetupError, validate_setup
+from ..engine.state import State
+from ..storage import SaveError, load_game, read_save, save_game
+from .protocol import Joined, SeatInfo, TableError, TableInfo, Update
+
+log = logging.getLogger(__name__)
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+_NUMBERED = re.compile(r"t([0-9]{1,9})")
+MAX_TABLES = 500
+MAX_NAME = 40  # table names
+MAX_PLAYER_NAME = 24
+MAX_MOVE_TEXT = 200
+SEAT_KINDS = ("human", *KINDS)
+
+
+class SaveFailed(TableError):
+    """A change refused because its table file could not be written (it was taken back)."""
+
+
+class SeatBinding(msgspec.Struct):
+    """A human seat's player: the SSH key fingerprint and the name shown for it."""
+
+    identity: str
+    holder: str
+
+
+class TableMeta(msgspec.Struct):
+    """The ``"table"`` entry of a table file's meta."""
+
+    name: str
+    seats: list[SeatBinding | None]
+
+
+def _clean_name(text: str, limit: int, what: str) -> str:
+    name = " ".join(str(text).split())
+    if len(name) > limit:
+        raise TableError(f"Table: {what} is longer than {limit} characters")
+    if not name.isprintable():
+        raise TableError(f"Table: {what} has characters that cannot be shown")
+    return name
+
+
+def _turn_key(state: State) -> tuple:
+    """Which turn a state is in: it changes exactly when a turn passes (setup turns included)."""
+    return state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == "setup"
+
+
+class Table:
+    """One shared game: the :class:`Game`, who holds each seat, who is connected, its file."""
+
+    def __init__(self, table_id: str, path: Path, game: Game, meta: TableMeta) -> None:
+        self.id = table_id
+        self.path = path
+        self.game = game
+        self.name = meta.name
+        self.bindings: list[SeatBinding | None] = list(meta.seats)
+        self.present = [0] * len(game.setup.players)  # joined connections per seat
+
+    def kind(self, seat: int) -> str:
+        return self.game.setup.players[seat].kind
+
+    def seats_of(self, identity: str) -> list[int]:
+        return [i for i, b in enumerate(self.bindings) if b is not None and b.identity == identity]
+
+    def meta(self) -> TableMeta:
+        return TableMeta(name=self.name, seats=list(self.bindings))
+
+    def seat_name(self, seat: int) -> str:
+        return self.game.setup.players[seat].name
+
+    def seats(self) -> list[SeatInfo]:
+        out = []
+        for seat, player in enumerate(self.game.setup.players):
+            binding = self.bindings[seat]
+            human = player.kind == "human"
+            out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
+                                holder=binding.holder if binding else None,
+                                connected=self.present[seat] > 0 if human else True))
+        return out
+
+    def info(self) -> TableInfo:
+        state = self.game.state
+        return TableInfo(id=self.id, name=self.name, seats=self.seats(), moves=len(self.game.moves),
+                         year=state.year, round=state.round, over=self.game.is_over())
+
+    def log(self) -> list[str]:
+        return [format_move(m) for m in self.game.moves]
+
+    def bot_to_act(self) -> str | None:
+        """The bot kind of the seat to act, or ``None`` (a human's turn, or the game is over)."""
+        if self.game.is_over():
+            return None
+        kind = self.kind(self.game.current_player)
+        return None if kind == "human" else kind
+
+
+class TableService:
+    """Every table in one folder, loaded at start (a restart resumes them all).
+
+    Not thread-safe: one call at a time (the Hub makes every call from its one tables thread).
+    """
+
+    def __init__(self, tables_dir: Path) -> None:
+        self.dir = Path(tables_dir)
+        self.tables: dict[str, Table] = {}
+        self.problems: list[str] = []  # one line per table file that could not be loaded
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TableError(f"Tables: cannot create the folder {self.dir} "
+                             f"({exc.strerror or exc})") from None
+        self._load_all()
+
+    # --- loading --------------------------------------------------------------------------
+    def _load_all(self) -> None:
+        for path in sorted(self.dir.glob("*.json")):
+            try:
+                table = self._load(path)
+            except Exception as exc:  # a table file is untrusted input: any failure skips it
+                text = str(exc) if isinstance(exc, (SaveError, TableError)) else (
+                    f"cannot be loaded ({type(exc).__name__}: {exc})")
+                problem = text if text.startswith(path.name) else f"{path.name}: {text}"
+                self.problems.append(problem)
+                log.warning("table file skipped (left as it is): %s", problem)
+                continue
+            self.tables[table.id] = table
+
+    def _load(self, path: Path) -> Table:
+        table_id = path.stem
+        if not ID_PATTERN.fullmatch(table_id):
+            raise TableError("the name is not a table id (lower-case letters, digits, - and _)")
+        game = load_game(path)
+        for seat, player in enumerate(game.setup.players):
+            if player.kind not in SEAT_KINDS:
+                raise TableError(f"seat {seat + 1} has an unknown kind {player.kind!r}")
+        raw = read_save(path).meta.get("table")
+        if raw is None:  # a plain save copied in: every human seat open
+            meta = TableMeta(name=table_id, seats=[None] * len(game.setup.players))
+        else:
+            try:
+                meta = msgspec.convert(raw, TableMeta)
+            except msgspec.ValidationError as exc:
+                raise TableError(f"the table entry of its meta is not valid ({exc})") from None
+        if len(meta.seats) != len(game.setup.players):
+            raise TableError(f"its meta binds {len(meta.seats)} seats for "
+                             f"{len(game.setup.players)} players")
+        for seat, binding in enumerate(meta.seats):
+            if binding is not None and game.setup.players[seat].kind != "human":
+                raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
+        return Table(table_id, path, game, meta)
+
+    # --- lookups --------------------------------------------------------------------------
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(f"Table: there is no table {table_id!r}")
+        return table
+
+    def list(self) -> list[TableInfo]:
+        return [self.tables[key].info() for key in sorted(self.tables, key=_id_order)]
+
+    def _next_id(self) -> str:
+        numbers = [int(m.group(1)) for p in self.dir.glob("t*.json")
+                   if (m := _NUMBERED.fullmatch(p.stem))]
+        numbers += [int(m.group(1)) for key in self.tables if (m := _NUMBERED.fullmatch(key))]
+        number = max(numbers, default=0) + 1
+        while (self.dir / f"t{number}.json").exists():
+            number += 1
+        return f"t{number}"
+
+    def _save(self, table: Table) -> None:
+        try:
+            save_game(table.game, table.path, meta={"table": msgspec.to_builtins(table.meta())})
+        except SaveError as exc:
+            log.error("table %s not saved: %s", table.id, exc)
+            raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
+
+    # --- requests -------------------------------------------------------------------------
+    def create(self, setup: GameSetup, name: str = "") -> Table:
+        """A new table with every human seat open, written to its file before it is listed."""
+        if len(self.tables) >= MAX_TABLES:
+            raise TableError(f"Table: this server already has {MAX_TABLES} tables")
+        try:
+            validate_setup(setup)
+        except SetupError as exc:
+            raise TableError(f"Setup: {exc}") from None
+        for seat, player in enumerate(setup.players):
+            if player.kind not in SEAT_KINDS:
+                raise TableError(f"Setup: seat {seat + 1} must be one of {', '.join(SEAT_KINDS)}")
+            if not player.name.strip():
+                raise TableError(f"Setup: seat {seat + 1} has no name")
+            if len(player.name) > MAX_PLAYER_NAME or not player.name.isprintable():
+                raise TableError(f"Setup: the name of seat {seat + 1} must be at most "
+                                 f"{MAX_PLAYER_NAME} printable characters")
+        table_id = self._next_id()
+        label = _clean_name(name, MAX_NAME, "the table name") or f"Table {table_id[1:]}"
+        table = Table(table_id, self.dir / f"{table_id}.json", Game(setup),
+                      TableMeta(name=label, seats=[None] * len(setup.players)))
+        self._save(table)
+        self.tables[table_id] = table
+        log.info("table %s created (%s)", table_id, label)
+        return table
+
+    def join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
+        """Join as a spectator (``seat`` None) or take a seat: an open human seat is bound to
+        ``identity`` for good (saved); your own seat can be rejoined any time. Counts the
+        connection as present at the seat until :meth:`leave`."""
+        table = self.get(table_id)
+        if seat is not None:
+            if not 0 <= seat < len(table.bindings):
+                raise TableError(f"Seat: this table has seats 1 to {len(table.bindings)}")
+            name = table.seat_name(seat)
+            if table.kind(seat) != "human":
+                raise TableError(f"Seat: {name}'s seat is played by the computer")
+            binding = table.bindings[seat]
+            if binding is None:
+                held = table.seats_of(identity)
+                if held:
+                    raise TableError(f"Seat: you already hold {table.seat_name(held[0])}'s seat "
+                                     f"at this table")
+                table.bindings[seat] = SeatBinding(identity=identity, holder=holder)
+                try:
+                    self._save(table)
+                except TableError:
+                    table.bindings[seat] = None
+                    raise
+                log.info("table %s: seat %d (%s) bound to %s", table_id, seat, name, holder)
+            elif binding.identity != identity:
+                raise TableError(f"Seat: {name}'s seat belongs to {binding.holder}")
+            table.present[seat] += 1
+        return Joined(table_id=table.id, setup=table.game.setup, moves=table.log(),
+                      seats=table.seats(), seat=seat)
+
+    def leave(self, table_id: str, seat: int | None) -> None:
+        """A connection that joined ``seat`` is gone (the binding stays)."""
+        table = self.tables.get(table_id)
+        if table is not None and seat is not None and table.present[seat] > 0:
+            table.present[seat] -= 1
+
+    def seats_update(self, table_id: str, note: str = "") -> Update:
+        """An Update that changes no move: the seat list now (after a join or a leave)."""
+        table = self.get(table_id)
+        return Update(table_id=table.id, base=len(table.game.moves), moves=[],
+                      seats=table.seats(), note=note)
+
+    def _acting_seat(self, table: Table, identity: str, what: str) -> int:
+        """The seat to act, if ``identity`` holds it; otherwise the refusal."""
+        held = table.seats_of(identity)
+        if not held:
+            raise TableError(f"Seat: you have no seat at this table (spectators cannot {what})")
+        if table.game.is_over():
+            raise TableError("the game is over")
+        seat = table.game.current_player
+        if seat not in held:
+            who = table.seat_name(seat)
+            computer = " (a computer seat)" if table.kind(seat) != "human" else ""
+            raise TableError(f"Turn: it is {who}'s turn{computer}, not yours")
+        return seat
+
+    def move(self, table_id: str, identity: str, text: str) -> Update:
+        """Play ``text`` (move notation) for ``identity``: checked, applied, saved."""
+        table = self.get(table_id)
+        seat = self._acting_seat(table, identity, "move")
+        if len(text) > MAX_MOVE_TEXT:
+            raise TableError(f"Move: longer than {MAX_MOVE_TEXT} characters")
+        try:
+            move = parse_move(text)
+        except NotationError as exc:
+            raise TableError(str(exc)) from None
+        return self._play(table, move, f"{table.seat_name(seat)}: {format_move(move)}")
+
+    def play_bot(self, table_id: str, move: Move, expected_moves: int) -> Update | None:
+        """Play a computer seat's move chosen when the log had ``expected_moves`` moves;
+        ``None`` if the table moved on meanwhile (the choice is stale)."""
+        table = self.tables.get(table_id)
+        if table is None or len(table.game.moves) != expected_moves or table.bot_to_act() is None:
+            return None
+        seat = table.game.current_player
+        return self._play(table, move, f"{table.seat_name(seat)}: {format_move(move)}")
+
+    def bot_job(self, table_id: str) -> tuple[str, int, Game] | None:
+        """What a computer seat needs to choose its move: its kind, the log length and a copy
+        of the game; ``None`` when no computer seat is to act."""
+        table = self.tables.get(table_id)
+        kind = table.bot_to_act() if table is not None else None
+        if kind is None:
+            return None
+        return kind, len(table.game.moves), table.game.clone()
+
+    def _play(self, table: Table, move: Move, note: str) -> Update:
+        game = table.game
+        reason = game.why_illegal(move)
+        if reason is not None:
+            raise TableError(reason)
+        base = len(game.moves)
+        try:
+            game.apply(move)
+        except IllegalMove as exc:
+            raise TableError(str(exc)) from None
+        try:
+            self._save(table)
+        except TableError:
+            game.undo()
+            raise
+        return Update(table_id=table.id, base=base, moves=[format_move(move)], seats=table.seats(),
+                      note=note)
+
+    def undo(self, table_id: str, identity: str) -> Update:
+        """Take back the last move if it is ``identity``'s own, played in the turn still going."""
+        table = self.get(table_id)
+        game = table.game
+        seat = self._acting_seat(table, identity, "undo")
+        count = len(game.moves)
+        if count == 0:
+            raise TableError("Undo: there is no move to take back")
+        before = game.state_at(count - 1)
+        if before.turn.player != seat or _turn_key(before) != _turn_key(game.state):
+            raise TableError("Undo: only your own moves of your current turn can be taken back")
+        move = game.undo()
+        try:
+            self._save(table)
+        except TableError:
+            game.redo()
+            raise
+        return Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats(),
+                      note=f"{table.seat_name(seat)} took back {format_move(move)}")
+
+
+def _id_order(table_id: str) -> tuple:
+    match = _NUMBERED.fullmatch(table_id)
+    return (0, int(match.group(1)), "") if match else (1, 0, table_id)

@@ -1,0 +1,288 @@
+"""Shared tables over SSH: the lobby (list, create, join, watch, come back) and its app.
+
+Each SSH session runs :class:`SharedApp` in its own process. The app talks to the server's Hub
+through a ``TableClient``; the lobby lists the Hub's tables and a table opens in a
+``SharedTableScreen`` over a ``RemoteGame``. The Hub decides who may sit, move and undo.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..engine.setup import GameSetup
+from ..server.client import TableClient
+from ..server.protocol import TableError, TableInfo, Update
+from ..server.remote import RemoteGame
+from .app import PipelineApp
+from .screens import NewGameScreen
+from .table_screen import SharedTableScreen
+from .widgets import TooSmall
+
+REFRESH_SECONDS = 2.0  # the lobby list is read again this often
+
+
+def seat_text(seat, me: str) -> str:
+    """One seat of a lobby line: ``Ada: alice``, ``Bo: open``, ``Cy: computer``."""
+    if seat.kind != "human":
+        return f"{seat.name}: computer"
+    if seat.holder is None:
+        return f"{seat.name}: open"
+    who = "you" if seat.holder == me else seat.holder
+    return f"{seat.name}: {who}" + ("" if seat.connected else " (away)")
+
+
+class LobbyScreen(Screen):
+    """The server's tables: enter opens a table's seats, w watches, n sets up a new table."""
+
+    DEFAULT_CSS = """
+    #lobby-box { padding: 1 2; }
+    #tables { height: 1fr; }
+    #lobby-error { color: $error; height: auto; }
+    """
+
+    BINDINGS = [
+        Binding("n", "new_table", "New table"),
+        Binding("w", "watch", "Watch"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[TableInfo] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby-box"):
+            yield Label("Shared tables", classes="heading")
+            yield Static(id="lobby-who", classes="dim")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static(id="lobby-error")
+            yield Static("Enter: sit at a seat (or back at yours)   w: watch   n: new table",
+                         classes="dim")
+        yield Footer()
+        yield TooSmall()
+
+    def on_mount(self) -> None:
+        client = self.app.client
+        self.query_one("#lobby-who", Static).update(
+            f"You are {client.name} (key {client.identity})")
+        table = self.query_one("#tables", DataTable)
+        table.add_columns("Table", "Seats", "Year", "Round", "Moves", "State")
+        table.focus()
+        self.set_interval(REFRESH_SECONDS, self.action_refresh)
+        self.action_refresh()
+
+    def on_screen_resume(self) -> None:
+        self.action_refresh()
+
+    @work(exclusive=True, group="lobby-list")
+    async def action_refresh(self) -> None:
+        if not self.is_current:
+            return  # a table is open over the lobby: nothing to show
+        try:
+            tables = await self.app.client.list_tables()
+        except TableError as exc:
+            self.show_error(str(exc))
+            return
+        self.show_tables(tables)
+
+    def show_tables(self, tables: list[TableInfo]) -> None:
+        table = self.query_one("#tables", DataTable)
+        current = self.current()
+        me = self.app.client.name
+        self.tables = tables
+        table.clear()
+        for info in tables:
+            state = "finished" if info.over else "in play"
+            table.add_row(info.name or info.id, ", ".join(seat_text(s, me) for s in info.seats),
+                          str(info.year), str(info.round), str(info.moves), state, key=info.id)
+        if not tables:
+            self.show_error("No tables yet: press n to set one up.")
+        elif current is not None and current.id in {t.id for t in tables}:
+            table.move_cursor(row=table.get_row_index(current.id))
+            self.show_error("")
+        else:
+            self.show_error("")
+
+    def current(self) -> TableInfo | None:
+        table = self.query_one("#tables", DataTable)
+        if not self.tables or not 0 <= table.cursor_row < len(self.tables):
+            return None
+        return self.tables[table.cursor_row]
+
+    def show_error(self, text: str) -> None:
+        self.query_one("#lobby-error", Static).update(Text(text, style="red") if text else "")
+
+    @on(DataTable.RowSelected, "#tables")
+    def _chosen(self) -> None:
+        info = self.current()
+        if info is not None:
+            self.app.push_screen(SeatScreen(info, self.app.client.name))
+
+    def action_watch(self) -> None:
+        info = self.current()
+        if info is not None:
+            self.app.join(info.id, None)
+
+    def action_new_table(self) -> None:
+        self.app.push_screen(NewGameScreen())
+
+
+class SeatScreen(ModalScreen[None]):
+    """A table's seats: come back to yours, sit at an open one, or watch."""
+
+    DEFAULT_CSS = """
+    SeatScreen { align: center middle; }
+    #seat-box { width: 64; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    #seat-menu { height: auto; max-height: 10; }
+    """
+    BINDINGS = [Binding("escape", "dismiss", "Back")]
+
+    def __init__(self, info: TableInfo, me: str) -> None:
+        super().__init__()
+        self.info = info
+        self.me = me
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="seat-box"):
+            yield Label(f"Table {self.info.name or self.info.id}", classes="heading")
+            yield OptionList(*self.options(), id="seat-menu")
+
+    def options(self) -> list[Option]:
+        mine = [s for s in self.info.seats if s.kind == "human" and s.holder == self.me]
+        options = []
+        for seat in self.info.seats:
+            label = f"Seat {seat.seat + 1}, {seat_text(seat, self.me)}"
+            if seat in mine:
+                options.append(Option(f"{label}: back to your seat", id=f"seat-{seat.seat}"))
+            elif seat.kind == "human" and seat.holder is None and not mine and not self.info.over:
+                options.append(Option(f"{label}: sit here", id=f"seat-{seat.seat}"))
+            else:
+                options.append(Option(label, disabled=True))
+        options.append(Option("Watch as a spectator", id="watch"))
+        return options
+
+    def on_mount(self) -> None:
+        menu = self.query_one("#seat-menu", OptionList)
+        menu.highlighted = next(i for i in range(menu.option_count)
+                                if not menu.get_option_at_index(i).disabled)
+        menu.focus()
+
+    @on(OptionList.OptionSelected, "#seat-menu")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        choice = event.option.id or ""
+        self.dismiss()
+        self.app.join(self.info.id, None if choice == "watch" else int(choice.removeprefix("seat-")))
+
+
+class SharedApp(PipelineApp):
+    """Pipeline at a shared table: what an SSH session runs (``pipeline-tui serve``)."""
+
+    BINDINGS = [Binding("f9", "lobby", "Lobby", show=False)]
+
+    def __init__(self, hub: Path, token: str) -> None:
+        super().__init__(mode="title")
+        self.hub = Path(hub)
+        self.token = token
+        self.client: TableClient | None = None
+        self.remote: RemoteGame | None = None
+
+    async def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # not the title screen of the local app
+        try:
+            self.client = await TableClient.connect(self.hub, self.token)
+        except (TableError, OSError) as exc:
+            self.exit(return_code=1, message=f"Cannot reach the tables: {exc}")
+            return
+        self.client.on_update = self._update
+        self.client.on_lost = self._lost
+        self.push_screen(LobbyScreen())
+
+    def _lost(self, reason: str) -> None:
+        self.exit(return_code=1, message=f"The tables are gone ({reason}); connect again later.")
+
+    def _update(self, update: Update) -> None:
+        if self.remote is not None and update.table_id == self.remote.table_id:
+            self.remote.update(update)
+
+    @work(exclusive=True, group="join")
+    async def join(self, table_id: str, seat: int | None) -> None:
+        """Sit at ``seat`` of a table (``None``: watch) and open it."""
+        await self._join(table_id, seat)
+
+    async def _join(self, table_id: str, seat: int | None) -> None:
+        await self._leave()
+        try:
+            joined = await self.client.join(table_id, seat)
+        except TableError as exc:
+            self._lobby_error(str(exc))
+            return
+        self.remote = RemoteGame(self.client, joined)
+        self._back_to_title()
+        self.push_screen(SharedTableScreen(self.remote))
+
+    async def _leave(self) -> None:
+        remote, self.remote = self.remote, None
+        if remote is not None:
+            await remote.wait_sent()
+            try:
+                await self.client.leave(remote.table_id)
+            except TableError:
+                pass  # the table is gone or the server restarts: nothing to give back
+
+    def _lobby_error(self, text: str) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.show_error(text)
+        self.notify(text, severity="error")
+
+    def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:
+        """The new-game form was filled in: set up the table and sit at its first human seat."""
+        self._create(setup)
+
+    @work(exclusive=True, group="join")
+    async def _create(self, setup: GameSetup) -> None:
+        try:
+            table_id = await self.client.create_table(setup)
+        except TableError as exc:
+            self._lobby_error(str(exc))
+            self._back_to_title()
+            return
+        seat = next((i for i, p in enumerate(setup.players) if p.kind == "human"), None)
+        await self._join(table_id, seat)
+
+    @work(exclusive=True, group="join")
+    async def action_lobby(self) -> None:
+        await self._leave()
+        self._back_to_title()
+
+    def action_to_title(self) -> None:
+        """The shared app's title screen is the lobby."""
+        self.action_lobby()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from App.get_system_commands(self, screen)  # theme, keys, quit: not the local games
+        yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
+        table = self._table()
+        if table is not None:
+            yield SystemCommand("Scores", "The score sheet (a projection until the end)",
+                                lambda: self.show_scores(table.game))
+            yield SystemCommand("Undo move", "Take back your last move, within your turn",
+                                table.action_undo)
+            yield SystemCommand("Lobby", "Leave this table for the lobby", self.action_lobby)
+
+    async def action_quit(self) -> None:
+        await self._leave()
+        if self.client is not None:
+            await self.client.close()
+        self.exit()

@@ -1,0 +1,215 @@
+"""RemoteGame over a real Hub in this process: replicas follow Updates, seats are enforced."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from pipeline_tui.engine.errors import IllegalMove
+from pipeline_tui.engine.moves import format_move
+from pipeline_tui.engine.setup import GameSetup
+from pipeline_tui.server.client import TableClient
+from pipeline_tui.server.hub import Hub
+from pipeline_tui.server.protocol import Joined, TableError
+from pipeline_tui.server.remote import RemoteGame
+
+TIMEOUT = 20.0
+
+
+async def until(condition, timeout: float = TIMEOUT) -> None:
+    """Wait for ``condition()`` (Updates arrive in the loop; poll it, generously)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the table")
+        await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+async def table(tmp_path):
+    """A 2-seat table: alice at seat 1, bob at seat 2, carol watching; a RemoteGame each."""
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    clients = {name: await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
+               for name in ("alice", "bob", "carol")}
+    table_id = await clients["alice"].create_table(GameSetup.default(players=2, seed=11))
+    games = {}
+    for name, seat in (("alice", 0), ("bob", 1), ("carol", None)):
+        client = clients[name]
+        games[name] = RemoteGame(client, await client.join(table_id, seat))
+        client.on_update = games[name].update
+    try:
+        yield hub, clients, games
+    finally:
+        for client in clients.values():
+            await client.close()
+        await hub.close()
+
+
+def seat_player(games, seat):
+    return next(g for g in games.values() if g.seat == seat)
+
+
+async def test_a_move_reaches_every_replica(table):
+    hub, clients, games = table
+    mover = seat_player(games, games["carol"].current_player)
+    move = mover.legal_moves()[0]
+    mover.apply(move)
+    assert [format_move(m) for m in mover.moves] == [format_move(move)]  # shown at once
+    await mover.wait_sent()
+    for game in games.values():
+        await until(lambda: len(game.moves) == 1)
+        assert format_move(game.moves[0]) == format_move(move)
+        assert game.state.turn == mover.state.turn
+
+
+async def test_spectators_and_other_seats_are_refused_here_and_by_the_hub(table):
+    hub, clients, games = table
+    to_act = games["carol"].current_player
+    other = seat_player(games, 1 - to_act)
+    move = games["carol"].legal_moves()[0]
+    with pytest.raises(IllegalMove, match="spectators cannot move"):
+        games["carol"].apply(move)
+    with pytest.raises(IllegalMove, match="turn, not yours"):
+        other.apply(move)
+    assert other.why_illegal(move) is not None
+    assert not other.moves and not games["carol"].moves
+    name = "alice" if other is games["alice"] else "bob"
+    with pytest.raises(TableError, match="not yours"):  # the Hub checks on its own
+        await clients[name].move(other.table_id, format_move(move))
+    with pytest.raises(TableError, match="spectators"):
+        await clients["carol"].move(other.table_id, format_move(move))
+    assert all(not game.moves for game in games.values())
+
+
+async def test_undo_goes_to_the_hub_and_every_replica_follows(table):
+    hub, clients, games = table
+    mover = seat_player(games, games["carol"].current_player)
+    other = seat_player(games, 1 - mover.seat)
+    first = mover.legal_moves()[0]
+    mover.apply(first)
+    await mover.wait_sent()
+    await until(lambda: len(games["carol"].moves) == 1)
+    with pytest.raises(IllegalMove, match="not yours"):
+        other.undo()
+    mover.undo()
+    await mover.wait_sent()
+    for game in games.values():
+        await until(lambda: not game.moves)
+    assert games["carol"].note.startswith(mover.setup.players[mover.seat].name)
+
+
+async def test_undo_refused_by_the_hub_reaches_on_refused(table):
+    hub, clients, games = table
+    mover = seat_player(games, games["carol"].current_player)
+    reasons = []
+    mover.on_refused = reasons.append
+    mover.undo()  # nothing of this turn to take back
+    await mover.wait_sent()
+    assert reasons and "Undo" in reasons[0]
+
+
+async def test_turn_line_names_who_is_to_play(table):
+    hub, clients, games = table
+    to_act = games["carol"].current_player
+    name = games["carol"].setup.players[to_act].name
+    assert seat_player(games, to_act).turn_line() is None
+    assert games["carol"].turn_line().startswith(f"{name} (")
+    assert "watching" in games["carol"].turn_line()
+    assert "wait for your turn" in seat_player(games, 1 - to_act).turn_line()
+
+
+class RefusingClient:
+    """A client whose Hub refuses every move: the replica must take the move back."""
+
+    def __init__(self) -> None:
+        self.sent = []
+
+    async def move(self, table_id, text):
+        self.sent.append(text)
+        raise TableError("Server: connection lost")
+
+
+async def test_a_refused_move_is_taken_back():
+    setup = GameSetup.default(players=2, seed=3)
+    joined = Joined(table_id="t1", setup=setup, moves=[], seats=[], seat=0)
+    game = RemoteGame(RefusingClient(), joined)
+    seat = game.current_player
+    game.seat = seat
+    reasons = []
+    game.on_refused = reasons.append
+    game.apply(game.legal_moves()[0])
+    assert len(game.moves) == 1
+    await game.wait_sent()
+    assert game.moves == [] and reasons == ["Server: connection lost"]
+    assert game.client.sent == [format_move(m) for m in game.legal_moves()[:1]]
+
+
+# --- the session app (lobby and shared table) driven with Pilot -----------------------------
+
+from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
+from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
+
+
+async def pilot_until(pilot, condition, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def hint_text(app) -> str:
+    return str(app.screen.query_one("#hint").render())
+
+
+async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot.press("enter")  # the new-game form's defaults: two human seats
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            table = hub.service.tables["t1"]
+            assert [b and b.holder for b in table.bindings] == ["alice", None]
+            await bob.join("t1", 1)
+            game = app.screen.game
+            if game.current_player == 1:  # bob moves first: alice waits with no moves offered
+                assert app.screen.shown_moves == [] and "wait for your turn" in hint_text(app)
+            while game.current_player == 1:
+                count = len(table.game.moves)
+                await bob.move("t1", format_move(table.game.legal_moves()[0]))
+                await pilot_until(pilot, lambda: len(game.moves) == count + 1, "bob's move")
+            count = len(table.game.moves)
+            text = format_move(game.legal_moves()[0])
+            await pilot.press("colon", *text, "enter")
+            await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
+            assert format_move(table.game.moves[-1]) == text
+            await pilot.press("ctrl+z")
+            await pilot_until(pilot, lambda: len(table.game.moves) == count, "the undo")
+            await pilot_until(pilot, lambda: len(game.moves) == count, "the replica to follow")
+            await pilot.press("escape", "2", "0")  # 0: your own board, not the one of the seat to act
+            assert app.screen.seat_shown == 0
+            await pilot.press("ctrl+y")
+            assert "no redo at a shared table" in hint_text(app)
+            await pilot.press("f9")
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
+            options = app.screen.query_one("#seat-menu")
+            labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            assert "back to your seat" in labels[0] and "Watch" in labels[-1]
+            assert options.get_option_at_index(1).disabled  # bob's seat
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen)
+                              and app.screen.game.seat == 0, "back at the table")
+    finally:
+        await bob.close()
+        await hub.close()

@@ -1,0 +1,302 @@
+"""`pipeline-tui serve` end to end: SSH clients (asyncssh) play at a shared table.
+
+The server runs in a subprocess on a free port with a temporary tables folder and an
+authorized-keys file holding the test keys. Every player is a real SSH session with a pty: the
+tests type keys into the Textual app and read its screen (escape sequences stripped); the table
+file the server writes is the truth about which moves landed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from pipeline_tui.engine.moves import format_move
+from pipeline_tui.storage import load_game, read_save
+
+TIMEOUT = 60.0  # seconds for anything to show up (a loaded 2-core machine starts Pythons slowly)
+WIDE = (160, 50)  # columns, rows: the whole table, the move log included
+ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[P\]X^_].*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]", re.S)
+ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
+
+
+async def until(condition, what: str, timeout: float = TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+class Server:
+    """``pipeline-tui serve`` in a subprocess; ``port`` and ``host_key`` from its first line."""
+
+    def __init__(self, tables: Path, keys: Path, log: Path) -> None:
+        self.tables, self.keys, self.log = tables, keys, log
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+        self.host_key = ""
+
+    def start(self) -> None:
+        self.log.write_text("")
+        with open(self.log, "w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "pipeline_tui", "serve", "--port", "0", "--tables",
+                 str(self.tables), "--authorized-keys", str(self.keys)],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + TIMEOUT
+        while not (match := ANNOUNCE.search(self.log.read_text())):
+            assert self.proc.poll() is None, f"serve exited: {self.log.read_text()}"
+            assert time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.05)
+        self.port, self.host_key = int(match.group(1)), match.group(2)
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to tidy up (the session children lose their pty and end)."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Terminal:
+    """One player's SSH session with a pty: keys in, the screen's text out."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, proc) -> None:
+        self.conn, self.proc = conn, proc
+        self.raw = bytearray()
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, user: str, key, size=WIDE) -> "Terminal":
+        conn = await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key],
+                                      known_hosts=None, agent_path=None)
+        proc = await conn.create_process(term_type="xterm-256color", term_size=size,
+                                         encoding=None)
+        return cls(conn, proc)
+
+    async def _read(self) -> None:
+        while data := await self.proc.stdout.read(1 << 16):
+            self.raw.extend(data)
+
+    def mark(self) -> int:
+        return len(self.raw)
+
+    def text(self, since: int = 0) -> str:
+        return ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
+
+    async def expect(self, text: str, since: int = 0) -> None:
+        await until(lambda: text in self.text(since), f"{text!r} on the screen")
+
+    def keys(self, data: str) -> None:
+        self.proc.stdin.write(data.encode())
+
+    def type_move(self, text: str) -> int:
+        """Type ":", a move and enter in one write (one packet, as a fast typist's keys may
+        arrive); returns the mark before."""
+        mark = self.mark()
+        self.keys(":" + text + "\r")
+        return mark
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.conn.wait_closed()
+        self.reader.cancel()
+
+
+@pytest.fixture(scope="module")
+def keys():
+    return {name: asyncssh.generate_private_key("ssh-ed25519")
+            for name in ("alice", "bob", "carol", "mallory")}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, keys):
+    folder = tmp_path_factory.mktemp("serve")
+    authorized = folder / "authorized_keys"
+    authorized.write_bytes(b"".join(keys[n].export_public_key() for n in ("alice", "bob", "carol")))
+    srv = Server(folder / "tables", authorized, folder / "serve.log")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def table_file(server: Server) -> Path | None:
+    files = sorted(server.tables.glob("t*.json"), key=lambda p: int(p.stem[1:]))
+    return files[-1] if files else None
+
+
+def holders(path: Path) -> list[str | None]:
+    seats = read_save(path).meta["table"]["seats"]
+    return [s and s["holder"] for s in seats]
+
+
+async def test_unknown_keys_and_passwords_are_refused(server, keys):
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect("127.0.0.1", server.port, username="mallory",
+                               client_keys=[keys["mallory"]], known_hosts=None, agent_path=None)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect("127.0.0.1", server.port, username="alice", client_keys=[],
+                               password="secret", known_hosts=None, agent_path=None)
+
+
+async def test_a_session_without_a_terminal_is_refused(server, keys):
+    async with asyncssh.connect("127.0.0.1", server.port, username="alice",
+                                client_keys=[keys["alice"]], known_hosts=None,
+                                agent_path=None) as conn:
+        result = await conn.run("play", term_type=None, timeout=TIMEOUT)
+    assert result.exit_status == 1
+    assert "needs a terminal" in result.stdout and result.stdout.count("\n") == 1
+
+
+async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server, keys):
+    alice = await Terminal.open(server.port, "alice", keys["alice"])
+    await alice.expect("No tables yet")
+    mark = alice.mark()  # the window size follows the client's
+    alice.proc.change_terminal_size(70, 20)
+    await alice.expect("too small", mark)
+    alice.proc.change_terminal_size(*WIDE)
+    alice.keys("n")
+    await alice.expect("New game")
+    alice.keys("\r")  # the defaults: two human seats; the creator sits at the first
+    path = await until(lambda: table_file(server), "the table file")
+    await until(lambda: holders(path)[0] == "alice", "alice at seat 1")
+
+    bob = await Terminal.open(server.port, "bob", keys["bob"])
+    await bob.expect("Table 1")
+    bob.keys("\r")
+    await bob.expect("sit here")
+    bob.keys("\r")
+    await until(lambda: holders(path) == ["alice", "bob"], "bob at seat 2")
+
+    carol = await Terminal.open(server.port, "carol", keys["carol"])
+    await carol.expect("Table 1")
+    carol.keys("w")
+    await carol.expect("watching")
+    players = {0: alice, 1: bob}
+
+    async def play(count: int) -> None:
+        """Whoever is to move types the next move; every screen shows it."""
+        game = load_game(path)
+        seat = game.current_player
+        legal = [format_move(m) for m in game.legal_moves()]
+        text = legal[count % len(legal)]
+        marks = {t: t.mark() for t in (alice, bob, carol)}
+        players[seat].type_move(text)
+        await until(lambda: len(load_game(path).moves) == count + 1, f"move {count + 1} saved")
+        assert format_move(load_game(path).moves[-1]) == text
+        line = f"{count + 1:>4} {game.setup.players[seat].name:<8} {text}"
+        for terminal, since in marks.items():
+            await terminal.expect(line, since)
+
+    for count in range(4):
+        await play(count)
+
+    # Nobody moves for another seat, and spectators do not move at all.
+    game = load_game(path)
+    text = format_move(game.legal_moves()[0])
+    waiting = players[1 - game.current_player]
+    since = waiting.type_move(text)
+    await waiting.expect("yours", since)  # "...it is Ada's turn, not yours"
+    since = carol.type_move(text)
+    await carol.expect("spectators", since)  # "...spectators cannot move"
+    await play(4)  # the queue is clear: the next real move is number 5
+    assert len(load_game(path).moves) == 5
+
+    # The server dies mid-game; restarted, it has every move and the same host key.
+    before = [format_move(m) for m in load_game(path).moves]
+    host_key = server.host_key
+    server.kill()
+    for terminal in (alice, bob, carol):
+        await until(lambda: terminal.reader.done(), "the session to end with the server")
+        await terminal.close()
+    server.start()
+    assert server.host_key == host_key
+    alice = await Terminal.open(server.port, "alice", keys["alice"])
+    bob = await Terminal.open(server.port, "bob", keys["bob"])
+    players = {0: alice, 1: bob}
+    for terminal in (alice, bob):
+        await terminal.expect("Table 1")
+        terminal.keys("\r")
+        await terminal.expect("back to your seat")
+        terminal.keys("\r")
+    carol = await Terminal.open(server.port, "carol", keys["carol"])
+    await carol.expect("Table 1")
+    carol.keys("w")
+    await carol.expect("watching")
+    for terminal in (alice, bob, carol):
+        await terminal.expect("   5 ")  # the whole log is back on every screen
+    await play(5)
+    assert [format_move(m) for m in load_game(path).moves][:5] == before
+    for terminal in (alice, bob, carol):
+        await terminal.close()
+
+
+def serve_error(*args: str) -> str:
+    """Run ``serve`` expecting it to fail at start: its one line on stderr."""
+    done = subprocess.run([sys.executable, "-m", "pipeline_tui", "serve", *args],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    return done.stderr
+
+
+def test_start_errors_are_one_line(server, tmp_path):
+    assert "cannot listen on 127.0.0.1" in serve_error(
+        "--port", str(server.port), "--tables", str(tmp_path / "t"), "--authorized-keys",
+        str(server.keys))
+    assert "cannot read the authorized keys" in serve_error(
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys",
+        str(tmp_path / "missing"))
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    assert "hold no usable key" in serve_error(
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys", str(empty))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert "cannot use the tables folder" in serve_error(
+        "--port", "0", "--tables", str(blocker), "--open")
+
+
+def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path, keys):
+    srv = Server(tmp_path / "tables", tmp_path / "authorized_keys", tmp_path / "serve.log")
+    srv.keys.write_bytes(keys["alice"].export_public_key())
+    srv.start()
+    srv.proc.send_signal(signal.SIGINT)
+    assert srv.proc.wait(TIMEOUT) == 0
+    assert "server stopped" in srv.log.read_text()
+    assert (srv.tables / "ssh_host_ed25519_key").stat().st_mode & 0o777 == 0o600
+
+
+async def test_quitting_or_closing_input_ends_the_session(server, keys):
+    quitter = await Terminal.open(server.port, "alice", keys["alice"])
+    closer = await Terminal.open(server.port, "bob", keys["bob"])
+    for terminal in (quitter, closer):
+        await terminal.expect("Shared tables")
+    quitter.keys("\x11")  # ctrl+q
+    closer.proc.stdin.write_eof()
+    quit_done = await asyncio.wait_for(quitter.proc.wait(), TIMEOUT)
+    eof_done = await asyncio.wait_for(closer.proc.wait(), TIMEOUT)
+    assert quit_done.exit_status == 0
+    assert eof_done.exit_status is not None
+    for terminal in (quitter, closer):
+        await terminal.close()
