@@ -70,6 +70,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.mark: tuple[int, int] | None = None
         self.pipelines: list[tuple[Text, frozenset[tuple[int, int]]]] = []  # row, cells
         self.lit: frozenset[tuple[int, int]] = frozenset()
+        self.drawn: tuple = ()  # the grid text last shown, with its styles
 
     def compose(self):
         yield NetworkGrid(id="net-grid")
@@ -89,7 +90,9 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
         self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
-        self.border_subtitle = self.KEYS_GHOST if ghost is not None else self.KEYS
+        keys = self.KEYS_GHOST if ghost is not None else self.KEYS
+        if self.border_subtitle != keys:  # setting it repaints the panel, even when unchanged
+            self.border_subtitle = keys
         self._list_pipelines()
         self._draw()
         if ghost is not None:
@@ -104,6 +107,10 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
         text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
                                           self.mark, self.lit)
+        key = (text.plain, tuple(text.spans))
+        if key == self.drawn:
+            return  # most moves leave this network as it was: skip the re-render
+        self.drawn = key
         grid_widget = self.query_one("#net-grid", NetworkGrid)
         grid_widget.update(text)
         grid_widget.styles.width = self.grid.width

@@ -33,7 +33,7 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
 from .style import seat_colours, seat_style
-from .widgets import SteadyFooter, TooSmall
+from .widgets import MoveLog, SteadyFooter, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -92,6 +92,7 @@ class TableScreen(Screen):
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
         self.drawn: dict[str, tuple] = {}  # what each panel shows now: text, spans, style
+        self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
 
     # --- layout ---
     def compose(self) -> ComposeResult:
@@ -115,8 +116,7 @@ class TableScreen(Screen):
                 with VerticalScroll(id="board-view", classes="view"):
                     yield Static(id="board")
                 yield NetworkPanel(id="network-view", classes="view")
-                with VerticalScroll(id="log-view", classes="view"):
-                    yield Static(id="log")
+                yield MoveLog(id="log-view", classes="view")
             with Vertical(id="side"):
                 yield Static(id="hint")
                 yield OptionList(id="moves")
@@ -158,7 +158,7 @@ class TableScreen(Screen):
         for key in ("C", "1", "2", "3"):
             self._set(f"market-{key}", panels.market(state, key))
             title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
-            self.query_one(f"#market-{key}").border_title = title
+            self._title(f"market-{key}", title)
         self._set("contracts", panels.contracts(state))
         self._set("shops", panels.shops(state))
         self._set("government", panels.government(state))
@@ -168,12 +168,19 @@ class TableScreen(Screen):
         seat = self.shown_seat
         who = f"{seat + 1}: {state.players[seat].name}"
         self._set("board", panels.board(state, seat, self.colours))
-        self.query_one("#board-view").border_title = f"Player board {who}"
-        self.query_one("#network-view").border_title = f"Pipe Network {who}"
+        self._title("board-view", f"Player board {who}")
+        self._title("network-view", f"Pipe Network {who}")
         self._refresh_log()
         self._refresh_ghost()
         self._refresh_moves()
         self._refresh_hint()
+
+    def _title(self, widget_id: str, title: str) -> None:
+        """Set a panel's title only when it changed: Textual repaints a panel whenever its
+        title is set, even to the same text."""
+        widget = self.query_one(f"#{widget_id}")
+        if widget.border_title != title:
+            widget.border_title = title
 
     def _set(self, widget_id: str, text: Text) -> None:
         """Update a panel only when its text changed (saves a layout pass per move)."""
@@ -183,19 +190,24 @@ class TableScreen(Screen):
             self.query_one(f"#{widget_id}", Static).update(text)
 
     def _refresh_log(self) -> None:
-        lines = Text()
+        """The log, a line per move; lines already made are reused (they depend only on the
+        move, its number and who played it)."""
         state = self.current_state()
+        made = self.log_lines
+        lines = []
         for i, (move, seat) in enumerate(zip(self.game.moves, self.actors)):
-            if i:
-                lines.append("\n")
-            lines.append(f"{i + 1:>4} ", style="dim")
-            lines.append(f"{state.players[seat].name[:8]:<8}", style=seat_style(self.colours, seat))
-            lines.append(" ")
-            lines.append(M.format_move(move))
-        if not self.game.moves:
-            lines.append("No moves yet.", style="dim")
-        self.query_one("#log", Static).update(lines)
-        self.query_one("#log-view").scroll_end(animate=False)
+            key = (move, seat)
+            if i < len(made) and made[i][0] == key:
+                lines.append(made[i])
+                continue
+            line = Text(f"{i + 1:>4} ", style="dim")
+            line.append(f"{state.players[seat].name[:8]:<8}", style=seat_style(self.colours, seat))
+            line.append(" ")
+            line.append(M.format_move(move))
+            lines.append((key, line))
+        self.log_lines = lines
+        shown = [line for _key, line in lines] or [Text("No moves yet.", style="dim")]
+        self.query_one(MoveLog).set_lines(shown)
 
     def _refresh_ghost(self) -> None:
         state = self.game.state

@@ -14,6 +14,7 @@ from pipeline_tui.ui.network_panel import NetworkPanel
 from pipeline_tui.ui.replay_screen import ReplayScreen
 from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
 from pipeline_tui.ui.table_screen import TableScreen
+from pipeline_tui.ui.widgets import MoveLog
 
 from tests.ui.pilot import choose, hint, type_move
 
@@ -68,7 +69,7 @@ async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
         await choose(pilot, "done")
         await choose(pilot, "end")
         assert game.current_player != seat
-        log = str(screen.query_one("#log", Static).render())
+        log = "\n".join(line.plain for line in screen.query_one(MoveLog).lines)
         assert buy in log
         other = game.state.players[game.current_player]
         await choose(pilot, "pass")

@@ -1,15 +1,17 @@
-"""Focus changes stay cheap: the Footer is rebuilt only when the keys it shows change, and the
-Pipe Network writes its own keys on its border (issue 3's keypress target at 160x48)."""
+"""The table stays cheap to redraw (issue 3's keypress target, issue 5's 200 ms to every seat):
+the Footer is rebuilt only when the keys it shows change, the Pipe Network writes its own keys
+on its border, and the move log renders only the lines in sight."""
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from rich.text import Text
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from pipeline_tui.ui.network_panel import NetworkPanel
-from pipeline_tui.ui.widgets import SteadyFooter
+from pipeline_tui.ui.widgets import MoveLog, SteadyFooter
 
 from tests.ui.test_table import WIDE, choose, new_app, place_starting_tanks
 
@@ -83,3 +85,26 @@ async def test_switching_views_keeps_the_footer_and_the_network_names_its_keys(t
         await choose(pilot, "pipe 1")
         assert app.focused is network
         assert network.border_subtitle == "r rotate · enter place · v pipelines"
+
+
+class LogApp(App):
+    def compose(self) -> ComposeResult:
+        yield MoveLog()
+
+
+async def test_move_log_renders_only_the_lines_in_sight_and_follows_the_end():
+    app = LogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(MoveLog)
+        lines = [Text(f"{i:>4} move {i}") for i in range(1, 501)]
+        log.set_lines(lines)
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y > 0
+        shown = {index for index in log._strips}
+        # the screenful drawn before the scroll took effect, then the last one: never all 500
+        assert shown and max(shown) == 499 and len(shown) <= 20
+        kept = dict(log._strips)
+        log.set_lines(lines[:-1] + [Text(" 500 undone")])
+        await pilot.pause()
+        assert all(log._strips.get(i) is strip for i, strip in kept.items() if i < 499)
+        assert log.lines[-1].plain == " 500 undone"
