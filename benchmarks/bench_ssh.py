@@ -1,8 +1,10 @@
 """Shared tables over SSH: memory per connection and keystroke-to-screen latency.
 
-``pipeline-tui serve --open`` runs in a subprocess on a temporary tables folder. ``--clients``
-SSH sessions (asyncssh, a 160 x 50 pty each) connect and wait in the lobby; then the first sets
-up a 2-seat table, the second sits at seat 2 and the others watch.
+``pipeline-tui serve --open`` runs in a subprocess on a temporary tables folder that holds one
+table of ``--seats`` human seats (made beforehand with the server's own TableService, as the
+lobby's new-table form would). ``--clients`` SSH sessions (asyncssh, a 160 x 50 pty each)
+connect and wait in the lobby; then the first ``--seats`` of them sit down, one after another,
+and the others watch. The issue's figure is ``--seats 4 --clients 8`` (4 seats, 4 spectators).
 
 Memory: the server process's RSS (``/proc/PID/status`` VmRSS) before any connection and with
 every session in the lobby (the growth divided by ``--clients`` is the server's share per
@@ -14,13 +16,15 @@ channel until the move's log line is on the screen of every other session (SSH b
 child's Textual app, the Hub checking and writing the table with fsync, the Updates, and each
 watcher's redraw).
 
-Run: ``python benchmarks/bench_ssh.py [--clients 10] [--moves 20]``.
+Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import re
 import shutil
 import signal
@@ -37,6 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline_tui.engine.moves import format_move  # noqa: E402
+from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
+from pipeline_tui.server.tables import TableService  # noqa: E402
 from pipeline_tui.storage import load_game  # noqa: E402
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[P\]X^_].*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]", re.S)
@@ -110,6 +116,12 @@ def spread(values: list[float]) -> str:
             f"p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:.0f} ms, max {values[-1]:.0f} ms")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def memory(pids: list[int]) -> tuple[float, float]:
     """Mean RSS and mean PSS of ``pids``, in MB."""
     rss = [proc_kb(p, "VmRSS") for p in pids]
@@ -120,6 +132,9 @@ def memory(pids: list[int]) -> tuple[float, float]:
 async def run(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
     log = folder / "serve.log"
+    names = ("Ada", "Bo", "Cy", "Di")[: args.seats]
+    TableService(folder / "tables").create(
+        GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1")
     with open(log, "w") as out:
         server = subprocess.Popen([sys.executable, "-m", "pipeline_tui", "serve", "--open", "--port",
                                    "0", "--tables", str(folder / "tables")],
@@ -142,22 +157,30 @@ async def run(args: argparse.Namespace) -> None:
         rss, pss = memory(kids)
         print(f"session child in the lobby ({len(kids)} children): RSS {rss:.1f} MB, PSS {pss:.1f} MB")
 
-        first, second, watchers = terminals[0], terminals[1], terminals[2:]
-        first.keys("n")
-        await first.expect("New game")
-        first.keys("\r")
         path = folder / "tables" / "t1.json"
-        await until(path.exists, "the table")
-        await second.expect("Table 1")
-        second.keys("\r")
-        await second.expect("sit here")
-        second.keys("\r")
-        for terminal in watchers:
+        for i, terminal in enumerate(terminals[: args.seats]):
+            await terminal.expect("Table 1")
+            if i:  # the lobby has seen the seat before taken (it refreshes on its own)
+                await terminal.expect(f"{names[i - 1]}: player{i - 1}")
+            mark = len(terminal.raw)
+            terminal.keys("\r")
+            await terminal.expect("sit here", mark)
+            terminal.keys("\r")  # the first open seat is highlighted
+            await until(lambda: (json.loads(path.read_text())["meta"]["table"]["seats"][i] or {})
+                        .get("holder") == f"player{i}", f"player{i} seated")
+        for terminal in terminals[args.seats:]:
             await terminal.expect("Table 1")
             terminal.keys("w")
             await terminal.expect("watching")
-        seats = {0: first, 1: second}
+        seats = dict(enumerate(terminals[: args.seats]))
         times, saves = [], []
+        kids = children(server.pid)
+        idle = {pid: cpu_seconds(pid) for pid in kids}
+        await asyncio.sleep(5.0)
+        idle_ms = sorted(200 * (cpu_seconds(pid) - before) for pid, before in idle.items())
+        print(f"idle at the table, CPU per second: each session child {idle_ms[0]:.0f}-"
+              f"{idle_ms[-1]:.0f} ms")
+        cpu_before = {pid: cpu_seconds(pid) for pid in kids + [server.pid]}
         for count in range(args.moves):
             game = load_game(path)
             seat = game.current_player
@@ -171,14 +194,34 @@ async def run(args: argparse.Namespace) -> None:
             mover.keys(":" + text + "\r")
             start = time.perf_counter()
 
+            seen: dict[int, float] = {}
+
             def landed() -> bool:
                 if not saved and path.stat().st_mtime_ns != stamp:
                     saved.append((time.perf_counter() - start) * 1000)
-                return bool(saved) and all(t.shows(line, m) for t, m in zip(others, marks))
+                for t, m in zip(others, marks):
+                    index = terminals.index(t)
+                    if index not in seen and t.shows(line, m):
+                        seen[index] = (time.perf_counter() - start) * 1000
+                return bool(saved) and len(seen) == len(others)
 
-            await until(landed, line)
+            try:
+                await until(landed, line)
+            except RuntimeError:
+                for t, m in zip(others, marks):
+                    if not t.shows(line, m):
+                        screen = ANSI.sub(b"", bytes(t.raw[-3000:])).decode("utf-8", "replace")
+                        print(f"--- {terminals.index(t)} lacks {line!r}; its last output:\n{screen}")
+                raise
             saves.append(saved[0])
             times.append((time.perf_counter() - start) * 1000)
+            if args.verbose:
+                print(f"{line.strip():<28} seat {seat + 1}: saved {saved[0]:.0f} ms, on every "
+                      f"screen {times[-1]:.0f} ms; by session: "
+                      + " ".join(f"{i}:{seen[i]:.0f}" for i in sorted(seen)))
+        cpu = {pid: cpu_seconds(pid) - before for pid, before in cpu_before.items()}
+        server_cpu = cpu.pop(server.pid)
+        per_child = sorted(1000 * c / len(times) for c in cpu.values())
         await asyncio.sleep(1.0)
         rss, pss = memory(children(server.pid))
         print(f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
@@ -186,6 +229,9 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{len(times)} moves typed as ':move' + enter; from the enter key being written:")
         print(f"  table file rewritten by the server: {spread(saves)}")
         print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
+        print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
+              f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
+              f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores)")
     finally:
         for terminal in terminals:
             terminal.conn.close()
@@ -196,11 +242,13 @@ async def run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=10, help="SSH sessions (at least 3)")
-    parser.add_argument("--moves", type=int, default=20, help="moves timed")
+    parser.add_argument("--seats", type=int, default=4, help="human seats at the table (2-4)")
+    parser.add_argument("--clients", type=int, default=8, help="SSH sessions (more than --seats)")
+    parser.add_argument("--moves", type=int, default=40, help="moves timed")
+    parser.add_argument("--verbose", action="store_true", help="a line per move")
     args = parser.parse_args()
-    if args.clients < 3:
-        parser.error("--clients must be at least 3 (two seats and a watcher)")
+    if not 2 <= args.seats <= 4 or args.clients <= args.seats:
+        parser.error("--seats is 2 to 4 and --clients more than --seats (the rest watch)")
     asyncio.run(run(args))
 
 

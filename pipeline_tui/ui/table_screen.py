@@ -571,6 +571,12 @@ class SharedTableScreen(TableScreen):
         game.on_change = self.table_changed
         game.on_refused = self.refused
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        # A blinking cursor repaints the prompt twice a second, which over SSH is a stream of
+        # output and CPU in every session while nothing happens at the table.
+        self.query_one("#prompt", Input).cursor_blink = False
+
     def autosave(self) -> None:
         """Nothing to do: the server writes the table after every change."""
 

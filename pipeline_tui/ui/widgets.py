@@ -79,8 +79,13 @@ class MoveLog(ScrollView, can_focus=True):
             self._strips.pop(index, None)
         self._lines = list(lines)
         self.virtual_size = Size(max((line.cell_len for line in lines), default=0), len(lines))
-        self.scroll_end(animate=False)
+        self.scroll_end(animate=False, immediate=True)
+        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)  # new height known
         self.refresh()
+
+    def on_resize(self) -> None:
+        """Keep the newest move in sight when the log first gets its size, or a new one."""
+        self.scroll_end(animate=False, immediate=True)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
