@@ -99,11 +99,27 @@ def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
                  for colour, grade in C.contract_tile(tile).needs)
 
 
+_OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
 def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     """Per colour, the free market slots and open Order needs that would take a barrel:
     (price, lowest grade accepted), dearest first. Order needs count at part of their pay, as
-    an Order is only fulfilled whole."""
+    an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
+    that change prices (a plan's steps mostly leave them as they are)."""
     levels = player.upgrades
+    key = (len(state.players), min(levels[_RM], 3), levels[_CO] >= 2,
+           tuple(map(tuple, state.markets)), tuple(map(tuple, state.order_rows)))
+    found = _OUTLETS.get(key)
+    if found is None:
+        found = _list_outlets(state, levels)
+        if len(_OUTLETS) > 20000:
+            _OUTLETS.clear()
+        _OUTLETS[key] = found
+    return [list(slots) for slots in found]
+
+
+def _list_outlets(state: State, levels: list[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
     any_colour = levels[_RM] >= 3
     out: list[list[tuple[int, int]]] = [[], [], []]
     table = _market_slots(len(state.players), levels[_RM] >= 1)
@@ -126,7 +142,7 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
                     out[colour].append((pay, grade))
     for slots in out:
         slots.sort(reverse=True)
-    return out
+    return tuple(tuple(slots) for slots in out)
 
 
 def _take(slots: list[tuple[int, int]], grade: int) -> int | None:
