@@ -4,8 +4,8 @@ Plays the arena's games (``pipeline_tui.ai.arena.run_games``, as ``pipeline-tui 
 blocks of ``--block`` games, printing each block's search wins and wall time as it ends, then
 the arena table over all of them. Block ``k`` plays seeds ``seed + k*block`` onwards; with a
 block that is a multiple of the player count the seats rotate exactly as in one long run, so
-the results equal ``pipeline-tui arena --games N --seed S`` (timings apart). Long runs report
-progress and a partial table survives an interrupted run.
+the results equal ``pipeline-tui arena --games N --seed S`` (timings apart). The block lines
+show a long run's progress and keep its results if it is interrupted.
 
     python benchmarks/bench_bots.py --players 4 --games 200 --seed 5000 --bots search,heuristic
 """

@@ -99,7 +99,7 @@ def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
                  for colour, grade in C.contract_tile(tile).needs)
 
 
-_OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}
+_OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
 
 
 def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
@@ -113,7 +113,7 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     found = _OUTLETS.get(key)
     if found is None:
         found = _list_outlets(state, levels)
-        if len(_OUTLETS) > 20000:
+        if len(_OUTLETS) > 2048:
             _OUTLETS.clear()
         _OUTLETS[key] = found
     return [list(slots) for slots in found]
