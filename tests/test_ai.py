@@ -137,3 +137,65 @@ def test_ai_imports_no_user_interface():
     code = "import sys, pipeline_tui.ai, pipeline_tui.ai.arena; print('textual' in sys.modules, 'rich' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def _positions(seeds, players: int):
+    """Positions along seeded random games (many Valuation cards, Upgrades and markets)."""
+    for seed in seeds:
+        game = Game(GameSetup.default(players=players, seed=seed))
+        rng = random.Random(seed)
+        while not game.is_over():
+            yield game.state
+            game.apply(rng.choice(game.legal_moves()))
+
+
+def test_evaluation_scores_pipelines_and_cards_as_the_scoring_does():
+    from pipeline_tui.ai import evaluate as E
+    from pipeline_tui.engine.rules import network
+    from pipeline_tui.engine.scoring import score_player
+
+    cards = set()
+    for state in _positions(range(6), 3):
+        cards.update(state.valuation_cards)
+        for player in state.players:
+            net = network(player)
+            steps = E._thresholds(state)
+            reach_of = {p.key: E._grade(steps[p.colour], p.value(player.level("ENG")))
+                        for p in net.pipelines}
+            lines = [(line.step, line.amount) for line in score_player(state, player)
+                     if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:")]
+            assert E._scored_parts(state, player, net, reach_of) == lines
+    assert len(cards) >= 6
+
+
+def _reference_outlets(state, player):
+    """The outlets as evaluate first listed them, slot by slot with ``rules.market_price``."""
+    from pipeline_tui.engine.rules import market_price
+
+    out = [[], [], []]
+    for index, row in enumerate(C.MARKET_ROWS):
+        for slot, held in enumerate(state.markets[index]):
+            if held >= 0:
+                continue
+            price = market_price(state, player, index, slot)
+            colours = range(3) if player.level("RM") >= 3 and row.market != "C" else [row.colour]
+            for colour in colours:
+                out[colour].append((price, row.grade))
+    bonus = C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0
+    for row in state.order_rows:
+        for tile in row:
+            if tile >= 0:
+                for colour, grade in C.contract_tile(tile).needs:
+                    out[colour].append((int(0.6 * (C.ORDER_PAY[grade] + bonus)), grade))
+    return [sorted(slots, reverse=True) for slots in out]
+
+
+def test_cached_market_outlets_match_the_market_prices():
+    from pipeline_tui.ai import evaluate as E
+
+    for state in _positions([4, 5], 4):
+        for player in state.players:
+            cached = E._outlets(state, player)
+            assert cached == _reference_outlets(state, player)
+            cached[0].clear()  # evaluate uses slots up: the cache must not change
+            assert E._outlets(state, player) == _reference_outlets(state, player)

@@ -10,10 +10,11 @@ yearly worth; everything that only pays later is discounted by the Rounds left.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..data import components as C
-from ..engine.network import Pipeline
-from ..engine.rules import highest_grade_from_crude, market_price, network, refine_cost
-from ..engine.scoring import score_player
+from ..engine.rules import highest_grade_from_crude, network, refine_cost
+from ..engine.scoring import card_value, score_player
 from ..engine.state import PlayerState, State
 
 SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components market rows)
@@ -37,12 +38,31 @@ def rounds_left(state: State, turn_done: bool) -> tuple[int, int]:
     return in_year + later, in_year
 
 
+_RM = C.UPGRADE_CODES.index("RM")
+_CO = C.UPGRADE_CODES.index("CO")
+_ENG = C.UPGRADE_CODES.index("ENG")
+
+
+def _thresholds(state: State) -> list[tuple[int, int, int]]:
+    """Per colour, the Refinement Value each grade needs from Crude (``rules.refine_cost``)."""
+    out = []
+    for costs in state.refinement_costs:
+        a, b, c = costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2]
+        out.append((a, b, c))
+    return out
+
+
+def _grade(steps: tuple[int, int, int], value: int) -> int:
+    """``rules.highest_grade_from_crude`` with the colour's thresholds at hand."""
+    best = 0
+    for grade in (1, 2, 3):
+        if steps[grade - 1] <= value:
+            best = grade
+    return best
+
+
 def marginal_penalty(player: PlayerState) -> int:
     return C.penalty_total(player.penalties + 1) - C.penalty_total(player.penalties)
-
-
-def _reach(state: State, player: PlayerState, p: Pipeline) -> int:
-    return highest_grade_from_crude(state, p.colour, p.value(player.level("ENG")))
 
 
 def pipeline_progress(state: State, colour: int, value: int) -> float:
@@ -60,30 +80,69 @@ def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
     return pay + (C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0)
 
 
+@lru_cache(maxsize=16)
+def _market_slots(players: int, refined_bonus: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per market row, (slot, price) for each slot in play (``rules.market_price``, tabled)."""
+    table = []
+    for row in C.MARKET_ROWS:
+        bonus = C.REFINED_MARKETS_I_BONUS if refined_bonus and row.market != "C" and row.grade > 0 else 0
+        table.append(tuple((slot, row.prices[printed] + bonus)
+                           for slot, printed in enumerate(row.slots[players])))
+    return tuple(table)
+
+
+@lru_cache(maxsize=512)
+def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
+    """An Order tile's needs as outlets: (colour, part of its pay, grade)."""
+    extra = C.CONTRACTS_ORDERS_II_BONUS if bonus else 0
+    return tuple((colour, int(0.6 * (C.ORDER_PAY[grade] + extra)), grade)
+                 for colour, grade in C.contract_tile(tile).needs)
+
+
+_OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
+
+
 def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     """Per colour, the free market slots and open Order needs that would take a barrel:
     (price, lowest grade accepted), dearest first. Order needs count at part of their pay, as
-    an Order is only fulfilled whole."""
-    any_colour = player.level("RM") >= 3
+    an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
+    that change prices (a plan's steps mostly leave them as they are)."""
+    levels = player.upgrades
+    key = (len(state.players), min(levels[_RM], 3), levels[_CO] >= 2,
+           tuple(map(tuple, state.markets)), tuple(map(tuple, state.order_rows)))
+    found = _OUTLETS.get(key)
+    if found is None:
+        found = _list_outlets(state, levels)
+        if len(_OUTLETS) > 2048:
+            _OUTLETS.clear()
+        _OUTLETS[key] = found
+    return [list(slots) for slots in found]
+
+
+def _list_outlets(state: State, levels: list[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    any_colour = levels[_RM] >= 3
     out: list[list[tuple[int, int]]] = [[], [], []]
+    table = _market_slots(len(state.players), levels[_RM] >= 1)
     for index, row in enumerate(C.MARKET_ROWS):
-        for slot, held in enumerate(state.markets[index]):
-            if held >= 0:
+        held_row = state.markets[index]
+        spread = any_colour and row.market != "C"
+        for slot, price in table[index]:
+            if held_row[slot] >= 0:
                 continue
-            price = market_price(state, player, index, slot)
-            if any_colour and row.market != "C":
+            if spread:
                 for colour in range(3):
                     out[colour].append((price, row.grade))
             else:
                 out[row.colour].append((price, row.grade))
+    bonus = levels[_CO] >= 2
     for row in state.order_rows:
         for tile in row:
             if tile >= 0:
-                for colour, grade in C.contract_tile(tile).needs:
-                    out[colour].append((int(0.6 * _contract_pay(player, grade, "order")), grade))
+                for colour, pay, grade in _order_outlets(tile, bonus):
+                    out[colour].append((pay, grade))
     for slots in out:
         slots.sort(reverse=True)
-    return out
+    return tuple(tuple(slots) for slots in out)
 
 
 def _take(slots: list[tuple[int, int]], grade: int) -> int | None:
@@ -104,8 +163,9 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     h = left / TOTAL_ROUNDS
     sell_w = min(1.0, left / 2) * 0.85
     net = network(player)
-    eng = player.level("ENG")
-    reach_of = {p.key: _reach(state, player, p) for p in net.pipelines}
+    eng = player.upgrades[_ENG]
+    steps = _thresholds(state)
+    reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in net.pipelines}
 
     value = float(player.money - C.penalty_total(player.penalties))
     # Cash in hand pays for the next Actions: the first dollars are worth more than face value.
@@ -204,7 +264,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
             value += weight * use_w * 2.0 * gain
             if reach < 3:
                 step = SALE[reach + 1] - SALE[reach] if reach else SALE[1] - SALE[0]
-                value += weight * use_w * 1.2 * step * pipeline_progress(state, colour, p.value(eng))
+                value += weight * use_w * 1.2 * step * _progress(steps[colour], reach, p.value(eng))
 
     # Machines: attached Pipelines refine every Machine Phase without an Action.
     if player.machines:
@@ -224,18 +284,17 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     # Contracts at risk of failing may not be there to count on the Contract cards.
     # Cards valuing oil in Tanks count only barrels still held at the end, unlikely while they
     # can be sold.
-    for line in _score_lines(state, player):
-        if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:"):
-            value += line.amount
-        if line.step == "card:REFINED_OIL":
-            value -= sell_w * line.amount
-        elif line.step in _COLOUR_CARDS:
-            colour = _COLOUR_CARDS[line.step]
+    for step, amount in _scored_parts(state, player, net, reach_of):
+        value += amount
+        if step == "card:REFINED_OIL":
+            value -= sell_w * amount
+        elif step in _COLOUR_CARDS:
+            colour = _COLOUR_CARDS[step]
             value -= sell_w * sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4))
-        if line.step == "card:CONTRACTS":
+        if step == "card:CONTRACTS":
             value -= contract_worth
-        elif line.step == "card:OIL_TYPES":
-            value += C.TYPE_COUNT_VALUE[min(len(kinds), 9)] - line.amount
+        elif step == "card:OIL_TYPES":
+            value += C.TYPE_COUNT_VALUE[min(len(kinds), 9)] - amount
     return value
 
 
@@ -244,6 +303,59 @@ _COLOUR_CARDS = {"card:ORANGE": 0, "card:TEAL": 1, "card:SILVER": 2}
 
 def _score_lines(state: State, player: PlayerState):
     return score_player(state, player)
+
+
+def _progress(steps: tuple[int, int, int], reach: int, value: int) -> float:
+    """:func:`pipeline_progress` with the colour's thresholds and the Pipeline's grade at hand."""
+    if reach >= 3:
+        return 0.0
+    low = steps[reach - 1] if reach else 0
+    high = steps[reach]
+    return (value - low) / max(1, high - low)
+
+
+_PIPELINE_CARDS = {"PIPELINES", "MACHINE_PIPELINES", "ORANGE", "TEAL", "SILVER", "LOW_PIPELINES",
+                   "MID_PIPELINES", "HIGH_PIPELINES", "PIPELINE_TYPES", "MACHINE_PIPELINE_TYPES"}
+
+
+def _scored_parts(state: State, player: PlayerState, net, reach_of: dict) -> list[tuple[str, int]]:
+    """The end-game score lines that are already certain (Pipelines, the Valuation tile, each
+    Valuation card), as ``scoring.score_player`` gives them, reusing the Pipelines' grades."""
+    pipes = net.pipelines
+    values = C.END_PIPELINE_VALUE
+    attached = [p for p in pipes if p.machines]
+
+    def worth(group) -> int:
+        return sum(values[reach_of[p.key]] for p in group)
+
+    def types(group) -> int:
+        return C.TYPE_COUNT_VALUE[len({(p.colour, reach_of[p.key]) for p in group if reach_of[p.key]})]
+
+    parts = [("pipelines", worth(pipes)), ("valuation_tile", worth(attached))]
+    for card in state.valuation_cards:
+        code = C.VALUATION_BY_ID[card].code
+        if code not in _PIPELINE_CARDS:
+            amount = card_value(state, player, card)
+        elif code == "PIPELINES":
+            amount = parts[0][1]
+        elif code == "MACHINE_PIPELINES":
+            amount = parts[1][1]
+        elif code in _COLOUR_INDEX:
+            colour = _COLOUR_INDEX[code]
+            amount = (sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4))
+                      + worth([p for p in pipes if p.colour == colour]))
+        elif code == "PIPELINE_TYPES":
+            amount = types(pipes)
+        elif code == "MACHINE_PIPELINE_TYPES":
+            amount = types(attached)
+        else:
+            target = ("LOW_PIPELINES", "MID_PIPELINES", "HIGH_PIPELINES").index(code) + 1
+            amount = values[target] * sum(1 for p in pipes if reach_of[p.key] == target)
+        parts.append((f"card:{code}", amount))
+    return parts
+
+
+_COLOUR_INDEX = {"ORANGE": 0, "TEAL": 1, "SILVER": 2}
 
 
 def relative(state: State, seat: int, turn_done: bool = True) -> float:
