@@ -2,7 +2,7 @@
 
 ``pipeline-tui serve --open`` runs in a subprocess on a temporary tables folder that holds one
 table of ``--seats`` human seats (made beforehand with the server's own TableService, as the
-lobby's new-table form would). ``--clients`` SSH sessions (asyncssh, a 160 x 50 pty each)
+lobby's new-table form would). ``--clients`` SSH sessions (asyncssh, a 160 x 50 pty each, so the move log is on screen)
 connect and wait in the lobby; then the first ``--seats`` of them sit down, one after another,
 and the others watch. The issue's figure is ``--seats 4 --clients 8`` (4 seats, 4 spectators).
 
@@ -181,6 +181,8 @@ async def run(args: argparse.Namespace) -> None:
         print(f"idle at the table, CPU per second: each session child {idle_ms[0]:.0f}-"
               f"{idle_ms[-1]:.0f} ms")
         cpu_before = {pid: cpu_seconds(pid) for pid in kids + [server.pid]}
+        bytes_before = [len(t.raw) for t in terminals]
+        own_before = cpu_seconds(os.getpid())
         for count in range(args.moves):
             game = load_game(path)
             seat = game.current_player
@@ -220,8 +222,10 @@ async def run(args: argparse.Namespace) -> None:
                       f"screen {times[-1]:.0f} ms; by session: "
                       + " ".join(f"{i}:{seen[i]:.0f}" for i in sorted(seen)))
         cpu = {pid: cpu_seconds(pid) - before for pid, before in cpu_before.items()}
+        own = cpu_seconds(os.getpid()) - own_before
         server_cpu = cpu.pop(server.pid)
         per_child = sorted(1000 * c / len(times) for c in cpu.values())
+        sent = sorted((len(t.raw) - b) / len(times) / 1024 for t, b in zip(terminals, bytes_before))
         await asyncio.sleep(1.0)
         rss, pss = memory(children(server.pid))
         print(f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
@@ -232,6 +236,9 @@ async def run(args: argparse.Namespace) -> None:
         print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
               f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
               f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores)")
+        print(f"screen output per move: {sent[0]:.1f}-{sent[-1]:.1f} KB per session; this "
+              f"benchmark's own CPU (the 8 SSH clients and screen checks): "
+              f"{1000 * own / len(times):.0f} ms per move")
     finally:
         for terminal in terminals:
             terminal.conn.close()

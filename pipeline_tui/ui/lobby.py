@@ -79,11 +79,17 @@ class LobbyScreen(Screen):
         table = self.query_one("#tables", DataTable)
         table.add_columns("Table", "Seats", "Year", "Round", "Moves", "State")
         table.focus()
-        self.set_interval(REFRESH_SECONDS, self.action_refresh)
+        self.poll = self.set_interval(REFRESH_SECONDS, self.action_refresh)
         self.action_refresh()
 
     def on_screen_resume(self) -> None:
+        self.poll.resume()
         self.action_refresh()
+
+    def on_screen_suspend(self) -> None:
+        """A table (or a dialog) is over the lobby: stop asking for the list. Each poll started
+        a worker, and every 2 s that redrew the whole table screen in every session."""
+        self.poll.pause()
 
     @work(exclusive=True, group="lobby-list")
     async def action_refresh(self) -> None:

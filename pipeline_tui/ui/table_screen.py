@@ -93,6 +93,7 @@ class TableScreen(Screen):
         self.actors = actors_of(game)
         self.drawn: dict[str, tuple] = {}  # what each panel shows now: text, spans, style
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
+        self.view = "table-view"  # the view shown on a narrow terminal
 
     # --- layout ---
     def compose(self) -> ComposeResult:
@@ -490,8 +491,19 @@ class TableScreen(Screen):
             target.focus()
 
     def _show_view(self, view: str) -> None:
+        """Make ``view`` the one shown on a narrow terminal. A wide terminal shows every view,
+        so there the classes wait for a resize: changing them restyles whole views, which cost
+        a shared-table seat most of its redraw time on moves that switch views."""
+        self.view = view
+        if not self.has_class("-wide"):
+            self._apply_view()
+
+    def _apply_view(self) -> None:
         for name in VIEWS:
-            self.query_one(f"#{name}").set_class(name == view, "-active")
+            self.query_one(f"#{name}").set_class(name == self.view, "-active")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._apply_view)
 
     def _show_action_panel(self) -> None:
         """Bring the panel of the Action in progress into view (on narrow terminals too)."""

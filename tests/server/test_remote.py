@@ -150,6 +150,7 @@ async def test_a_refused_move_is_taken_back():
 
 # --- the session app (lobby and shared table) driven with Pilot -----------------------------
 
+from pipeline_tui.ui import lobby  # noqa: E402
 from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
 from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
 
@@ -212,4 +213,37 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
                               and app.screen.game.seat == 0, "back at the table")
     finally:
         await bob.close()
+        await hub.close()
+
+
+async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path, monkeypatch):
+    """A hidden lobby that kept polling redrew the whole table in every session each time."""
+    monkeypatch.setattr(lobby, "REFRESH_SECONDS", 0.05)
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            asked = []
+            real = app.client.list_tables
+
+            async def counted():
+                asked.append(1)
+                return await real()
+
+            app.client.list_tables = counted
+            await pilot_until(pilot, lambda: len(asked) >= 2, "the lobby polling")
+            await pilot.press("n")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot.pause(0.2)
+            before = len(asked)
+            await pilot.pause(0.5)  # ten polling periods
+            assert len(asked) == before
+            await pilot.press("f9")
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot_until(pilot, lambda: len(asked) >= before + 2, "polling again")
+    finally:
         await hub.close()
