@@ -161,7 +161,7 @@ class SeatScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seat-box"):
-            yield Label(f"Table {self.info.name or self.info.id}", classes="heading")
+            yield Label(self.info.name or f"Table {self.info.id}", classes="heading")
             yield OptionList(*self.options(), id="seat-menu")
 
     def options(self) -> list[Option]:
