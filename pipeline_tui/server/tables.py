@@ -149,7 +149,7 @@ class TableService:
                     f"cannot be loaded ({type(exc).__name__}: {exc})")
                 problem = text if text.startswith(path.name) else f"{path.name}: {text}"
                 self.problems.append(problem)
-                log.warning("table file skipped (left as it is): %s", problem)
+                log.info("table file skipped (left as it is): %s", problem)
                 continue
             self.tables[table.id] = table
 
