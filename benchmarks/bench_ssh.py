@@ -173,7 +173,7 @@ async def run(args: argparse.Namespace) -> None:
             terminal.keys("w")
             await terminal.expect("watching")
         seats = dict(enumerate(terminals[: args.seats]))
-        times, saves = [], []
+        times, saves, each = [], [], []  # each: per move and screen, when it showed the move
         kids = children(server.pid)
         idle = {pid: cpu_seconds(pid) for pid in kids}
         await asyncio.sleep(5.0)
@@ -217,6 +217,7 @@ async def run(args: argparse.Namespace) -> None:
                 raise
             saves.append(saved[0])
             times.append((time.perf_counter() - start) * 1000)
+            each.extend(seen.values())
             if args.verbose:
                 print(f"{line.strip():<28} seat {seat + 1}: saved {saved[0]:.0f} ms, on every "
                       f"screen {times[-1]:.0f} ms; by session: "
@@ -233,6 +234,7 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{len(times)} moves typed as ':move' + enter; from the enter key being written:")
         print(f"  table file rewritten by the server: {spread(saves)}")
         print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
+        print(f"  ... on each other screen, taken one by one: {spread(each)}")
         print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
               f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
               f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores)")
