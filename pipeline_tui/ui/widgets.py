@@ -79,13 +79,18 @@ class MoveLog(ScrollView, can_focus=True):
             self._strips.pop(index, None)
         self._lines = list(lines)
         self.virtual_size = Size(max((line.cell_len for line in lines), default=0), len(lines))
-        self.scroll_end(animate=False, immediate=True)
-        self.call_after_refresh(self.scroll_end, animate=False, immediate=True)  # new height known
+        self._follow()
         self.refresh()
+
+    def _follow(self) -> None:
+        """Scroll to the newest line at once. Textual's scroll_end waits for a refresh (until
+        then the new lines do not allow scrolling), which drew the log twice per move; forcing
+        the scroll with the sizes known now draws it once."""
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
     def on_resize(self) -> None:
         """Keep the newest move in sight when the log first gets its size, or a new one."""
-        self.scroll_end(animate=False, immediate=True)
+        self._follow()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
