@@ -404,18 +404,16 @@ def cmd_web(args: argparse.Namespace) -> int:
     return 0
 
 
-def _port(text: str) -> int:
+def _port(text: str, lowest: int = 1) -> int:
     value = _nonneg(text)
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    if not lowest <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is {lowest} to 65535, not {value}")
     return value
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from .server import ssh
-    except ImportError as exc:
-        raise CliError(f"serve needs asyncssh ({exc}); install it with pip") from None
+    from .server import ssh  # asyncssh loads only for serve
+
     try:
         return ssh.run(args.host, args.port, Path(args.tables),
                        Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
@@ -426,13 +424,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _ssh_port(text: str) -> int:
     """A port for serve: 0 asks the system for a free one (the tests use that)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
-    return value
+    return _port(text, lowest=0)
 
 
 def _app_options(p: argparse.ArgumentParser) -> None:
