@@ -8,6 +8,7 @@ game's cold start never loads aiohttp or textual-serve.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import ipaddress
 import os
@@ -115,10 +116,9 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
             self.initialize_logging()
             loop = asyncio.new_event_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
-                try:
+                # on Windows there are no signal handlers: Ctrl+C arrives as KeyboardInterrupt
+                with contextlib.suppress(NotImplementedError):
                     loop.add_signal_handler(sig, self.request_exit)
-                except NotImplementedError:  # Windows: Ctrl+C arrives as KeyboardInterrupt
-                    pass
             try:
                 web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False,
                             loop=loop, access_log=None,

@@ -17,6 +17,7 @@ listens, and serves until SIGTERM/SIGINT.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -188,10 +189,8 @@ class Hub:
         finally:
             self._connections.discard(conn)
             conn.close()
-            try:
+            with contextlib.suppress(TableError):  # the hub is closing: nobody is left to tell
                 await self._forget(conn)
-            except TableError:
-                pass  # the hub is closing: nobody is left to tell
             self._handlers.discard(task)
 
     async def _serve(self, conn: _Connection, reader: asyncio.StreamReader) -> None:

@@ -7,6 +7,7 @@ the token that names the player in ``PIPELINE_TUI_TOKEN``. The child never write
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gc
 import os
@@ -21,10 +22,8 @@ TOKEN_ENV = "PIPELINE_TUI_TOKEN"
 def take_terminal() -> None:
     """Make the pty on stdin our controlling terminal (``serve`` starts us leading a new
     session), so window changes arrive as SIGWINCH and a closed session as SIGHUP."""
-    try:
+    with contextlib.suppress(OSError):  # not a terminal, or already ours
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    except OSError:
-        pass  # not a terminal, or already ours
 
 
 def main() -> int:

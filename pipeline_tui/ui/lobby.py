@@ -7,6 +7,7 @@ through a ``TableClient``; the lobby lists the Hub's tables and a table opens in
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Iterable
 
@@ -241,10 +242,9 @@ class SharedApp(PipelineApp):
         remote, self.remote = self.remote, None
         if remote is not None:
             await remote.wait_sent()
-            try:
+            # the table may be gone or the server restarting: then there is nothing to give back
+            with contextlib.suppress(TableError):
                 await self.client.leave(remote.table_id)
-            except TableError:
-                pass  # the table is gone or the server restarts: nothing to give back
 
     def _lobby_error(self, text: str) -> None:
         for screen in self.screen_stack:
