@@ -35,8 +35,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import asyncssh
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -44,9 +42,14 @@ from pipeline_tui.engine.moves import format_move  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
 from pipeline_tui.server.tables import TableService  # noqa: E402
 from pipeline_tui.storage import load_game  # noqa: E402
+from tests.server.sshterm import Terminal, until as wait_until  # noqa: E402
 
-ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[P\]X^_].*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]", re.S)
 TIMEOUT = 120.0
+POLL = 0.005  # seconds between looks at the screens: the latency figures' resolution
+
+
+async def until(condition, what: str) -> None:
+    await wait_until(condition, what, TIMEOUT, POLL)
 
 
 def proc_kb(pid: int, name: str, file: str = "status") -> int:
@@ -66,48 +69,6 @@ def children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
-
-
-async def until(condition, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
-
-
-class Terminal:
-    def __init__(self, conn, proc) -> None:
-        self.conn, self.proc = conn, proc
-        self.raw = bytearray()
-        self.checked: dict[tuple[str, int], int] = {}
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, user: str) -> "Terminal":
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        conn = await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key],
-                                      known_hosts=None, agent_path=None)
-        return cls(conn, await conn.create_process(term_type="xterm-256color",
-                                                   term_size=(160, 50), encoding=None))
-
-    async def _read(self) -> None:
-        while data := await self.proc.stdout.read(1 << 16):
-            self.raw.extend(data)
-
-    def shows(self, text: str, since: int = 0) -> bool:
-        """Whether ``text`` is on the screen since ``since`` (rechecked only after new output)."""
-        key = (text, since)
-        if self.checked.get(key) == len(self.raw):
-            return False
-        self.checked[key] = len(self.raw)
-        return text in ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
-
-    async def expect(self, text: str, since: int = 0) -> None:
-        await until(lambda: self.shows(text, since), repr(text))
-
-    def keys(self, data: str) -> None:
-        self.proc.stdin.write(data.encode())
 
 
 def spread(values: list[float]) -> str:
@@ -209,10 +170,10 @@ async def run(args: argparse.Namespace) -> None:
 
             try:
                 await until(landed, line)
-            except RuntimeError:
+            except AssertionError:
                 for t, m in zip(others, marks):
                     if not t.shows(line, m):
-                        screen = ANSI.sub(b"", bytes(t.raw[-3000:])).decode("utf-8", "replace")
+                        screen = t.text(max(0, t.mark() - 3000))
                         print(f"--- {terminals.index(t)} lacks {line!r}; its last output:\n{screen}")
                 raise
             saves.append(saved[0])

@@ -22,21 +22,9 @@ import pytest
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.storage import load_game, read_save
 
-TIMEOUT = 60.0  # seconds for anything to show up (a loaded 2-core machine starts Pythons slowly)
-WIDE = (160, 50)  # columns, rows: the whole table, the move log included
-ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[P\]X^_].*?(?:\x07|\x1b\\)|\x1b[@-Z\\-_]", re.S)
+from tests.server.sshterm import TIMEOUT, WIDE, Terminal, until
+
 ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
-
-
-async def until(condition, what: str, timeout: float = TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 class Server:
@@ -74,51 +62,6 @@ class Server:
                 self.proc.wait(TIMEOUT)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-
-class Terminal:
-    """One player's SSH session with a pty: keys in, the screen's text out."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, proc) -> None:
-        self.conn, self.proc = conn, proc
-        self.raw = bytearray()
-        self.reader = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, user: str, key, size=WIDE) -> "Terminal":
-        conn = await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key],
-                                      known_hosts=None, agent_path=None)
-        proc = await conn.create_process(term_type="xterm-256color", term_size=size,
-                                         encoding=None)
-        return cls(conn, proc)
-
-    async def _read(self) -> None:
-        while data := await self.proc.stdout.read(1 << 16):
-            self.raw.extend(data)
-
-    def mark(self) -> int:
-        return len(self.raw)
-
-    def text(self, since: int = 0) -> str:
-        return ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
-
-    async def expect(self, text: str, since: int = 0) -> None:
-        await until(lambda: text in self.text(since), f"{text!r} on the screen")
-
-    def keys(self, data: str) -> None:
-        self.proc.stdin.write(data.encode())
-
-    def type_move(self, text: str) -> int:
-        """Type ":", a move and enter in one write (one packet, as a fast typist's keys may
-        arrive); returns the mark before."""
-        mark = self.mark()
-        self.keys(":" + text + "\r")
-        return mark
-
-    async def close(self) -> None:
-        self.conn.close()
-        await self.conn.wait_closed()
-        self.reader.cancel()
 
 
 @pytest.fixture(scope="module")
