@@ -29,6 +29,16 @@ async def place_starting_tanks(pilot) -> None:
     await pilot.pause()
 
 
+async def take_a_pipe_tile(pilot) -> int:
+    """Past setup, the first player takes the Tanks action and buys pipe 1: a ghost to place.
+    Returns that player's seat."""
+    await place_starting_tanks(pilot)
+    seat = pilot.app.screen.game.current_player
+    await choose(pilot, "act tanks")
+    await choose(pilot, "pipe 1")
+    return seat
+
+
 def new_app(tmp_path: Path, **options) -> PipelineApp:
     options.setdefault("mode", "new")
     options.setdefault("players", 2)
@@ -85,10 +95,7 @@ async def test_ghost_tile_moves_turns_and_places(tmp_path):
     async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
-        await place_starting_tanks(pilot)
-        seat = game.current_player
-        await choose(pilot, "act tanks")
-        await choose(pilot, "pipe 1")
+        seat = await take_a_pipe_tile(pilot)
         assert game.state.turn.hand_tile >= 0
         assert isinstance(app.focused, NetworkPanel)
         assert screen.ghost is not None and screen.ghost.legal
@@ -326,10 +333,7 @@ async def test_clicking_the_network_moves_the_ghost_then_places_it(tmp_path):
     async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
         game = screen.game
-        await place_starting_tanks(pilot)
-        seat = game.current_player
-        await choose(pilot, "act tanks")
-        await choose(pilot, "pipe 1")
+        seat = await take_a_pipe_tile(pilot)
         panel = screen.query_one(NetworkPanel)
         col, row = panel.grid.origin(1, 0)
         await pilot.click("#net-grid", offset=(col + 2, row + 1))
@@ -411,9 +415,7 @@ async def test_without_colour_the_ghost_and_barrels_still_read(tmp_path, monkeyp
     monkeypatch.setenv("NO_COLOR", "1")
     app = new_app(tmp_path)
     async with app.run_test(size=NARROW) as pilot:
-        await place_starting_tanks(pilot)
-        await choose(pilot, "act tanks")
-        await choose(pilot, "pipe 1")
+        await take_a_pipe_tile(pilot)
         await pilot.press("right")
         await pilot.pause()
         assert "░" in app.export_screenshot()
