@@ -72,7 +72,7 @@ class MoveLog(ScrollView, can_focus=True):
         """Show ``lines`` and scroll to the last; lines that did not change keep their render."""
         same = 0
         for old, new in zip(self._lines, lines):
-            if old != new:
+            if old is not new and old != new:  # the table hands back the same Text per move
                 break
             same += 1
         for index in range(same, max(len(self._lines), len(lines))):
