@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from .. import storage
@@ -81,7 +81,7 @@ class ReplayScreen(TableScreen):
         text.append(f"Year {state.year} Round {state.round}\n")
         text.append("left/right step, home/end jump, y/r next Year/Round (Y/R back), "
                     "p plays on from here", style="dim")
-        self.query_one("#hint", Static).update(text)
+        self._set("hint", text)
 
     def option_chosen(self, option_id: str) -> None:
         self.action_jump(int(option_id[1:]))

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from .. import storage
@@ -33,7 +33,7 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
 from .style import seat_colours, seat_style
-from .widgets import MoveLog, SteadyFooter, TooSmall
+from .widgets import MoveLog, SteadyFooter, TextPanel, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -91,35 +91,34 @@ class TableScreen(Screen):
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
-        self.drawn: dict[str, tuple] = {}  # what each panel shows now: text, spans, style
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.view = "table-view"  # the view shown on a narrow terminal
 
     # --- layout ---
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield TextPanel(id="status")
         with Horizontal(id="main"):
             with Grid(id="views"):
                 with VerticalScroll(id="table-view", classes="view -active"):
                     with Grid(classes="table-grid"):
-                        yield Static(id="cross", classes="panel")
-                        yield Static(id="market-C", classes="panel")
-                        yield Static(id="market-1", classes="panel")
-                        yield Static(id="market-2", classes="panel")
-                        yield Static(id="market-3", classes="panel")
-                        yield Static(id="shops", classes="panel")
-                    yield Static(id="contracts", classes="panel")
+                        yield TextPanel(id="cross", classes="panel")
+                        yield TextPanel(id="market-C", classes="panel")
+                        yield TextPanel(id="market-1", classes="panel")
+                        yield TextPanel(id="market-2", classes="panel")
+                        yield TextPanel(id="market-3", classes="panel")
+                        yield TextPanel(id="shops", classes="panel")
+                    yield TextPanel(id="contracts", classes="panel")
                     with Grid(classes="table-grid"):
-                        yield Static(id="government", classes="panel")
-                        yield Static(id="upgrades", classes="panel")
-                        yield Static(id="refinement", classes="panel")
-                        yield Static(id="valuation", classes="panel")
+                        yield TextPanel(id="government", classes="panel")
+                        yield TextPanel(id="upgrades", classes="panel")
+                        yield TextPanel(id="refinement", classes="panel")
+                        yield TextPanel(id="valuation", classes="panel")
                 with VerticalScroll(id="board-view", classes="view"):
-                    yield Static(id="board")
+                    yield TextPanel(id="board")
                 yield NetworkPanel(id="network-view", classes="view")
                 yield MoveLog(id="log-view", classes="view")
             with Vertical(id="side"):
-                yield Static(id="hint")
+                yield TextPanel(id="hint")
                 yield OptionList(id="moves")
                 yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
         yield SteadyFooter(compact=True)
@@ -184,11 +183,7 @@ class TableScreen(Screen):
             widget.border_title = title
 
     def _set(self, widget_id: str, text: Text) -> None:
-        """Update a panel only when its text changed (saves a layout pass per move)."""
-        key = (text.plain, tuple(text.spans), str(text.style))
-        if self.drawn.get(widget_id) != key:
-            self.drawn[widget_id] = key
-            self.query_one(f"#{widget_id}", Static).update(text)
+        self.query_one(f"#{widget_id}", TextPanel).show(text)
 
     def _refresh_log(self) -> None:
         """The log, a line per move; lines already made are reused (they depend only on the
@@ -303,7 +298,7 @@ class TableScreen(Screen):
             if tile is not None:
                 out.append("\n")
                 out.append_text(render_tile(tile, 0))
-        self.query_one("#hint", Static).update(out)
+        self._set("hint", out)
 
     # --- playing ---
     def play(self, move: M.Move) -> bool:
@@ -615,7 +610,7 @@ class SharedTableScreen(TableScreen):
             out.append_text(self.message)
             out.append("\n")
         out.append(line, style="bold")
-        self.query_one("#hint", Static).update(out)
+        self._set("hint", out)
 
     def after_change(self) -> None:
         """Redraw once the loop has run what is ready: a move just played here goes to the

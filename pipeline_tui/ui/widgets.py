@@ -24,6 +24,34 @@ class TooSmall(Static):
         )
 
 
+class TextPanel(Static):
+    """A Static for a panel of the table, redrawn only when its text changes.
+
+    Static.update lays the whole screen out again by default; at a shared table every session
+    paid that for every panel a move touched. A TextPanel asks for a layout only when its height
+    at its present width changes (or its width follows its text).
+    """
+
+    _key: tuple | None = None  # the text shown, with its styles
+
+    def show(self, text: Text) -> bool:
+        """Show ``text``; returns whether anything changed."""
+        key = (text.plain, tuple(text.spans), str(text.style))
+        if key == self._key:
+            return False
+        self._key = key
+        width = self.content_region.width
+        if not width or (self.styles.width is not None and self.styles.width.is_auto):
+            self.update(text)
+            return True
+        container, viewport = self.container_size, self.app.size
+        before = self.get_content_height(container, viewport, width)
+        self.update(text, layout=False)
+        if self.get_content_height(container, viewport, width) != before:
+            self.refresh(layout=True)
+        return True
+
+
 class SteadyFooter(Footer):
     """A Footer that rebuilds its keys only when the keys it shows change.
 
@@ -78,9 +106,21 @@ class MoveLog(ScrollView, can_focus=True):
         for index in range(same, max(len(self._lines), len(lines))):
             self._strips.pop(index, None)
         self._lines = list(lines)
-        self.virtual_size = Size(max((line.cell_len for line in lines), default=0), len(lines))
+        self._resize(Size(max((line.cell_len for line in lines), default=0), len(lines)))
         self._follow()
         self.refresh()
+
+    def _resize(self, size: Size) -> None:
+        """Set the log's scrollable size. Once the vertical scrollbar is up and stays up (every
+        move of a game after the first screenful), only the bar needs to know: setting
+        ``virtual_size`` would lay the whole screen out again on every move."""
+        view = self.scrollable_content_region
+        if (self.show_vertical_scrollbar and not self.show_horizontal_scrollbar
+                and size.height > view.height and size.width <= view.width):
+            self.set_reactive(MoveLog.virtual_size, size)
+            self.vertical_scrollbar.window_virtual_size = size.height
+        else:
+            self.virtual_size = size
 
     def _follow(self) -> None:
         """Scroll to the newest line at once. Textual's scroll_end waits for a refresh (until
