@@ -71,6 +71,8 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.pipelines: list[tuple[Text, frozenset[tuple[int, int]]]] = []  # row, cells
         self.lit: frozenset[tuple[int, int]] = frozenset()
         self.drawn: tuple = ()  # the grid text last shown, with its styles
+        self.drawn_size: tuple[int, int] | None = None  # and its width and height
+        self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
     def compose(self):
         yield NetworkGrid(id="net-grid")
@@ -111,10 +113,13 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         if key == self.drawn:
             return  # most moves leave this network as it was: skip the re-render
         self.drawn = key
-        grid_widget = self.query_one("#net-grid", NetworkGrid)
-        grid_widget.update(text)
-        grid_widget.styles.width = self.grid.width
-        grid_widget.styles.height = self.grid.height
+        size = (self.grid.width, self.grid.height)
+        old, self.drawn_size = self.drawn_size, size
+        view = self.scrollable_content_region
+        fits = [s is not None and s[0] <= view.width and s[1] <= view.height for s in (old, size)]
+        # The grid fills the panel at least (app.tcss), so while the old and the new network
+        # both fit, its size stays and the screen needs no new layout (nor its scrollbars).
+        self.query_one("#net-grid", NetworkGrid).update(text, layout=old != size and not all(fits))
 
     def _list_pipelines(self) -> None:
         """Each Pipeline: colour, segments, Refinement Value (with Engineering), the best grade
@@ -138,7 +143,17 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         if [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in self.pipelines]:
             return
         self.pipelines = rows
+        self.listed = False
+        self._fill_pipelines()
+
+    def _fill_pipelines(self) -> None:
+        """Put the Pipelines in their list, if it is shown (filling a hidden list lays the screen
+        out for nothing, and a move that changes a network would pay for it in every session)."""
         option_list = self.query_one("#pipelines", OptionList)
+        if self.listed or not option_list.display:
+            return
+        self.listed = True
+        rows = self.pipelines
         option_list.set_options([Option(row) for row, _ in rows] or
                                 [Option(Text("No Pipelines yet.", style="dim"), disabled=True)])
         if rows:
@@ -159,6 +174,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
     def action_pipelines(self) -> None:
         option_list = self.query_one("#pipelines", OptionList)
         option_list.display = not option_list.display
+        self._fill_pipelines()
         if option_list.display:
             if option_list.highlighted is None and self.pipelines:
                 option_list.highlighted = 0
