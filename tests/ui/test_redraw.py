@@ -1,19 +1,40 @@
 """The table stays cheap to redraw (issue 3's keypress target, issue 5's 200 ms to every seat):
 the Footer is rebuilt only when the keys it shows change, the Pipe Network writes its own keys
-on its border, and the move log renders only the lines in sight."""
+on its border, the move log renders only the lines in sight, and a move lays the screen out
+again only when something changes size."""
 
 from __future__ import annotations
 
+import pytest
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from rich.text import Text
-from textual.widgets import Static
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
+from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkPanel
-from pipeline_tui.ui.widgets import MoveLog, SteadyFooter
+from pipeline_tui.ui.table_screen import TableScreen
+from pipeline_tui.ui.widgets import MoveLog, SteadyFooter, TextPanel
 
-from tests.ui.test_table import WIDE, choose, new_app, place_starting_tanks
+from tests.helpers import build, new_game, setup_player, straight_row
+from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list[Screen]:
+    """Every layout of a screen from now on (Textual's Screen._refresh_layout)."""
+    seen: list[Screen] = []
+    real = Screen._refresh_layout
+
+    def counted(screen, *args, **kwargs):
+        seen.append(screen)
+        return real(screen, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return seen
 
 
 class Plain(Static, can_focus=True):
@@ -108,3 +129,104 @@ async def test_move_log_renders_only_the_lines_in_sight_and_follows_the_end():
         await pilot.pause()
         assert all(log._strips.get(i) is strip for i, strip in kept.items() if i < 499)
         assert log.lines[-1].plain == " 500 undone"
+
+
+class PanelApp(App):
+    CSS = "#box { width: 20; height: auto; } TextPanel { height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield TextPanel()
+
+
+async def test_a_text_panel_lays_the_screen_out_only_when_its_height_changes(layouts):
+    app = PanelApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(TextPanel)
+        assert panel.show(Text("one"))
+        await pilot.pause()
+        assert panel.size.height == 1
+        assert not panel.show(Text("one"))  # the same text: nothing to do
+        layouts.clear()
+        assert panel.show(Text("two, as high"))
+        await pilot.pause()
+        assert not layouts and "two, as high" in str(panel.render())
+        panel.show(Text("three\nfour"))
+        await pilot.pause()
+        assert layouts and panel.size.height == 2
+        layouts.clear()
+        panel.show(Text("a line of thirty characters..."))  # wraps at 20: still two lines
+        await pilot.pause()
+        assert not layouts and panel.size.height == 2
+        panel.show(Text("five"))
+        await pilot.pause()
+        assert layouts and panel.size.height == 1
+
+
+async def test_a_longer_move_log_does_not_lay_the_screen_out(layouts):
+    app = LogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(MoveLog)
+        lines = [Text(f"{i:>4} move {i}") for i in range(1, 31)]
+        log.set_lines(lines[:5])  # fits: no scrollbar yet
+        await pilot.pause()
+        assert not log.show_vertical_scrollbar
+        log.set_lines(lines[:20])  # the scrollbar comes: that takes a layout
+        await pilot.pause()
+        assert log.show_vertical_scrollbar and log.scroll_y == log.max_scroll_y > 0
+        layouts.clear()
+        for count in range(21, 31):
+            log.set_lines(lines[:count])
+            await pilot.pause()
+            assert log.scroll_y == log.max_scroll_y == count - log.scrollable_content_region.height
+            assert log.vertical_scrollbar.window_virtual_size == count
+        assert not layouts
+
+
+async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path, layouts):
+    game = new_game()
+    player = setup_player(game, tiles=build(*straight_row("O", 1)))
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await pilot.press("f4")
+        await pilot.pause()
+        panel = app.screen.query_one(NetworkPanel)
+        grid = app.screen.query_one("#net-grid", Static)
+        view = panel.scrollable_content_region
+        assert grid.size == view.size  # a small network: the grid fills the panel
+        layouts.clear()
+        player.tiles = build(*straight_row("O", 2))  # bigger, still inside the panel
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        assert not layouts and "─" in str(grid.render())
+        player.tiles = build(*straight_row("*", 12))  # wider than the panel: it scrolls
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        assert layouts and grid.size.width == panel.grid.width > view.width
+        assert panel.max_scroll_x > 0
+
+
+async def test_the_pipelines_list_is_filled_when_it_is_shown(tmp_path):
+    """A hidden list is not refilled on every change (that laid the screen out for nothing)."""
+    game = new_game()
+    player = setup_player(game, tiles=build(*straight_row("O", 3)))
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await pilot.pause()
+        panel = app.screen.query_one(NetworkPanel)
+        pipelines = app.screen.query_one("#pipelines", OptionList)
+        assert pipelines.option_count == 0  # hidden: not filled yet
+        await pilot.press("f4", "v")
+        await pilot.pause()
+        first = [str(pipelines.get_option_at_index(i).prompt) for i in range(pipelines.option_count)]
+        assert first[0].startswith("O  6 seg")
+        await pilot.press("v")
+        player.tiles = build(*straight_row("O", 2))
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        assert str(pipelines.get_option_at_index(0).prompt) == first[0]  # hidden: left as it was
+        await pilot.press("v")
+        await pilot.pause()
+        assert str(pipelines.get_option_at_index(0).prompt).startswith("O  4 seg")
