@@ -219,6 +219,8 @@ class SharedApp(PipelineApp):
         self.exit(return_code=1, message=f"The tables are gone ({reason}); connect again later.")
 
     def _update(self, update: Update) -> None:
+        if not self.is_running:
+            return  # shutting down (the session closed): the table's widgets are going away
         if self.remote is not None and update.table_id == self.remote.table_id:
             self.remote.update(update)
 

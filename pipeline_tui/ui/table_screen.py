@@ -206,10 +206,12 @@ class TableScreen(Screen):
         self.query_one(MoveLog).set_lines(shown)
 
     def _refresh_ghost(self) -> None:
+        """The ghost tile follows the Pipe tile in hand, for the one who may place it here: a
+        seat waiting for another (or for a computer) gets none, so its focus stays put."""
         state = self.game.state
         hand = state.turn.hand_tile
         panel = self.query_one(NetworkPanel)
-        if hand < 0 or self.game.is_over():
+        if hand < 0 or self.game.is_over() or self.waiting_for() is not None:
             self.ghost = None
         elif self.ghost is None or self.ghost.tile != hand:
             self.ghost = self._new_ghost(hand)

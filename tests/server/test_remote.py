@@ -152,6 +152,7 @@ async def test_a_refused_move_is_taken_back():
 
 from pipeline_tui.ui import lobby  # noqa: E402
 from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
+from pipeline_tui.ui.network_panel import NetworkPanel  # noqa: E402
 from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
 
 
@@ -246,4 +247,83 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await pilot_until(pilot, lambda: len(asked) >= before + 2, "polling again")
     finally:
+        await hub.close()
+
+
+async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(tmp_path):
+    """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
+    while someone else places a tile (moving them restyled the table in every session)."""
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    seats = [await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
+             for name in ("alice", "bob")]
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot.press("enter")  # two human seats; the app sits at the first
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            for seat, client in enumerate(seats):  # alice's second connection moves for her
+                await client.join("t1", seat)
+            table, screen = hub.service.tables["t1"], app.screen
+            holders = []
+            while len(holders) < 2:  # until each seat has held a Pipe tile once
+                game = table.game
+                if game.state.turn.hand_tile >= 0:
+                    holder = game.current_player
+                    if holder not in holders:
+                        holders.append(holder)
+                        await pilot_until(pilot, lambda: len(screen.game.moves) == len(game.moves),
+                                          "the table to follow")
+                        await pilot.pause()
+                        if holder == 0:
+                            assert screen.ghost is not None
+                            assert app.focused is screen.query_one(NetworkPanel)
+                        else:
+                            assert screen.ghost is None
+                            assert app.focused is not screen.query_one(NetworkPanel)
+                assert not game.is_over(), f"no Pipe tile for every seat: {holders}"
+                texts = [format_move(m) for m in game.legal_moves()]
+                tile_moves = ("act tanks", "act machines", "act gov", "pipe ", "gov ")
+                wanted = [t for t in texts if t.startswith(tile_moves) != (game.current_player
+                                                                          in holders)]
+                text = (wanted or texts)[0]  # a Pipe tile for each seat, one at a time
+                count = len(game.moves)
+                await seats[game.current_player].move("t1", text)
+                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, text)
+    finally:
+        for client in seats:
+            await client.close()
+        await hub.close()
+
+
+async def test_updates_after_the_app_has_stopped_are_dropped(tmp_path, caplog):
+    """A session that closes without quitting (the SSH connection dropped) may still get the
+    table's Updates while its widgets go away: they are not drawn, and nothing fails."""
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    seats = [await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
+             for name in ("alice", "bob")]
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            for seat, client in enumerate(seats):  # alice's second connection moves for her
+                await client.join("t1", seat)
+            game = hub.service.tables["t1"].game
+        assert app.client.connected and not app.is_running
+        await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
+        await asyncio.sleep(0.3)
+        assert len(game.moves) == 1 and app.remote.moves == []  # not followed: nothing draws it
+        assert "on_update failed" not in caplog.text
+    finally:
+        await app.client.close()
+        for client in seats:
+            await client.close()
         await hub.close()
