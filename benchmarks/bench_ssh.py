@@ -11,8 +11,8 @@ every session in the lobby (the growth divided by ``--clients`` is the server's 
 connection), and each session child's RSS and PSS (``/proc/PID/smaps_rollup``: shared pages
 counted in part) in the lobby and at the table.
 
-Latency: for ``--moves`` moves, the time from the mover's enter key being written to the SSH
-channel until the move's log line is on the screen of every other session (SSH both ways, the
+Latency: for ``--moves`` moves, typed at the mover's prompt first, the time from the enter key
+being written to the SSH channel until the move's log line is on the screen of every other session (SSH both ways, the
 child's Textual app, the Hub checking and writing the table with fsync, the Updates, and each
 watcher's redraw).
 
@@ -50,6 +50,18 @@ POLL = 0.005  # seconds between looks at the screens: the latency figures' resol
 
 async def until(condition, what: str) -> None:
     await wait_until(condition, what, TIMEOUT, POLL)
+
+
+async def settled(terminal: Terminal, quiet: float = 0.05) -> None:
+    """Until ``terminal``'s screen has had no new output for ``quiet`` seconds (the keys typed
+    so far are on it)."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        length = len(terminal.raw)
+        await asyncio.sleep(quiet)
+        if len(terminal.raw) == length:
+            return
+    raise AssertionError("the screen never settled")
 
 
 def proc_kb(pid: int, name: str, file: str = "status") -> int:
@@ -149,12 +161,14 @@ async def run(args: argparse.Namespace) -> None:
             seat = game.current_player
             text = format_move(game.legal_moves()[count % len(game.legal_moves())])
             mover = seats[seat]
+            mover.keys(":" + text)  # typed first: a move is made when enter is pressed
+            await settled(mover)
             others = [t for t in terminals if t is not mover]
             marks = [len(t.raw) for t in others]
             line = f"{count + 1:>4} {game.setup.players[seat].name:<8} {text}"
             stamp = path.stat().st_mtime_ns
             saved: list[float] = []
-            mover.keys(":" + text + "\r")
+            mover.keys("\r")
             start = time.perf_counter()
 
             seen: dict[int, float] = {}
@@ -186,7 +200,8 @@ async def run(args: argparse.Namespace) -> None:
         cpu = {pid: cpu_seconds(pid) - before for pid, before in cpu_before.items()}
         own = cpu_seconds(os.getpid()) - own_before
         server_cpu = cpu.pop(server.pid)
-        per_child = sorted(1000 * c / len(times) for c in cpu.values())
+        in_order = [1000 * cpu[pid] / len(times) for pid in sorted(cpu)]  # sessions as opened
+        per_child = sorted(in_order)
         sent = sorted((len(t.raw) - b) / len(times) / 1024 for t, b in zip(terminals, bytes_before))
         await asyncio.sleep(1.0)
         rss, pss = memory(children(server.pid))
@@ -198,7 +213,9 @@ async def run(args: argparse.Namespace) -> None:
         print(f"  ... on each other screen, taken one by one: {spread(each)}")
         print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
               f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
-              f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores)")
+              f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores); seats "
+              f"{' '.join(f'{c:.0f}' for c in in_order[:args.seats])}, spectators "
+              f"{' '.join(f'{c:.0f}' for c in in_order[args.seats:])}")
         print(f"screen output per move: {sent[0]:.1f}-{sent[-1]:.1f} KB per session; this "
               f"benchmark's own CPU (the 8 SSH clients and screen checks): "
               f"{1000 * own / len(times):.0f} ms per move")
