@@ -38,7 +38,7 @@ def main() -> int:
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
-    app = SharedApp(Path(hub), token)
+    app = SharedApp(Path(hub), token, freeze_memory=True)
     app.run()
     return app.return_code or 0
 

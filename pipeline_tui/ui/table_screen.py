@@ -579,6 +579,7 @@ class SharedTableScreen(TableScreen):
         super().__init__(game, Path("."))
         game.on_change = self.table_changed
         game.on_refused = self.refused
+        self.seats_shown: tuple | None = None  # who sits where, as last drawn
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -623,8 +624,10 @@ class SharedTableScreen(TableScreen):
         """An Update from the server: redraw, and say what the others did."""
         if not self.is_mounted:
             return  # not drawn yet: on_mount draws the table as it is then
+        seats, self.seats_shown = self.seats_shown, tuple(self.game.seats)
         if not log_changed:
-            self.refresh_table()
+            if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
+                self.refresh_table()
             return
         before = len(self.actors)
         self.actors = list(self.game.actors)

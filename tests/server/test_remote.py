@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 
 import pytest
@@ -326,4 +327,61 @@ async def test_updates_after_the_app_has_stopped_are_dropped(tmp_path, caplog):
         await app.client.close()
         for client in seats:
             await client.close()
+        await hub.close()
+
+
+async def test_a_session_freezes_its_table_for_the_garbage_collector_until_it_leaves(tmp_path):
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"), freeze_memory=True)
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert gc.get_freeze_count() == 0
+            await pilot.press("n")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot_until(pilot, lambda: gc.get_freeze_count() > 0, "the freeze")
+            await pilot.press("f9")
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert gc.get_freeze_count() == 0  # the old table can be collected again
+    finally:
+        gc.unfreeze()
+        await hub.close()
+
+
+async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(tmp_path):
+    hub = Hub(tmp_path / "tables", bot_delay=0.0)
+    sock = tmp_path / "hub.sock"
+    await hub.start(sock)
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await bob.join("t1", 1)
+            screen, table = app.screen, hub.service.tables["t1"]
+            while screen.game.current_player != 0:
+                count = len(table.game.moves)
+                await bob.move("t1", format_move(table.game.legal_moves()[0]))
+                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "bob's move")
+            await pilot_until(pilot, lambda: screen.seats_shown is not None
+                              and screen.seats_shown[1].connected, "bob seated")
+            redraws = []
+            real = screen.refresh_table
+            screen.refresh_table = lambda: (redraws.append(1), real())[1]
+            count = len(table.game.moves)
+            await pilot.press("colon", *format_move(screen.game.legal_moves()[0]), "enter")
+            await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
+            await app.remote.wait_sent()
+            await pilot.pause(0.2)
+            assert len(redraws) == 1  # drawn once, as it was played here
+            await bob.leave("t1")  # a seat change: that is drawn
+            await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
+    finally:
+        await bob.close()
         await hub.close()
