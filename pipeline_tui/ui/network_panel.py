@@ -72,6 +72,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.lit: frozenset[tuple[int, int]] = frozenset()
         self.drawn: tuple = ()  # the grid text last shown, with its styles
         self.drawn_size: tuple[int, int] | None = None  # and its width and height
+        self.drawn_from: tuple | None = None  # what it was drawn from (network, ghost, marks)
         self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
     def compose(self):
@@ -95,7 +96,10 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         keys = self.KEYS_GHOST if ghost is not None else self.KEYS
         if self.border_subtitle != keys:  # setting it repaints the panel, even when unchanged
             self.border_subtitle = keys
-        self._list_pipelines()
+        if self.query_one("#pipelines", OptionList).display:
+            self._list_pipelines()
+        else:
+            self.listed = False  # listed again when shown: most moves change no Pipeline
         self._draw()
         if ghost is not None:
             self.call_after_refresh(self._scroll_to_ghost)
@@ -107,6 +111,11 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         ghost_tuple = None
         if ghost is not None:
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
+        inputs = (tuple(player.tiles), tuple(player.machines), player.worker, ghost_tuple,
+                  self.mark, self.lit)
+        if inputs == self.drawn_from:
+            return  # the same network, ghost and marks as drawn: nothing to render
+        self.drawn_from = inputs
         text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
                                           self.mark, self.lit)
         key = (text.plain, tuple(text.spans))
@@ -140,7 +149,8 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             cells = frozenset((x, y) for (x, y, _), p in net.segment_pipeline.items()
                               if p.key == pipeline.key)
             rows.append((row, cells))
-        if [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in self.pipelines]:
+        if self.listed and [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in
+                                                                self.pipelines]:
             return
         self.pipelines = rows
         self.listed = False
@@ -174,8 +184,9 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
     def action_pipelines(self) -> None:
         option_list = self.query_one("#pipelines", OptionList)
         option_list.display = not option_list.display
-        self._fill_pipelines()
         if option_list.display:
+            if self.player is not None:
+                self._list_pipelines()
             if option_list.highlighted is None and self.pipelines:
                 option_list.highlighted = 0
             option_list.focus()
