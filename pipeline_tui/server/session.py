@@ -15,6 +15,7 @@ import sys
 import termios
 from pathlib import Path
 
+GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
 TOKEN_ENV = "PIPELINE_TUI_TOKEN"
 
@@ -38,6 +39,10 @@ def main() -> int:
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
+    # A redraw makes thousands of objects that live on in Textual's caches; with the default
+    # threshold (700) the collector ran about five times a move over them. Ten thousand makes
+    # it about once in seven moves, for a third of the time (docs/benchmarks.md).
+    gc.set_threshold(GC_YOUNG, 10, 10)
     app = SharedApp(Path(hub), token, freeze_memory=True)
     app.run()
     return app.return_code or 0
