@@ -16,7 +16,11 @@ being written to the SSH channel until the move's log line is on the screen of e
 child's Textual app, the Hub checking and writing the table with fsync, the Updates, and each
 watcher's redraw).
 
-Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40]``.
+Moves go back to back by default: the next is typed as soon as the last is on every screen,
+while sessions may still be finishing their redraws, the worst case. ``--pace S`` waits S
+seconds first, as people at a table do (they take seconds per move).
+
+Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40] [--pace 0]``.
 """
 
 from __future__ import annotations
@@ -148,6 +152,7 @@ async def run(args: argparse.Namespace) -> None:
         seats = dict(enumerate(terminals[: args.seats]))
         times, saves, each = [], [], []  # each: per move and screen, when it showed the move
         kids = children(server.pid)
+        await asyncio.sleep(3.0)  # the last to sit or watch has drawn the table and settled
         idle = {pid: cpu_seconds(pid) for pid in kids}
         await asyncio.sleep(5.0)
         idle_ms = sorted(200 * (cpu_seconds(pid) - before) for pid, before in idle.items())
@@ -163,6 +168,7 @@ async def run(args: argparse.Namespace) -> None:
             mover = seats[seat]
             mover.keys(":" + text)  # typed first: a move is made when enter is pressed
             await settled(mover)
+            await asyncio.sleep(args.pace)
             others = [t for t in terminals if t is not mover]
             marks = [len(t.raw) for t in others]
             line = f"{count + 1:>4} {game.setup.players[seat].name:<8} {text}"
@@ -207,7 +213,8 @@ async def run(args: argparse.Namespace) -> None:
         rss, pss = memory(children(server.pid))
         print(f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
               f"{proc_kb(server.pid, 'VmRSS') / 1024:.1f} MB")
-        print(f"{len(times)} moves typed as ':move' + enter; from the enter key being written:")
+        print(f"{len(times)} moves, each typed as ':move' and then enter; from the enter key being "
+              f"written:")
         print(f"  table file rewritten by the server: {spread(saves)}")
         print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
         print(f"  ... on each other screen, taken one by one: {spread(each)}")
@@ -232,6 +239,9 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4, help="human seats at the table (2-4)")
     parser.add_argument("--clients", type=int, default=8, help="SSH sessions (more than --seats)")
     parser.add_argument("--moves", type=int, default=40, help="moves timed")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds between a move showing on every screen and the next enter "
+                             "(default 0: back to back, the worst case)")
     parser.add_argument("--verbose", action="store_true", help="a line per move")
     args = parser.parse_args()
     if not 2 <= args.seats <= 4 or args.clients <= args.seats:
