@@ -251,24 +251,51 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
         await hub.close()
 
 
-async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(tmp_path):
-    """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
-    while someone else places a tile (moving them restyled the table in every session)."""
+@pytest.fixture
+async def served(tmp_path):
+    """A Hub serving a fresh tables folder on a socket: (hub, socket path)."""
     hub = Hub(tmp_path / "tables", bot_delay=0.0)
     sock = tmp_path / "hub.sock"
     await hub.start(sock)
-    seats = [await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
-             for name in ("alice", "bob")]
+    try:
+        yield hub, sock
+    finally:
+        await hub.close()
+
+
+async def open_new_table(pilot) -> SharedTableScreen:
+    """From the lobby, a table with the new-table form's defaults (two human seats), at which
+    the app sits at the first seat as ``t1``."""
+    app = pilot.app
+    await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await pilot.press("n")
+    await pilot.press("enter")
+    await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+    return app.screen
+
+
+async def both_seats(hub, sock) -> list[TableClient]:
+    """Connections for alice (a second one of hers) and bob, joined to ``t1`` at seats 1 and 2,
+    to move for either seat."""
+    seats = []
+    for seat, name in enumerate(("alice", "bob")):
+        client = await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
+        await client.join("t1", seat)
+        seats.append(client)
+    return seats
+
+
+async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
+    """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
+    while someone else places a tile (moving them restyled the table in every session)."""
+    hub, sock = served
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    seats: list[TableClient] = []
     try:
         async with app.run_test(size=(160, 50)) as pilot:
-            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await pilot.press("n")
-            await pilot.press("enter")  # two human seats; the app sits at the first
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
-            for seat, client in enumerate(seats):  # alice's second connection moves for her
-                await client.join("t1", seat)
-            table, screen = hub.service.tables["t1"], app.screen
+            screen = await open_new_table(pilot)
+            seats = await both_seats(hub, sock)
+            table = hub.service.tables["t1"]
             holders = []
             while len(holders) < 2:  # until each seat has held a Pipe tile once
                 game = table.game
@@ -297,26 +324,18 @@ async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(tmp_path):
     finally:
         for client in seats:
             await client.close()
-        await hub.close()
 
 
-async def test_updates_after_the_app_has_stopped_are_dropped(tmp_path, caplog):
+async def test_updates_after_the_app_has_stopped_are_dropped(served, caplog):
     """A session that closes without quitting (the SSH connection dropped) may still get the
     table's Updates while its widgets go away: they are not drawn, and nothing fails."""
-    hub = Hub(tmp_path / "tables", bot_delay=0.0)
-    sock = tmp_path / "hub.sock"
-    await hub.start(sock)
-    seats = [await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
-             for name in ("alice", "bob")]
+    hub, sock = served
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    seats: list[TableClient] = []
     try:
         async with app.run_test(size=(160, 50)) as pilot:
-            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await pilot.press("n")
-            await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
-            for seat, client in enumerate(seats):  # alice's second connection moves for her
-                await client.join("t1", seat)
+            await open_new_table(pilot)
+            seats = await both_seats(hub, sock)
             game = hub.service.tables["t1"].game
         assert app.client.connected and not app.is_running
         await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
@@ -327,44 +346,33 @@ async def test_updates_after_the_app_has_stopped_are_dropped(tmp_path, caplog):
         await app.client.close()
         for client in seats:
             await client.close()
-        await hub.close()
 
 
-async def test_a_session_freezes_its_table_for_the_garbage_collector_until_it_leaves(tmp_path):
-    hub = Hub(tmp_path / "tables", bot_delay=0.0)
-    sock = tmp_path / "hub.sock"
-    await hub.start(sock)
+async def test_a_session_freezes_its_table_for_the_garbage_collector_until_it_leaves(served):
+    hub, sock = served
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"), freeze_memory=True)
     try:
         async with app.run_test(size=(160, 50)) as pilot:
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert gc.get_freeze_count() == 0
-            await pilot.press("n")
-            await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await open_new_table(pilot)
             await pilot_until(pilot, lambda: gc.get_freeze_count() > 0, "the freeze")
             await pilot.press("f9")
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert gc.get_freeze_count() == 0  # the old table can be collected again
     finally:
         gc.unfreeze()
-        await hub.close()
 
 
-async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(tmp_path):
-    hub = Hub(tmp_path / "tables", bot_delay=0.0)
-    sock = tmp_path / "hub.sock"
-    await hub.start(sock)
-    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(served):
+    hub, sock = served
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
     try:
         async with app.run_test(size=(160, 50)) as pilot:
-            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await pilot.press("n")
-            await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            screen = await open_new_table(pilot)
             await bob.join("t1", 1)
-            screen, table = app.screen, hub.service.tables["t1"]
+            table = hub.service.tables["t1"]
             while screen.game.current_player != 0:
                 count = len(table.game.moves)
                 await bob.move("t1", format_move(table.game.legal_moves()[0]))
@@ -384,7 +392,6 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(tmp
             await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
     finally:
         await bob.close()
-        await hub.close()
 
 
 def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypatch):
