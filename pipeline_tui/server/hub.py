@@ -263,7 +263,8 @@ class Hub:
         if isinstance(request, ListTables):
             conn.send(Tables(id=rid, tables=await self._call(service.list)))
         elif isinstance(request, CreateTable):
-            table_id = await self._call(self._create_sync, request.setup, request.name)
+            table_id = await self._call(self._create_sync, request.setup, request.name,
+                                        request.colours)
             conn.send(Created(id=rid, table_id=table_id))
             self._kick_bots(table_id)
         elif isinstance(request, Join):
@@ -295,8 +296,8 @@ class Hub:
         elif isinstance(request, Hello):
             raise TableError("Server: this connection has already signed in")
 
-    def _create_sync(self, setup: GameSetup, name: str) -> str:
-        return self.service.create(setup, name).id
+    def _create_sync(self, setup: GameSetup, name: str, colours: list[str]) -> str:
+        return self.service.create(setup, name, colours).id
 
     def _rejoin_sync(self, table_id: str, old, note: str) -> Update:
         if old is not _UNJOINED:

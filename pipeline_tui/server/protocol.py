@@ -64,6 +64,7 @@ class Joined(msgspec.Struct):
     moves: list[str]
     seats: list[SeatInfo]
     seat: int | None  # the seat this connection plays; None = spectator
+    colours: list[str] = []  # a colour name per seat; [] = the defaults
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -95,6 +96,7 @@ class ListTables(Request, tag="list_tables"):
 class CreateTable(Request, tag="create_table"):
     setup: GameSetup
     name: str = ""
+    colours: list[str] = []  # a colour name per seat, as chosen on the new-table form; [] = defaults
 
 
 class Join(Request, tag="join"):

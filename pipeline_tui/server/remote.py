@@ -37,6 +37,7 @@ class RemoteGame:
         self.seat: int | None = joined.seat
         self.seats: list[SeatInfo] = list(joined.seats)
         self.setup = joined.setup
+        self.colours: list[str] = list(joined.colours)  # a colour name per seat; [] = defaults
         self.note = ""
         self._game = Game(joined.setup)
         self.actors: list[int] = []  # the seat that made each move of the log

@@ -37,6 +37,7 @@ _NUMBERED = re.compile(r"t([0-9]{1,9})")
 MAX_TABLES = 500
 MAX_NAME = 40  # table names
 MAX_PLAYER_NAME = 24
+MAX_COLOUR = 20  # a colour name (the app draws only the names it knows, see ui.style)
 MAX_MOVE_TEXT = 200
 SEAT_KINDS = ("human", *KINDS)
 
@@ -57,6 +58,7 @@ class TableMeta(msgspec.Struct):
 
     name: str
     seats: list[SeatBinding | None]
+    colours: list[str] = []  # a colour name per seat (the app's names); [] = its defaults
 
 
 def _clean_name(text: str, limit: int, what: str) -> str:
@@ -82,6 +84,7 @@ class Table:
         self.game = game
         self.name = meta.name
         self.bindings: list[SeatBinding | None] = list(meta.seats)
+        self.colours = list(meta.colours)
         self.present = [0] * len(game.setup.players)  # joined connections per seat
 
     def kind(self, seat: int) -> str:
@@ -91,7 +94,7 @@ class Table:
         return [i for i, b in enumerate(self.bindings) if b is not None and b.identity == identity]
 
     def meta(self) -> TableMeta:
-        return TableMeta(name=self.name, seats=list(self.bindings))
+        return TableMeta(name=self.name, seats=list(self.bindings), colours=list(self.colours))
 
     def seat_name(self, seat: int) -> str:
         return self.game.setup.players[seat].name
@@ -204,8 +207,9 @@ class TableService:
             raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
 
     # --- requests -------------------------------------------------------------------------
-    def create(self, setup: GameSetup, name: str = "") -> Table:
-        """A new table with every human seat open, written to its file before it is listed."""
+    def create(self, setup: GameSetup, name: str = "", colours: list[str] | None = None) -> Table:
+        """A new table with every human seat open, written to its file before it is listed.
+        ``colours`` (a distinct colour name per seat) are kept for every session to draw."""
         if len(self.tables) >= MAX_TABLES:
             raise TableError(f"Table: this server already has {MAX_TABLES} tables")
         try:
@@ -220,10 +224,14 @@ class TableService:
             if len(player.name) > MAX_PLAYER_NAME or not player.name.isprintable():
                 raise TableError(f"Setup: the name of seat {seat + 1} must be at most "
                                  f"{MAX_PLAYER_NAME} printable characters")
+        colours = list(colours or [])
+        if colours and (len(colours) != len(setup.players) or len(set(colours)) != len(colours)
+                        or not all(c.isidentifier() and len(c) <= MAX_COLOUR for c in colours)):
+            raise TableError("Setup: colours must be a different colour name for each seat")
         table_id = self._next_id()
         label = _clean_name(name, MAX_NAME, "the table name") or f"Table {table_id[1:]}"
         table = Table(table_id, self.dir / f"{table_id}.json", Game(setup),
-                      TableMeta(name=label, seats=[None] * len(setup.players)))
+                      TableMeta(name=label, seats=[None] * len(setup.players), colours=colours))
         self._save(table)
         self.tables[table_id] = table
         log.info("table %s created (%s)", table_id, label)
@@ -257,7 +265,7 @@ class TableService:
                 raise TableError(f"Seat: {name}'s seat belongs to {binding.holder}")
             table.present[seat] += 1
         return Joined(table_id=table.id, setup=table.game.setup, moves=table.log(),
-                      seats=table.seats(), seat=seat)
+                      seats=table.seats(), seat=seat, colours=list(table.colours))
 
     def leave(self, table_id: str, seat: int | None) -> None:
         """A connection that joined ``seat`` is gone (the binding stays)."""

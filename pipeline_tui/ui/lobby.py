@@ -270,12 +270,12 @@ class SharedApp(PipelineApp):
 
     def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:
         """The new-game form was filled in: set up the table and sit at its first human seat."""
-        self._create(setup)
+        self._create(setup, colours)
 
     @work(exclusive=True, group="join")
-    async def _create(self, setup: GameSetup) -> None:
+    async def _create(self, setup: GameSetup, colours: list[str] | None = None) -> None:
         try:
-            table_id = await self.client.create_table(setup)
+            table_id = await self.client.create_table(setup, colours=colours)
         except TableError as exc:
             self._lobby_error(str(exc))
             self._back_to_title()

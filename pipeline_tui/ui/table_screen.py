@@ -576,7 +576,7 @@ class SharedTableScreen(TableScreen):
     ]
 
     def __init__(self, game) -> None:
-        super().__init__(game, Path("."))
+        super().__init__(game, Path("."), colours=game.colours or None)
         game.on_change = self.table_changed
         game.on_refused = self.refused
         self.seats_shown: tuple | None = None  # who sits where, as last drawn

@@ -394,6 +394,28 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         await bob.close()
 
 
+async def test_colours_chosen_on_the_new_table_form_are_drawn_in_every_session(served):
+    hub, sock = served
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await pilot_until(pilot, lambda: app.screen.query("#colour-1"), "the form")
+            app.screen.query_one("#colour-0").value = "green"
+            app.screen.query_one("#colour-1").value = "yellow"
+            app.screen.query_one("#name-1").focus()
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            assert app.screen.colours == ["green", "yellow"]
+            svg = app.export_screenshot()
+            assert "#5fd75f" in svg and "#ffd75f" in svg and "#ff5f5f" not in svg
+            assert (await bob.join("t1", 1)).colours == ["green", "yellow"]
+    finally:
+        await bob.close()
+
+
 def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypatch):
     """``python -m pipeline_tui.server.session`` freezes its start-up objects and collects the
     young generation less often (docs/benchmarks.md: a third of the CPU a move used to cost)."""

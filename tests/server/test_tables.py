@@ -57,7 +57,7 @@ def test_create_writes_a_loadable_table_file_with_open_seats(service: TableServi
     assert first.path == service.dir / "t1.json"
     assert len(load_game(first.path).moves) == 0
     saved = read_save(first.path).meta["table"]
-    assert saved == {"name": "Friday game", "seats": [None, None, None]}
+    assert saved == {"name": "Friday game", "seats": [None, None, None], "colours": []}
     info = service.list()[0]
     assert [(s.name, s.kind, s.holder) for s in info.seats] == [
         ("Ada", "human", None), ("Bo", "human", None), ("Cy", "heuristic", None)]
@@ -75,6 +75,33 @@ def test_create_refuses_a_bad_setup(service: TableService, bad: GameSetup, reaso
     with pytest.raises(TableError, match=reason):
         service.create(bad)
     assert service.tables == {} and list(service.dir.iterdir()) == []
+
+
+def test_the_colours_chosen_for_a_table_reach_every_session_and_survive_a_restart(
+        service: TableService) -> None:
+    table = service.create(setup("human", "human", "heuristic"), colours=["green", "yellow", "red"])
+    assert service.join(table.id, ALICE, "alice", 0).colours == ["green", "yellow", "red"]
+    again = TableService(service.dir)
+    assert again.join(table.id, CAROL, "carol", None).colours == ["green", "yellow", "red"]
+    plain = service.create(setup("human", "human"))  # no colours chosen: the app's defaults
+    assert service.join(plain.id, ALICE, "alice", 0).colours == []
+
+
+def test_a_table_file_from_before_colours_still_loads(service: TableService) -> None:
+    table = service.create(setup("human", "human"))
+    text = table.path.read_text()
+    table.path.write_text(text.replace(', "colours": []', "").replace(',"colours":[]', ""))
+    assert "colours" not in table.path.read_text()
+    assert TableService(service.dir).join(table.id, ALICE, "alice", 0).colours == []
+
+
+@pytest.mark.parametrize("colours", [["green"], ["green", "green"], ["green", "red; rm"],
+                                     ["green", "x" * 21]])
+def test_create_refuses_colours_that_are_not_one_name_per_seat(service: TableService,
+                                                               colours: list[str]) -> None:
+    with pytest.raises(TableError, match="colours must be a different colour name for each seat"):
+        service.create(setup("human", "human"), colours=colours)
+    assert service.tables == {}
 
 
 def test_a_seat_is_bound_to_its_player_for_good(service: TableService) -> None:
