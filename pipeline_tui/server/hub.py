@@ -261,7 +261,7 @@ class Hub:
         rid = request.id
         service = self.service
         if isinstance(request, ListTables):
-            conn.send(Tables(id=rid, tables=await self._call(service.list)))
+            conn.send(Tables(id=rid, tables=await self._call(service.list, conn.identity)))
         elif isinstance(request, CreateTable):
             table_id = await self._call(self._create_sync, request.setup, request.name,
                                         request.colours)

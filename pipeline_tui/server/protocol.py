@@ -54,6 +54,7 @@ class TableInfo(msgspec.Struct):
     year: int
     round: int
     over: bool
+    yours: list[int] = []  # the seats bound to the key that asked (0-based)
 
 
 class Joined(msgspec.Struct):

@@ -109,10 +109,12 @@ class Table:
                                 connected=self.present[seat] > 0 if human else True))
         return out
 
-    def info(self) -> TableInfo:
+    def info(self, identity: str | None = None) -> TableInfo:
+        """The lobby's line for this table, as the player ``identity`` sees it (their seats)."""
         state = self.game.state
         return TableInfo(id=self.id, name=self.name, seats=self.seats(), moves=len(self.game.moves),
-                         year=state.year, round=state.round, over=self.game.is_over())
+                         year=state.year, round=state.round, over=self.game.is_over(),
+                         yours=self.seats_of(identity) if identity else [])
 
     def log(self) -> list[str]:
         return [format_move(m) for m in self.game.moves]
@@ -187,8 +189,9 @@ class TableService:
             raise TableError(f"Table: there is no table {table_id!r}")
         return table
 
-    def list(self) -> list[TableInfo]:
-        return [self.tables[key].info() for key in sorted(self.tables, key=_id_order)]
+    def list(self, identity: str | None = None) -> list[TableInfo]:
+        """Every table, in id order; ``identity``'s own seats marked in each."""
+        return [self.tables[key].info(identity) for key in sorted(self.tables, key=_id_order)]
 
     def _next_id(self) -> str:
         numbers = [int(m.group(1)) for p in self.dir.glob("t*.json")

@@ -33,13 +33,14 @@ from .widgets import TooSmall
 REFRESH_SECONDS = 2.0  # the lobby list is read again this often
 
 
-def seat_text(seat, me: str) -> str:
-    """One seat of a lobby line: ``Ada: alice``, ``Bo: open``, ``Cy: computer``."""
+def seat_text(seat, info: TableInfo) -> str:
+    """One seat of a lobby line: ``Ada: you``, ``Bo: bob``, ``Cy: open``, ``Di: computer``.
+    "you" is by key (the Hub marks your seats), not by name: two players may share a name."""
     if seat.kind != "human":
         return f"{seat.name}: computer"
     if seat.holder is None:
         return f"{seat.name}: open"
-    who = "you" if seat.holder == me else seat.holder
+    who = "you" if seat.seat in info.yours else seat.holder
     return f"{seat.name}: {who}" + ("" if seat.connected else " (away)")
 
 
@@ -107,12 +108,11 @@ class LobbyScreen(Screen):
     def show_tables(self, tables: list[TableInfo]) -> None:
         table = self.query_one("#tables", DataTable)
         current = self.current()
-        me = self.app.client.name
         self.tables = tables
         table.clear()
         for info in tables:
             state = "finished" if info.over else "in play"
-            table.add_row(info.name or info.id, ", ".join(seat_text(s, me) for s in info.seats),
+            table.add_row(info.name or info.id, ", ".join(seat_text(s, info) for s in info.seats),
                           str(info.year), str(info.round), str(info.moves), state, key=info.id)
         if not tables:
             self.show_error("No tables yet: press n to set one up.")
@@ -135,7 +135,7 @@ class LobbyScreen(Screen):
     def _chosen(self) -> None:
         info = self.current()
         if info is not None:
-            self.app.push_screen(SeatScreen(info, self.app.client.name))
+            self.app.push_screen(SeatScreen(info))
 
     def action_watch(self) -> None:
         info = self.current()
@@ -156,10 +156,9 @@ class SeatScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape", "dismiss", "Back")]
 
-    def __init__(self, info: TableInfo, me: str) -> None:
+    def __init__(self, info: TableInfo) -> None:
         super().__init__()
         self.info = info
-        self.me = me
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seat-box"):
@@ -167,10 +166,10 @@ class SeatScreen(ModalScreen[None]):
             yield OptionList(*self.options(), id="seat-menu")
 
     def options(self) -> list[Option]:
-        mine = [s for s in self.info.seats if s.kind == "human" and s.holder == self.me]
+        mine = [s for s in self.info.seats if s.seat in self.info.yours]
         options = []
         for seat in self.info.seats:
-            label = f"Seat {seat.seat + 1}, {seat_text(seat, self.me)}"
+            label = f"Seat {seat.seat + 1}, {seat_text(seat, self.info)}"
             if seat in mine:
                 options.append(Option(f"{label}: back to your seat", id=f"seat-{seat.seat}"))
             elif seat.kind == "human" and seat.holder is None and not mine and not self.info.over:

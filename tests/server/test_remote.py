@@ -416,6 +416,29 @@ async def test_colours_chosen_on_the_new_table_form_are_drawn_in_every_session(s
         await bob.close()
 
 
+async def test_the_lobby_knows_you_by_your_key_not_your_name(served):
+    """Another key under the same name sees alice's seat as hers, not as its own."""
+    hub, sock = served
+    alice = await TableClient.connect(sock, hub.issue_token("SHA256:alice", "alice"))
+    table_id = await alice.create_table(GameSetup.default(players=2, seed=3))
+    await alice.join(table_id, 0)
+    for identity, yours in (("SHA256:alice", True), ("SHA256:other", False)):
+        app = SharedApp(sock, hub.issue_token(identity, "alice"))
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                              and app.screen.tables, "the tables listed")
+            row = app.screen.query_one("#tables").get_row_at(0)
+            assert ("Ada: you" in str(row[1])) is yours and ("Ada: alice" in str(row[1])) is not yours
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
+            menu = app.screen.query_one("#seat-menu")
+            first = str(menu.get_option_at_index(0).prompt)
+            assert ("back to your seat" in first) is yours
+            assert menu.get_option_at_index(0).disabled is not yours  # not yours: not to take
+            await app.action_quit()
+    await alice.close()
+
+
 def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypatch):
     """``python -m pipeline_tui.server.session`` freezes its start-up objects and collects the
     young generation less often (docs/benchmarks.md: a third of the CPU a move used to cost)."""
