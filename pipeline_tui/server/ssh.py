@@ -356,6 +356,33 @@ def _check_folder(folder: Path) -> Path:
     return folder
 
 
+RUN_PREFIX = "pipeline-tui-"  # the temporary folder of a running server: its pid and Hub socket
+
+
+def remove_stale_run_folders() -> list[Path]:
+    """Remove the run folders of servers that are gone (a killed server cannot remove its own):
+    ours, named ``pipeline-tui-*`` in the temporary folder, whose ``pid`` names no process.
+    Returns what was removed."""
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*"):
+        try:
+            if not folder.is_dir() or folder.stat().st_uid != os.getuid():
+                continue
+            pid = int((folder / "pid").read_text())
+        except (OSError, ValueError):
+            continue  # not one of ours, or not a server's (no pid written)
+        try:
+            os.kill(pid, 0)
+            continue  # still running (or the pid was reused: leave it)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
 async def serve(host: str, port: int, tables: Path, authorized_keys: Path | None, open_: bool,
                 stop: asyncio.Event, log: Callable[[str], None] = print,
                 bot_delay: float = 0.5) -> None:
@@ -363,7 +390,9 @@ async def serve(host: str, port: int, tables: Path, authorized_keys: Path | None
     folder = _check_folder(tables)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
     host_key = load_host_key(folder)
-    rundir = Path(tempfile.mkdtemp(prefix="pipeline-tui-"))
+    remove_stale_run_folders()
+    rundir = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
+    (rundir / "pid").write_text(str(os.getpid()))
     socket_path = rundir / "hub.sock"
     try:
         try:

@@ -9,10 +9,12 @@ file the server writes is the truth about which moves landed.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import asyncssh
 import pytest
 
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.server.ssh import RUN_PREFIX, remove_stale_run_folders
 from pipeline_tui.storage import load_game, read_save
 
 from tests.server.sshterm import TIMEOUT, WIDE, Terminal, until
@@ -168,12 +171,15 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     # The server dies mid-game; restarted, it has every move and the same host key.
     before = [format_move(m) for m in load_game(path).moves]
     host_key = server.host_key
+    rundir = run_folder(server.proc.pid)
     server.kill()
+    assert rundir.exists()  # a killed server cannot tidy up...
     for terminal in (alice, bob, carol):
         await until(lambda: terminal.reader.done(), "the session to end with the server")
         await terminal.close()
     server.start()
     assert server.host_key == host_key
+    assert not rundir.exists()  # ...the next one does
     alice = await Terminal.open(server.port, "alice", keys["alice"])
     bob = await Terminal.open(server.port, "bob", keys["bob"])
     players = {0: alice, 1: bob}
@@ -192,6 +198,32 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     assert [format_move(m) for m in load_game(path).moves][:5] == before
     for terminal in (alice, bob, carol):
         await terminal.close()
+
+
+def run_folder(pid: int) -> Path:
+    """The temporary run folder (Hub socket, pid) of the server process ``pid``."""
+    return next(d for d in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*")
+                if (d / "pid").is_file() and (d / "pid").read_text() == str(pid))
+
+
+def test_run_folders_of_servers_that_are_gone_are_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    folders = {}
+    for name, pid in (("gone", gone.pid), ("running", os.getpid()), ("no-pid", None),
+                      ("garbled", "x")):
+        folder = folders[name] = tmp_path / (RUN_PREFIX + name)
+        folder.mkdir()
+        (folder / "hub.sock").write_text("")
+        if pid is not None:
+            (folder / "pid").write_text(str(pid))
+    other = tmp_path / "another-program"
+    other.mkdir()
+    (other / "pid").write_text(str(gone.pid))
+    assert remove_stale_run_folders() == [folders["gone"]]
+    assert not folders["gone"].exists()
+    assert all(folders[n].exists() for n in ("running", "no-pid", "garbled")) and other.exists()
 
 
 def serve_error(*args: str) -> str:
