@@ -72,6 +72,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.lit: frozenset[tuple[int, int]] = frozenset()
         self.drawn: tuple = ()  # the grid text last shown, with its styles
         self.drawn_size: tuple[int, int] | None = None  # and its width and height
+        self.floor = (0, 0)  # the size of the largest network drawn so far
         self.drawn_from: tuple | None = None  # what it was drawn from (network, ghost, marks)
         self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
@@ -122,7 +123,12 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         if key == self.drawn:
             return  # most moves leave this network as it was: skip the re-render
         self.drawn = key
-        size = (self.grid.width, self.grid.height)
+        # The grid keeps the size of the largest network drawn here (blank to the right and
+        # below), so going from one player's network to a smaller one needs no new layout,
+        # and the scrollbars stay as they were.
+        size = self.floor = (max(self.floor[0], self.grid.width), max(self.floor[1], self.grid.height))
+        if size != (self.grid.width, self.grid.height):
+            text = _padded(text, *size)
         old, self.drawn_size = self.drawn_size, size
         view = self.scrollable_content_region
         fits = [s is not None and s[0] <= view.width and s[1] <= view.height for s in (old, size)]
@@ -239,6 +245,15 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         else:
             self.ghost.x, self.ghost.y = cell
             self.post_message(self.Moved())
+
+
+def _padded(text: Text, width: int, height: int) -> Text:
+    """``text`` (a grid of lines) with blanks to the right and below, to ``width`` x ``height``."""
+    lines = text.split("\n", allow_blank=True)
+    for line in lines:
+        line.pad_right(width - line.cell_len)
+    lines.extend(Text(" " * width) for _ in range(height - len(lines)))
+    return Text("\n").join(lines)
 
 
 class NetworkGrid(Static):

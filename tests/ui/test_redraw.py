@@ -205,6 +205,16 @@ async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path
         await pilot.pause()
         assert layouts and grid.size.width == panel.grid.width > view.width
         assert panel.max_scroll_x > 0
+        wide = grid.size
+        await pilot.pause(0.1)  # the new scrollbar's styles settle
+        layouts.clear()
+        player.tiles = build(*straight_row("O", 2))  # back to a smaller one: the grid keeps its size
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        assert not layouts and grid.size == wide and panel.max_scroll_x > 0
+        lines = grid.render().plain.split("\n")  # the smaller network, blank to the largest's size
+        assert (len(lines[0]), len(lines)) == panel.floor and panel.floor[0] == wide.width
+        assert panel.grid.width < wide.width
 
 
 async def test_the_pipelines_list_is_filled_when_it_is_shown(tmp_path):
