@@ -248,6 +248,8 @@ class SharedApp(PipelineApp):
         garbage collector's way. Otherwise a full collection walks all of it now and then in the
         middle of a move (about 80 ms at 160 x 50), and the whole table waits for that seat.
         Leaving the table unfreezes it, so nothing of an old table is kept."""
+        if self.remote is None:
+            return  # left before the table was drawn
         gc.collect()
         gc.freeze()
 
