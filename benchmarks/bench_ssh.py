@@ -151,6 +151,7 @@ async def run(args: argparse.Namespace) -> None:
             await terminal.expect("watching")
         seats = dict(enumerate(terminals[: args.seats]))
         times, saves, each = [], [], []  # each: per move and screen, when it showed the move
+        seated: list[float] = []  # per move: when the last of the other seats showed it
         kids = children(server.pid)
         await asyncio.sleep(3.0)  # the last to sit or watch has drawn the table and settled
         idle = {pid: cpu_seconds(pid) for pid in kids}
@@ -199,6 +200,7 @@ async def run(args: argparse.Namespace) -> None:
             saves.append(saved[0])
             times.append((time.perf_counter() - start) * 1000)
             each.extend(seen.values())
+            seated.append(max(ms for i, ms in seen.items() if i < args.seats))
             if args.verbose:
                 print(f"{line.strip():<28} seat {seat + 1}: saved {saved[0]:.0f} ms, on every "
                       f"screen {times[-1]:.0f} ms; by session: "
@@ -217,6 +219,7 @@ async def run(args: argparse.Namespace) -> None:
               f"written:")
         print(f"  table file rewritten by the server: {spread(saves)}")
         print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
+        print(f"  ... on the other {args.seats - 1} seats' screens (spectators aside): {spread(seated)}")
         print(f"  ... on each other screen, taken one by one: {spread(each)}")
         print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
               f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "

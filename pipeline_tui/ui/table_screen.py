@@ -172,8 +172,11 @@ class TableScreen(Screen):
         self._title("network-view", f"Pipe Network {who}")
         self._refresh_log()
         self._refresh_ghost()
-        self._refresh_moves()
+        self._list_moves()
         self._refresh_hint()
+
+    def _list_moves(self) -> None:
+        self._refresh_moves()
 
     def _title(self, widget_id: str, title: str) -> None:
         """Set a panel's title only when it changed: Textual repaints a panel whenever its
@@ -589,6 +592,12 @@ class SharedTableScreen(TableScreen):
 
     def autosave(self) -> None:
         """Nothing to do: the server writes the table after every change."""
+
+    def _list_moves(self) -> None:
+        """The move list in the frame after the table: what happened shows first, and at the
+        seat whose turn begins the list (the biggest part of its redraw) no longer holds the
+        news back. A choice from the list left from before is refused by its listing number."""
+        self.call_after_refresh(self._refresh_moves)
 
     def bot_kind(self) -> str | None:
         return None  # the server plays the computer seats

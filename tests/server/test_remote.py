@@ -394,6 +394,36 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         await bob.close()
 
 
+async def test_the_move_list_is_built_in_the_frame_after_the_table(served):
+    """When your turn begins the table (and the move that began it) is drawn first; the list of
+    your moves follows in the next frame."""
+    hub, sock = served
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    seats: list[TableClient] = []
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            screen = await open_new_table(pilot)
+            seats = await both_seats(hub, sock)
+            game = hub.service.tables["t1"].game
+            seen = []  # (moves, listing) right after each redraw of the table
+            real = screen.refresh_table
+            screen.refresh_table = lambda: (real(), seen.append((len(screen.game.moves),
+                                                                 screen.listing)))[0]
+            mover = None
+            while not (mover == 1 and game.current_player == 0):  # until bob hands alice the turn
+                mover, count = game.current_player, len(game.moves)
+                await seats[mover].move("t1", format_move(game.legal_moves()[0]))
+                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+                await pilot.pause()
+            moves, listing = seen[-1]
+            assert moves == len(game.moves)
+            assert screen.listing == listing + 1  # rebuilt after that redraw, not during it
+            assert screen.shown_moves == game.legal_moves()
+    finally:
+        for client in seats:
+            await client.close()
+
+
 async def test_colours_chosen_on_the_new_table_form_are_drawn_in_every_session(served):
     hub, sock = served
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
