@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 
@@ -285,45 +286,53 @@ async def both_seats(hub, sock) -> list[TableClient]:
     return seats
 
 
-async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
-    """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
-    while someone else places a tile (moving them restyled the table in every session)."""
-    hub, sock = served
+@contextlib.asynccontextmanager
+async def alice_at_a_new_table(hub, sock):
+    """alice's session app at a new table (she sits at seat 1), and connections that move for
+    either seat: (app, pilot, its table screen, [alice's connection, bob's])."""
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
     seats: list[TableClient] = []
     try:
         async with app.run_test(size=(160, 50)) as pilot:
             screen = await open_new_table(pilot)
             seats = await both_seats(hub, sock)
-            table = hub.service.tables["t1"]
-            holders = []
-            while len(holders) < 2:  # until each seat has held a Pipe tile once
-                game = table.game
-                if game.state.turn.hand_tile >= 0:
-                    holder = game.current_player
-                    if holder not in holders:
-                        holders.append(holder)
-                        await pilot_until(pilot, lambda: len(screen.game.moves) == len(game.moves),
-                                          "the table to follow")
-                        await pilot.pause()
-                        if holder == 0:
-                            assert screen.ghost is not None
-                            assert app.focused is screen.query_one(NetworkPanel)
-                        else:
-                            assert screen.ghost is None
-                            assert app.focused is not screen.query_one(NetworkPanel)
-                assert not game.is_over(), f"no Pipe tile for every seat: {holders}"
-                texts = [format_move(m) for m in game.legal_moves()]
-                tile_moves = ("act tanks", "act machines", "act gov", "pipe ", "gov ")
-                wanted = [t for t in texts if t.startswith(tile_moves) != (game.current_player
-                                                                          in holders)]
-                text = (wanted or texts)[0]  # a Pipe tile for each seat, one at a time
-                count = len(game.moves)
-                await seats[game.current_player].move("t1", text)
-                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, text)
+            yield app, pilot, screen, seats
     finally:
         for client in seats:
             await client.close()
+
+
+async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
+    """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
+    while someone else places a tile (moving them restyled the table in every session)."""
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        holders = []
+        while len(holders) < 2:  # until each seat has held a Pipe tile once
+            game = table.game
+            if game.state.turn.hand_tile >= 0:
+                holder = game.current_player
+                if holder not in holders:
+                    holders.append(holder)
+                    await pilot_until(pilot, lambda: len(screen.game.moves) == len(game.moves),
+                                      "the table to follow")
+                    await pilot.pause()
+                    if holder == 0:
+                        assert screen.ghost is not None
+                        assert app.focused is screen.query_one(NetworkPanel)
+                    else:
+                        assert screen.ghost is None
+                        assert app.focused is not screen.query_one(NetworkPanel)
+            assert not game.is_over(), f"no Pipe tile for every seat: {holders}"
+            texts = [format_move(m) for m in game.legal_moves()]
+            tile_moves = ("act tanks", "act machines", "act gov", "pipe ", "gov ")
+            wanted = [t for t in texts if t.startswith(tile_moves) != (game.current_player
+                                                                      in holders)]
+            text = (wanted or texts)[0]  # a Pipe tile for each seat, one at a time
+            count = len(game.moves)
+            await seats[game.current_player].move("t1", text)
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, text)
 
 
 async def test_updates_after_the_app_has_stopped_are_dropped(served, caplog):
@@ -366,62 +375,47 @@ async def test_a_session_freezes_its_table_for_the_garbage_collector_until_it_le
 
 async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(served):
     hub, sock = served
-    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
-    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
-    try:
-        async with app.run_test(size=(160, 50)) as pilot:
-            screen = await open_new_table(pilot)
-            await bob.join("t1", 1)
-            table = hub.service.tables["t1"]
-            while screen.game.current_player != 0:
-                count = len(table.game.moves)
-                await bob.move("t1", format_move(table.game.legal_moves()[0]))
-                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "bob's move")
-            await pilot_until(pilot, lambda: screen.seats_shown is not None
-                              and screen.seats_shown[1].connected, "bob seated")
-            redraws = []
-            real = screen.refresh_table
-            screen.refresh_table = lambda: (redraws.append(1), real())[1]
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        bob, table = seats[1], hub.service.tables["t1"]
+        while screen.game.current_player != 0:
             count = len(table.game.moves)
-            await pilot.press("colon", *format_move(screen.game.legal_moves()[0]), "enter")
-            await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
-            await app.remote.wait_sent()
-            await pilot.pause(0.2)
-            assert len(redraws) == 1  # drawn once, as it was played here
-            await bob.leave("t1")  # a seat change: that is drawn
-            await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
-    finally:
-        await bob.close()
+            await bob.move("t1", format_move(table.game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "bob's move")
+        await pilot_until(pilot, lambda: screen.seats_shown is not None
+                          and screen.seats_shown[1].connected, "bob seated")
+        redraws = []
+        real = screen.refresh_table
+        screen.refresh_table = lambda: (redraws.append(1), real())[1]
+        count = len(table.game.moves)
+        await pilot.press("colon", *format_move(screen.game.legal_moves()[0]), "enter")
+        await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
+        await app.remote.wait_sent()
+        await pilot.pause(0.2)
+        assert len(redraws) == 1  # drawn once, as it was played here
+        await bob.leave("t1")  # a seat change: that is drawn
+        await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
 
 
 async def test_the_move_list_is_built_in_the_frame_after_the_table(served):
     """When your turn begins the table (and the move that began it) is drawn first; the list of
     your moves follows in the next frame."""
     hub, sock = served
-    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
-    seats: list[TableClient] = []
-    try:
-        async with app.run_test(size=(160, 50)) as pilot:
-            screen = await open_new_table(pilot)
-            seats = await both_seats(hub, sock)
-            game = hub.service.tables["t1"].game
-            seen = []  # (moves, listing) right after each redraw of the table
-            real = screen.refresh_table
-            screen.refresh_table = lambda: (real(), seen.append((len(screen.game.moves),
-                                                                 screen.listing)))[0]
-            mover = None
-            while not (mover == 1 and game.current_player == 0):  # until bob hands alice the turn
-                mover, count = game.current_player, len(game.moves)
-                await seats[mover].move("t1", format_move(game.legal_moves()[0]))
-                await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
-                await pilot.pause()
-            moves, listing = seen[-1]
-            assert moves == len(game.moves)
-            assert screen.listing == listing + 1  # rebuilt after that redraw, not during it
-            assert screen.shown_moves == game.legal_moves()
-    finally:
-        for client in seats:
-            await client.close()
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        game = hub.service.tables["t1"].game
+        seen = []  # (moves, listing) right after each redraw of the table
+        real = screen.refresh_table
+        screen.refresh_table = lambda: (real(), seen.append((len(screen.game.moves),
+                                                             screen.listing)))[0]
+        mover = None
+        while not (mover == 1 and game.current_player == 0):  # until bob hands alice the turn
+            mover, count = game.current_player, len(game.moves)
+            await seats[mover].move("t1", format_move(game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+            await pilot.pause()
+        moves, listing = seen[-1]
+        assert moves == len(game.moves)
+        assert screen.listing == listing + 1  # rebuilt after that redraw, not during it
+        assert screen.shown_moves == game.legal_moves()
 
 
 async def test_colours_chosen_on_the_new_table_form_are_drawn_in_every_session(served):
