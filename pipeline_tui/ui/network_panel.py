@@ -70,10 +70,9 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.mark: tuple[int, int] | None = None
         self.pipelines: list[tuple[Text, frozenset[tuple[int, int]]]] = []  # row, cells
         self.lit: frozenset[tuple[int, int]] = frozenset()
-        self.drawn: tuple = ()  # the grid text last shown, with its styles
-        self.drawn_size: tuple[int, int] | None = None  # and its width and height
+        self.drawn_from: tuple | None = None  # what the grid shows: network, ghost, marks
+        self.drawn_size: tuple[int, int] | None = None  # the grid's width and height
         self.floor = (0, 0)  # the size of the largest network drawn so far
-        self.drawn_from: tuple | None = None  # what it was drawn from (network, ghost, marks)
         self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
     def compose(self):
@@ -119,10 +118,6 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         self.drawn_from = inputs
         text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
                                           self.mark, self.lit)
-        key = (text.plain, tuple(text.spans))
-        if key == self.drawn:
-            return  # most moves leave this network as it was: skip the re-render
-        self.drawn = key
         # The grid keeps the size of the largest network drawn here (blank to the right and
         # below), so going from one player's network to a smaller one needs no new layout,
         # and the scrollbars stay as they were.
