@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Input, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Input
 
 from .. import storage
 from ..engine import rules
@@ -15,6 +14,7 @@ from ..engine.moves import format_move
 from ..engine.setup import initial_state
 from .network_panel import NetworkPanel
 from .table_screen import TableScreen
+from .widgets import Choice, MoveList
 
 
 class ReplayScreen(TableScreen):
@@ -65,10 +65,10 @@ class ReplayScreen(TableScreen):
         self.query_one(NetworkPanel).show(state.players[self.shown_seat], None, state=state)
 
     def _refresh_moves(self) -> None:
-        option_list = self.query_one("#moves", OptionList)
-        options = [Option(Text("Start of the game", style="bold"), id="p0")]
+        option_list = self.query_one("#moves", MoveList)
+        options = [Choice(Text("Start of the game", style="bold"), id="p0")]
         for i, move in enumerate(self.game.moves):
-            options.append(Option(f"{i + 1:>4} {format_move(move)}", id=f"p{i + 1}"))
+            options.append(Choice(Text(f"{i + 1:>4} {format_move(move)}"), id=f"p{i + 1}"))
         option_list.set_options(options)
         option_list.highlighted = self.position
         option_list.border_subtitle = f"move {self.position} of {len(self.game.moves)}"

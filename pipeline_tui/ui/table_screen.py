@@ -17,8 +17,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.widgets import Input, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Input
 
 from .. import storage
 from ..data import components as C
@@ -33,7 +32,7 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
 from .style import seat_colours, seat_style
-from .widgets import MoveLog, SteadyFooter, TextPanel, TooSmall
+from .widgets import Choice, MoveList, MoveLog, SteadyFooter, TextPanel, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -119,7 +118,7 @@ class TableScreen(Screen):
                 yield MoveLog(id="log-view", classes="view")
             with Vertical(id="side"):
                 yield TextPanel(id="hint")
-                yield OptionList(id="moves")
+                yield MoveList(id="moves")
                 yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
         yield SteadyFooter(compact=True)
         yield TooSmall()
@@ -137,7 +136,7 @@ class TableScreen(Screen):
         for widget_id, title in titles.items():
             self.query_one(f"#{widget_id}").border_title = title
         self.refresh_table()
-        self.query_one("#moves", OptionList).focus()
+        self.query_one("#moves", MoveList).focus()
         self.schedule_bot()
 
     # --- drawing ---
@@ -199,7 +198,8 @@ class TableScreen(Screen):
             if i < len(made) and made[i][0] == key:
                 lines.append(made[i])
                 continue
-            line = Text(f"{i + 1:>4} ", style="dim")
+            line = Text()
+            line.append(f"{i + 1:>4} ", style="dim")
             line.append(f"{state.players[seat].name[:8]:<8}", style=seat_style(self.colours, seat))
             line.append(" ")
             line.append(M.format_move(move))
@@ -238,7 +238,7 @@ class TableScreen(Screen):
 
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
-        option_list = self.query_one("#moves", OptionList)
+        option_list = self.query_one("#moves", MoveList)
         waiting = self.waiting_for()
         legal = [] if waiting else game.legal_moves()
         listed = (waiting, tuple(legal))
@@ -250,17 +250,17 @@ class TableScreen(Screen):
         grouped: dict[str, list[int]] = {}
         for index, move in enumerate(legal):
             grouped.setdefault(group_of(move), []).append(index)
-        options: list[Option | None] = []
+        options: list[Choice] = []
         for group in GROUPS:
             if group not in grouped:
                 continue
-            options.append(Option(Text(group, style="bold underline"), disabled=True))
+            options.append(Choice(Text(group, style="bold underline"), disabled=True))
             for index in grouped[group]:
                 move = legal[index]
                 prompt = Text(M.format_move(move), style="bold")
                 prompt.append("  ")
                 prompt.append(describe(move, state), style="dim")
-                options.append(Option(prompt, id=f"m{self.listing}-{index}"))
+                options.append(Choice(prompt, id=f"m{self.listing}-{index}"))
         option_list.set_options(options)
         first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
         if first is not None:
@@ -332,7 +332,7 @@ class TableScreen(Screen):
             self.action_view("network-view")
         else:
             if self.focused is self.query_one(NetworkPanel):
-                self.query_one("#moves", OptionList).focus()
+                self.query_one("#moves", MoveList).focus()
             self._show_action_panel()
         if self.game.is_over():
             self.app.show_scores(self.game)
@@ -405,12 +405,12 @@ class TableScreen(Screen):
         self.error = Text("Not allowed: ", style="bold red") + Text(text)
         self._refresh_hint()
 
-    @on(OptionList.OptionSelected, "#moves")
-    def _option_selected(self, event: OptionList.OptionSelected) -> None:
+    @on(MoveList.Selected, "#moves")
+    def _option_selected(self, event: MoveList.Selected) -> None:
         self.option_chosen(event.option.id or "")
 
-    @on(OptionList.OptionHighlighted, "#moves")
-    def _option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    @on(MoveList.Highlighted, "#moves")
+    def _option_highlighted(self, event: MoveList.Highlighted) -> None:
         self.option_highlighted(event.option.id or "")
 
     def _listed(self, option_id: str) -> M.Move | None:
@@ -522,7 +522,7 @@ class TableScreen(Screen):
             lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
 
     def action_focus_moves(self) -> None:
-        self.query_one("#moves", OptionList).focus()
+        self.query_one("#moves", MoveList).focus()
 
     def action_prompt(self) -> None:
         self.query_one("#prompt", Input).focus()

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from rich._wrap import divide_line
+from rich.console import Console
+from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -78,7 +87,37 @@ class SteadyFooter(Footer):
         super().bindings_changed(screen)
 
 
-class MoveLog(ScrollView, can_focus=True):
+def text_strip(console: Console, text: Text, style: Style) -> Strip:
+    """One line of ``text`` as a Strip over ``style``, with the text's own style and spans.
+    (Text.render leaves out the text's own style; a Static's renderer adds it.)"""
+    if text.style:
+        style = style + console.get_style(text.style)
+    return Strip(list(text.render(console)), text.cell_len).apply_style(style)
+
+
+class LineView(ScrollView):
+    """A ScrollView drawn a line at a time, whose scrollable size changes without a layout.
+
+    Setting ``virtual_size`` lays the whole screen out again. That is needed only when a
+    scrollbar comes or goes (the lines get narrower or wider); a longer log or another list of
+    moves that keeps its scrollbars as they were only needs the bars told.
+    """
+
+    def _resize(self, size: Size) -> None:
+        """Set the scrollable size; lay the screen out only if the scrollbars shown change."""
+        if size == self.virtual_size:
+            return
+        bars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
+        self.set_reactive(Widget.virtual_size, size)
+        if not self.container_size:
+            self.refresh(layout=True)  # not laid out yet: the first layout sizes the bars
+            return
+        self._scroll_update(size)
+        if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != bars:
+            self.refresh(layout=True)
+
+
+class MoveLog(LineView, can_focus=True):
     """The move log, drawn a line at a time.
 
     Only the lines in sight are rendered, and each once, so a long game's log costs no more to
@@ -110,18 +149,6 @@ class MoveLog(ScrollView, can_focus=True):
         self._follow()
         self.refresh()
 
-    def _resize(self, size: Size) -> None:
-        """Set the log's scrollable size. Once the vertical scrollbar is up and stays up (every
-        move of a game after the first screenful), only the bar needs to know: setting
-        ``virtual_size`` would lay the whole screen out again on every move."""
-        view = self.scrollable_content_region
-        if (self.show_vertical_scrollbar and not self.show_horizontal_scrollbar
-                and size.height > view.height and size.width <= view.width):
-            self.set_reactive(MoveLog.virtual_size, size)
-            self.vertical_scrollbar.window_virtual_size = size.height
-        else:
-            self.virtual_size = size
-
     def _follow(self) -> None:
         """Scroll to the newest line at once. Textual's scroll_end waits for a refresh (until
         then the new lines do not allow scrolling), which drew the log twice per move; forcing
@@ -146,6 +173,265 @@ class MoveLog(ScrollView, can_focus=True):
         strip = self._strips.get(index)
         if strip is None:
             line = self._lines[index]
-            strip = Strip(list(line.render(self.app.console)), line.cell_len).apply_style(style)
+            strip = text_strip(self.app.console, line, style)
             self._strips[index] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, style)
+
+
+class Choice(NamedTuple):
+    """One entry of a MoveList: what it shows, the id it answers to, and whether it can be
+    chosen (a heading cannot)."""
+
+    prompt: Text
+    id: str | None = None
+    disabled: bool = False
+
+
+class MoveList(LineView, can_focus=True):
+    """A list to choose from (the legal moves, the moves of a replay), drawn a line at a time.
+
+    Textual's OptionList measures and renders every option whenever its options change; at a
+    shared table every session paid that on every turn, for up to 80 placements. Here an entry
+    is wrapped only when it comes into sight, a highlight redraws its two entries, and a new
+    list lays the screen out only when the scrollbar comes or goes.
+    """
+
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("pageup", "page(-1)", "Page Up", show=False),
+        Binding("pagedown", "page(1)", "Page Down", show=False),
+        Binding("enter", "select", "Select", show=False),
+    ]
+    COMPONENT_CLASSES = {"move-list--highlighted", "move-list--heading", "move-list--hover"}
+    DEFAULT_CSS = """
+    MoveList {
+        overflow-x: hidden;
+        padding: 0 1;
+        color: $foreground;
+        background: $surface;
+        & > .move-list--highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .move-list--highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .move-list--heading { color: $text-disabled; }
+        & > .move-list--hover { background: $block-hover-background; }
+    }
+    """
+
+    class ChoiceMessage(Message):
+        """About entry ``option_index`` of ``move_list``: ``option``."""
+
+        def __init__(self, move_list: MoveList, option: Choice, index: int) -> None:
+            super().__init__()
+            self.move_list, self.option, self.option_index = move_list, option, index
+
+        @property
+        def control(self) -> MoveList:
+            return self.move_list
+
+    class Highlighted(ChoiceMessage):
+        """The highlight moved to ``option`` (never a heading)."""
+
+    class Selected(ChoiceMessage):
+        """``option`` was chosen: enter, or a click."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._options: tuple[Choice, ...] = ()
+        self._highlighted: int | None = None
+        self._hover: int | None = None
+        self._rows: list[tuple[int, int]] = []  # (entry, line of it) for each line of the list
+        self._first_row: list[int] = []  # each entry's first line
+        self._width = 0  # the width the rows were wrapped at
+        self._wrapped: dict[int, list[Text]] = {}
+        self._strips: dict[tuple[int, int, str], Strip] = {}
+
+    # --- what is listed ---
+    @property
+    def options(self) -> tuple[Choice, ...]:
+        return self._options
+
+    @property
+    def option_count(self) -> int:
+        return len(self._options)
+
+    def get_option_at_index(self, index: int) -> Choice:
+        return self._options[index]
+
+    def set_options(self, options: list[Choice]) -> None:
+        """List ``options`` from the top, nothing highlighted."""
+        self._options = tuple(options)
+        self._highlighted = self._hover = None
+        self._wrapped.clear()
+        self._strips.clear()
+        self._rows, self._first_row, self._width = [], [], 0
+        self.set_reactive(MoveList.scroll_y, 0)
+        self._lay_rows()
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    @property
+    def highlighted(self) -> int | None:
+        """The entry highlighted; setting it to a choosable entry scrolls it into sight and
+        posts Highlighted."""
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        if index is not None and not 0 <= index < len(self._options):
+            index = None
+        old, self._highlighted = self._highlighted, index
+        self._refresh_entry(old)
+        self._refresh_entry(index)
+        if index is not None and not self._options[index].disabled:
+            self._scroll_to_entry(index)
+            self.post_message(self.Highlighted(self, self._options[index], index))
+
+    # --- lines ---
+    def _lay_rows(self) -> None:
+        """Which line of which entry each line of the list is, at the width in sight."""
+        width = self.scrollable_content_region.width
+        if width <= 0 or width == self._width:
+            return
+        self._width = width
+        self._wrapped.clear()
+        self._strips.clear()
+        rows: list[tuple[int, int]] = []
+        first: list[int] = []
+        for index, option in enumerate(self._options):
+            first.append(len(rows))
+            plain = option.prompt.plain
+            height = 1 if len(plain) <= width else len(divide_line(plain, width, fold=True)) + 1
+            rows.extend((index, line) for line in range(height))
+        self._rows, self._first_row = rows, first
+        self._resize(Size(width, len(rows)))
+        if self._highlighted is not None:
+            self._scroll_to_entry(self._highlighted)
+
+    def _lines_of(self, index: int) -> list[Text]:
+        """Entry ``index`` wrapped at the list's width, at the breaks its rows were counted by."""
+        lines = self._wrapped.get(index)
+        if lines is None:
+            prompt = self._options[index].prompt
+            breaks = divide_line(prompt.plain, self._width, fold=True)
+            lines = list(prompt.divide(breaks))
+            for line in lines:
+                line.rstrip()
+            self._wrapped[index] = lines
+        return lines
+
+    def _refresh_entry(self, index: int | None) -> None:
+        if index is None or index >= len(self._first_row):
+            return
+        end = self._first_row[index + 1] if index + 1 < len(self._first_row) else len(self._rows)
+        self.refresh_lines(self._first_row[index], end - self._first_row[index])
+
+    def _scroll_to_entry(self, index: int) -> None:
+        if index >= len(self._first_row):
+            return
+        top = self._first_row[index]
+        end = self._first_row[index + 1] if index + 1 < len(self._first_row) else len(self._rows)
+        self.scroll_to_region(Region(0, top, self._width, end - top),
+                              animate=False, force=True, immediate=True)
+
+    def on_resize(self) -> None:
+        self._lay_rows()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        self._lay_rows()
+        row = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if row >= len(self._rows):
+            return Strip.blank(width, self.rich_style)
+        index, line = self._rows[row]
+        option = self._options[index]
+        kind = ("heading" if option.disabled else "highlighted" if index == self._highlighted
+                else "hover" if index == self._hover else "")
+        key = (index, line, kind)
+        strip = self._strips.get(key)
+        if strip is None:
+            style = self.get_visual_style(*([f"move-list--{kind}"] if kind else [])).rich_style
+            lines = self._lines_of(index)
+            text = lines[line] if line < len(lines) else Text()
+            strip = (text_strip(self.app.console, text, style).extend_cell_length(width, style)
+                     .apply_meta({"option": index}))
+            self._strips[key] = strip
+        return strip
+
+    # --- keys and mouse ---
+    def _choosable(self) -> list[int]:
+        return [i for i, option in enumerate(self._options) if not option.disabled]
+
+    def action_cursor(self, step: int) -> None:
+        """The next choosable entry up or down, wrapping round at the ends."""
+        choosable = self._choosable()
+        if not choosable:
+            return
+        if self._highlighted is None:
+            self.highlighted = choosable[0 if step > 0 else -1]
+            return
+        ahead = [i for i in choosable if (i - self._highlighted) * step > 0]
+        if ahead:
+            self.highlighted = ahead[0] if step > 0 else ahead[-1]
+        else:
+            self.highlighted = choosable[0 if step > 0 else -1]
+
+    def action_first(self) -> None:
+        choosable = self._choosable()
+        if choosable:
+            self.highlighted = choosable[0]
+
+    def action_last(self) -> None:
+        choosable = self._choosable()
+        if choosable:
+            self.highlighted = choosable[-1]
+
+    def action_page(self, step: int) -> None:
+        """About a screenful up or down, to the nearest choosable entry."""
+        choosable = self._choosable()
+        if not choosable or not self._rows:
+            return
+        current = self._highlighted if self._highlighted is not None else choosable[0]
+        row = self._first_row[current] + step * self.scrollable_content_region.height
+        target = self._rows[max(0, min(len(self._rows) - 1, row))][0]
+        ahead = [i for i in choosable if (i - target) * step >= 0]
+        self.highlighted = (ahead[0] if step > 0 else ahead[-1]) if ahead else (
+            choosable[-1] if step > 0 else choosable[0])
+
+    def action_select(self) -> None:
+        index = self._highlighted
+        if index is not None and not self._options[index].disabled:
+            self.post_message(self.Selected(self, self._options[index], index))
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.style.meta.get("option")
+        if index is not None and not self._options[index].disabled:
+            self.highlighted = index
+            self.action_select()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover(event.style.meta.get("option"))
+
+    def on_leave(self, _event: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _set_hover(self, index: int | None) -> None:
+        if index != self._hover:
+            old, self._hover = self._hover, index
+            self._refresh_entry(old)
+            self._refresh_entry(index)

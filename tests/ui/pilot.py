@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.ui.widgets import MoveList
 
 
 def hint(app) -> str:
@@ -14,7 +15,7 @@ def hint(app) -> str:
 async def choose(pilot, text: str) -> None:
     """Pick the move written ``text`` in the move list with the keyboard."""
     screen = pilot.app.screen
-    option_list = screen.query_one("#moves", OptionList)
+    option_list = screen.query_one("#moves", MoveList)
     option_list.focus()
     wanted = [format_move(m) for m in screen.shown_moves].index(text)
     index = next(i for i in range(option_list.option_count)

@@ -5,12 +5,10 @@ again only when something changes size."""
 
 from __future__ import annotations
 
-import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
@@ -21,20 +19,6 @@ from pipeline_tui.ui.widgets import MoveLog, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
 from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
-
-
-@pytest.fixture
-def layouts(monkeypatch) -> list[Screen]:
-    """Every layout of a screen from now on (Textual's Screen._refresh_layout)."""
-    seen: list[Screen] = []
-    real = Screen._refresh_layout
-
-    def counted(screen, *args, **kwargs):
-        seen.append(screen)
-        return real(screen, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return seen
 
 
 class Plain(Static, can_focus=True):

@@ -14,7 +14,7 @@ from pipeline_tui.ui.network_panel import NetworkPanel
 from pipeline_tui.ui.replay_screen import ReplayScreen
 from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
 from pipeline_tui.ui.table_screen import TableScreen
-from pipeline_tui.ui.widgets import MoveLog
+from pipeline_tui.ui.widgets import MoveList, MoveLog
 
 from tests.ui.pilot import choose, hint, type_move
 
@@ -79,8 +79,11 @@ async def test_starting_tanks_market_buy_and_end_turn(tmp_path):
         await choose(pilot, "done")
         await choose(pilot, "end")
         assert game.current_player != seat
-        log = "\n".join(line.plain for line in screen.query_one(MoveLog).lines)
-        assert buy in log
+        lines = screen.query_one(MoveLog).lines
+        assert buy in "\n".join(line.plain for line in lines)
+        number = lines[0].get_style_at_offset(app.console, 0)
+        name = lines[0].get_style_at_offset(app.console, 5)
+        assert number.dim and not name.dim  # only the move's number is dimmed
         other = game.state.players[game.current_player]
         await choose(pilot, "pass")
         moves = [format_move(m) for m in screen.shown_moves]
@@ -432,7 +435,7 @@ async def test_the_panel_of_the_action_comes_into_view(tmp_path):
         screen = app.screen
         assert screen.query_one("#table-view").has_class("-active")
         assert "(visiting)" in screen.query_one("#market-3").border_title
-        assert isinstance(app.focused, OptionList)
+        assert isinstance(app.focused, MoveList)
 
 
 async def test_new_game_screen_takes_the_seed_given_on_the_command_line(tmp_path):
@@ -452,9 +455,9 @@ async def test_escape_returns_to_the_move_list(tmp_path):
         await pilot.press("colon")
         assert isinstance(app.focused, Input)
         await pilot.press("escape")
-        assert isinstance(app.focused, OptionList)
+        assert isinstance(app.focused, MoveList)
         await pilot.press("f4", "escape")
-        assert isinstance(app.focused, OptionList)
+        assert isinstance(app.focused, MoveList)
 
 
 async def test_quitting_a_replay_writes_nothing(tmp_path):
