@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -33,6 +34,14 @@ class TooSmall(Static):
         )
 
 
+def unwrapped_lines(text: Text, width: int) -> int | None:
+    """How many lines ``text`` has if none is wider than ``width`` (so none wraps), else None."""
+    lines = text.plain.split("\n")
+    if any(cell_len(line) > width for line in lines):
+        return None
+    return len(lines)
+
+
 class TextPanel(Static):
     """A Static for a panel of the table, redrawn only when its text changes.
 
@@ -42,6 +51,7 @@ class TextPanel(Static):
     """
 
     _key: tuple | None = None  # the text shown, with its styles
+    _shape: tuple[int, int | None] = (0, None)  # (width, lines) of the text shown: see show()
 
     def show(self, text: Text) -> bool:
         """Show ``text``; returns whether anything changed."""
@@ -51,7 +61,14 @@ class TextPanel(Static):
         self._key = key
         width = self.content_region.width
         if not width or (self.styles.width is not None and self.styles.width.is_auto):
+            self._shape = (0, None)
             self.update(text)
+            return True
+        # Most moves change a panel's words, not its lines: the same number of lines, none
+        # wider than the panel, is the same height without measuring (which wraps the text).
+        shape, self._shape = self._shape, (width, unwrapped_lines(text, width))
+        if shape == self._shape and shape[1] is not None:
+            self.update(text, layout=False)
             return True
         container, viewport = self.container_size, self.app.size
         before = self.get_content_height(container, viewport, width)

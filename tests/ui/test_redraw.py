@@ -147,6 +147,31 @@ async def test_a_text_panel_lays_the_screen_out_only_when_its_height_changes(lay
         assert layouts and panel.size.height == 1
 
 
+async def test_a_text_panel_measures_its_height_only_when_its_lines_change(monkeypatch):
+    app = PanelApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(TextPanel)
+        panel.show(Text("one\ntwo"))
+        await pilot.pause()
+        measured: list[int] = []
+        real = TextPanel.get_content_height
+
+        def counted(self, *args):
+            measured.append(1)
+            return real(self, *args)
+
+        monkeypatch.setattr(TextPanel, "get_content_height", counted)
+        panel.show(Text("three\nfour"))  # two lines, neither wraps: the same height
+        assert not measured
+        panel.show(Text("a line of thirty characters...\nfive"))  # wraps: measured
+        assert measured
+        measured.clear()
+        panel.show(Text("six\nseven"))  # the last text wrapped: measured again
+        assert measured
+        await pilot.pause()
+        assert panel.size.height == 2 and "seven" in str(panel.render())
+
+
 async def test_a_longer_move_log_does_not_lay_the_screen_out(layouts):
     app = LogApp()
     async with app.run_test(size=(40, 10)) as pilot:
