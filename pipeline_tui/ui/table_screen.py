@@ -32,7 +32,7 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .screens import bot_module
 from .style import seat_colours, seat_style
-from .widgets import Choice, MoveList, MoveLog, SteadyFooter, TextPanel, TooSmall
+from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -119,7 +119,7 @@ class TableScreen(Screen):
             with Vertical(id="side"):
                 yield TextPanel(id="hint")
                 yield MoveList(id="moves")
-                yield Input(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
+                yield MovePrompt(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
         yield SteadyFooter(compact=True)
         yield TooSmall()
 

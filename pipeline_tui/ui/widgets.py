@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 from rich._wrap import divide_line
 from rich.cells import cell_len
@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -76,6 +76,30 @@ class TextPanel(Static):
         if self.get_content_height(container, viewport, width) != before:
             self.refresh(layout=True)
         return True
+
+
+class MovePrompt(Input):
+    """The move prompt: an Input that does not lay the screen out as it is typed in.
+
+    Input asks for a layout on every change of its text, for inputs whose width follows it. The
+    prompt's size is fixed (app.tcss), so each key, and clearing it once a move is sent, only
+    needs the prompt itself redrawn; at a shared table that layout was in every move's path.
+    """
+
+    _typed = False  # inside Input's watcher of ``value``
+
+    def _watch_value(self, value: str) -> None:
+        self._typed = True
+        try:
+            super()._watch_value(value)
+        finally:
+            self._typed = False
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if self._typed and not self.styles.auto_dimensions:
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class SteadyFooter(Footer):

@@ -15,7 +15,7 @@ from textual.widgets._footer import FooterKey
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
-from pipeline_tui.ui.widgets import MoveLog, SteadyFooter, TextPanel
+from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
 from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
@@ -170,6 +170,33 @@ async def test_a_text_panel_measures_its_height_only_when_its_lines_change(monke
         assert measured
         await pilot.pause()
         assert panel.size.height == 2 and "seven" in str(panel.render())
+
+
+class PromptApp(App):
+    CSS = "MovePrompt { width: 12; height: 3; }"
+
+    def compose(self) -> ComposeResult:
+        yield MovePrompt()
+        yield Static("below", id="below")
+
+
+async def test_typing_in_the_move_prompt_does_not_lay_the_screen_out(layouts):
+    app = PromptApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        prompt = app.query_one(MovePrompt)
+        prompt.focus()
+        await pilot.pause()
+        layouts.clear()
+        await pilot.press(*"contract CH.3 deferred")
+        await pilot.pause()
+        assert prompt.value == "contract CH.3 deferred" and not layouts
+        assert prompt.scroll_x > 0  # the text is wider than the prompt: the cursor stays in sight
+        prompt.value = ""
+        await pilot.pause()
+        assert not layouts and prompt.scroll_x == 0
+        prompt.display = False  # a real change of size still lays the screen out
+        await pilot.pause()
+        assert layouts and app.query_one("#below").region.y == 0
 
 
 async def test_a_longer_move_log_does_not_lay_the_screen_out(layouts):
