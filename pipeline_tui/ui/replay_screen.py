@@ -21,6 +21,7 @@ class ReplayScreen(TableScreen):
     """The table as it stood after move ``position`` of a finished or saved game."""
 
     LIVE = False
+    MOVES_TITLE = "Replay: moves"
 
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
@@ -39,11 +40,9 @@ class ReplayScreen(TableScreen):
         self.position = 0
         self.rounds = round_starts(game)
 
-    def on_mount(self) -> None:
+    def prepare(self) -> None:
         self.saves_dir = self.app.saves_dir
         self.query_one("#prompt", Input).display = False
-        super().on_mount()
-        self.query_one("#moves").border_title = "Replay: moves"
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action in ("undo", "redo", "prompt", "save_as"):

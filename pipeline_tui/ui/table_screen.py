@@ -49,6 +49,7 @@ class TableScreen(Screen):
     """A live game, played hot-seat at one keyboard."""
 
     LIVE = True  # moves are played and autosaved here
+    MOVES_TITLE = "Moves"
     # Textual repaints the whole screen when the focus moves; here only the widgets whose focus
     # border changes need it (they repaint themselves), which keeps a view switch cheap at 160x48.
     focused: Reactive = Reactive(None, repaint=False)
@@ -124,6 +125,10 @@ class TableScreen(Screen):
         yield TooSmall()
 
     def on_mount(self) -> None:
+        """Title the panels, draw the table and start a computer seat's move. Textual also runs
+        the on_mount of every base class, so a subclass adjusts the screen in prepare() rather
+        than in an on_mount of its own (which would draw the table twice)."""
+        self.prepare()
         titles = {
             "cross": "Action cross", "market-C": "Crude Market", "market-1": "Refined Market 1",
             "market-2": "Refined Market 2", "market-3": "Refined Market 3",
@@ -131,13 +136,16 @@ class TableScreen(Screen):
             "upgrades": "Upgrades (token, cards left I II III)",
             "refinement": "Refinement costs", "valuation": "Valuation",
             "board-view": "Player board", "network-view": "Pipe Network", "log-view": "Move log",
-            "moves": "Moves",
+            "moves": self.MOVES_TITLE,
         }
         for widget_id, title in titles.items():
             self.query_one(f"#{widget_id}").border_title = title
         self.refresh_table()
         self.query_one("#moves", MoveList).focus()
         self.schedule_bot()
+
+    def prepare(self) -> None:
+        """Set up what a kind of table needs before it is first drawn."""
 
     # --- drawing ---
     @property
@@ -584,8 +592,7 @@ class SharedTableScreen(TableScreen):
         game.on_refused = self.refused
         self.seats_shown: tuple | None = None  # who sits where, as last drawn
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def prepare(self) -> None:
         # A blinking cursor repaints the prompt twice a second, which over SSH is a stream of
         # output and CPU in every session while nothing happens at the table.
         self.query_one("#prompt", Input).cursor_blink = False

@@ -491,3 +491,19 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
         gc.unfreeze()
     assert seen["freeze_memory"] is True and seen["frozen"] > 0
     assert seen["threshold"] == (session.GC_YOUNG, 10, 10) != before
+
+
+async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatch):
+    """Joining a table draws it once (Textual runs every base class's on_mount, and the shared
+    table's own used to draw it a second time), with the prompt's cursor not blinking."""
+    hub, sock = served
+    drawn: list[SharedTableScreen] = []
+    real = SharedTableScreen.refresh_table
+    monkeypatch.setattr(SharedTableScreen, "refresh_table",
+                        lambda self: (drawn.append(self), real(self)))
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await open_new_table(pilot)
+        await pilot.pause()
+        assert drawn == [screen]
+        assert not screen.query_one("#prompt").cursor_blink

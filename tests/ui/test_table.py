@@ -288,6 +288,23 @@ async def test_replay_steps_through_a_save(tmp_path):
         assert len(app.screen.game.moves) == 2
 
 
+async def test_a_replay_is_drawn_once_when_it_opens_and_titled_as_a_replay(tmp_path, monkeypatch):
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        assert app.screen.play(parse_move("start-tank L"))
+    drawn: list[TableScreen] = []
+    real = TableScreen.refresh_table
+    monkeypatch.setattr(TableScreen, "refresh_table", lambda self: (drawn.append(self), real(self)))
+    path = tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json"
+    app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and drawn == [screen]
+        assert screen.query_one("#moves").border_title == "Replay: moves"
+        assert not screen.query_one("#prompt").display
+
+
 async def test_help_opens_and_closes(tmp_path):
     app = new_app(tmp_path)
     async with app.run_test(size=NARROW) as pilot:
