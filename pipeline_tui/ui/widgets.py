@@ -141,8 +141,17 @@ class LineView(ScrollView):
 
     Setting ``virtual_size`` lays the whole screen out again. That is needed only when a
     scrollbar comes or goes (the lines get narrower or wider); a longer log or another list of
-    moves that keeps its scrollbars as they were only needs the bars told.
+    moves that keeps its scrollbars as they were only needs the bars told. Each subclass keeps
+    the lines it has rendered in ``_strips``, forgotten when its styles change.
     """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._strips: dict = {}
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
 
     def _resize(self, size: Size) -> None:
         """Set the scrollable size; lay the screen out only if the scrollbars shown change."""
@@ -169,7 +178,7 @@ class MoveLog(LineView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._lines: list[Text] = []
-        self._strips: dict[int, Strip] = {}
+        self._strips: dict[int, Strip] = {}  # by line of the log
 
     @property
     def lines(self) -> list[Text]:
@@ -199,10 +208,6 @@ class MoveLog(LineView, can_focus=True):
     def on_resize(self) -> None:
         """Keep the newest move in sight when the log first gets its size, or a new one."""
         self._follow()
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -296,7 +301,7 @@ class MoveList(LineView, can_focus=True):
         self._first_row: list[int] = []  # each entry's first line
         self._width = 0  # the width the rows were wrapped at
         self._wrapped: dict[int, list[Text]] = {}
-        self._strips: dict[tuple[int, int, str], Strip] = {}
+        self._strips: dict[tuple[int, int, str], Strip] = {}  # by (entry, its line, look)
 
     # --- what is listed ---
     @property
@@ -388,10 +393,6 @@ class MoveList(LineView, can_focus=True):
 
     def on_resize(self) -> None:
         self._lay_rows()
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
 
     def render_line(self, y: int) -> Strip:
         self._lay_rows()

@@ -142,6 +142,7 @@ async def test_a_heading_and_the_highlight_keep_their_styles():
         move_list = app.query_one(MoveList)
         move_list.set_options(entries(2, heading_every=2))  # H m0 m1
         move_list.highlighted = 2
+        app.set_focus(None)
         await pilot.pause()
         heading = move_list.render_line(0)
         assert heading.text.startswith("Group 0")
@@ -150,6 +151,10 @@ async def test_a_heading_and_the_highlight_keep_their_styles():
         plain = move_list.render_line(row_of(move_list, "place 0,0"))
         lit = move_list.render_line(row_of(move_list, "place 1,0"))
         assert next(iter(plain)).style.bgcolor != next(iter(lit)).style.bgcolor
+        move_list.focus()  # the highlight turns to the focused cursor's colours
+        await pilot.pause()
+        focused = move_list.render_line(row_of(move_list, "place 1,0"))
+        assert next(iter(focused)).style.bgcolor != next(iter(lit)).style.bgcolor
         assert lit.cell_length == plain.cell_length == move_list.scrollable_content_region.width
 
 
