@@ -34,48 +34,93 @@ class TooSmall(Static):
         )
 
 
-def unwrapped_lines(text: Text, width: int) -> int | None:
-    """How many lines ``text`` has if none is wider than ``width`` (so none wraps), else None."""
-    lines = text.plain.split("\n")
-    if any(cell_len(line) > width for line in lines):
-        return None
-    return len(lines)
+class TextPanel(Widget):
+    """A panel of the table: its text drawn a line at a time, and only changed lines redrawn.
 
-
-class TextPanel(Static):
-    """A Static for a panel of the table, redrawn only when its text changes.
-
-    Static.update lays the whole screen out again by default; at a shared table every session
-    paid that for every panel a move touched. A TextPanel asks for a layout only when its height
-    at its present width changes (or its width follows its text).
+    A move changes a line or two of most panels (a player's money, a price). A Static rendered
+    every line of every panel a move touched again, and sent them all to the terminal again:
+    at a shared table, in every session. A TextPanel repaints the lines whose text changed, and
+    asks for the screen to be laid out again only when its number of lines changes.
     """
 
-    _key: tuple | None = None  # the text shown, with its styles
-    _shape: tuple[int, int | None] = (0, None)  # (width, lines) of the text shown: see show()
+    DEFAULT_CSS = "TextPanel { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._text = Text()
+        self._key: tuple | None = None  # the text shown, with its styles
+        self._width = 0  # the width _lines are wrapped at
+        self._lines: list[Text] = []
+        self._strips: dict[int, Strip] = {}
+
+    def render(self) -> Text:
+        """The text shown, whole (what tests and a reader ask for; drawing is by line)."""
+        return self._text
 
     def show(self, text: Text) -> bool:
         """Show ``text``; returns whether anything changed."""
         key = (text.plain, tuple(text.spans), str(text.style))
         if key == self._key:
             return False
-        self._key = key
+        self._key, self._text = key, text
         width = self.content_region.width
-        if not width or (self.styles.width is not None and self.styles.width.is_auto):
-            self._shape = (0, None)
-            self.update(text)
-            return True
-        # Most moves change a panel's words, not its lines: the same number of lines, none
-        # wider than the panel, is the same height without measuring (which wraps the text).
-        shape, self._shape = self._shape, (width, unwrapped_lines(text, width))
-        if shape == self._shape and shape[1] is not None:
-            self.update(text, layout=False)
-            return True
-        container, viewport = self.container_size, self.app.size
-        before = self.get_content_height(container, viewport, width)
-        self.update(text, layout=False)
-        if self.get_content_height(container, viewport, width) != before:
+        old = self._lines if width and width == self._width else None
+        new = self._wrap(width) if width else []
+        if old is None or len(old) != len(new):
+            self._rewrap(width)
             self.refresh(layout=True)
+            return True
+        self._lines = new  # the lines that did not change keep their drawing
+        for y, (was, now) in enumerate(zip(old, new)):
+            if was != now or was.style != now.style:
+                self._strips.pop(y, None)
+                self.refresh(Region(0, y, width, 1))
         return True
+
+    def _wrap(self, width: int) -> list[Text]:
+        """The text's lines, each wrapped at ``width`` (as a Static would wrap it)."""
+        lines: list[Text] = []
+        for line in self._text.split("\n", allow_blank=True):
+            if line.cell_len <= width:
+                lines.append(line)
+            else:
+                lines.extend(line.wrap(self.app.console, width))
+        return lines
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return max((cell_len(line) for line in self._text.plain.split("\n")), default=0)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width == self._width:
+            return len(self._lines)
+        return len(self._wrap(width)) if width > 0 else 0
+
+    def _rewrap(self, width: int) -> None:
+        """Wrap the text at ``width`` (0: not laid out yet) and forget the lines drawn."""
+        self._lines, self._width = (self._wrap(width), width) if width else ([], 0)
+        self._strips.clear()
+
+    def on_resize(self) -> None:
+        if self.content_region.width != self._width:
+            self._rewrap(self.content_region.width)
+            self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width, style = self.content_region.width, self.rich_style
+        if width != self._width:  # drawn at a new width before the Resize event
+            self._rewrap(width)
+        if y >= len(self._lines):
+            return Strip.blank(width, style)
+        strip = self._strips.get(y)
+        if strip is None:
+            strip = text_strip(self.app.console, self._lines[y], style)
+            strip = strip.crop_extend(0, width, style)
+            self._strips[y] = strip
+        return strip
 
 
 class MovePrompt(Input):

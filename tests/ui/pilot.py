@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from pipeline_tui.engine.moves import format_move
-from pipeline_tui.ui.widgets import MoveList
+from pipeline_tui.ui.widgets import MoveList, TextPanel
 
 
 def hint(app) -> str:
-    return str(app.screen.query_one("#hint", Static).render())
+    return str(app.screen.query_one("#hint", TextPanel).render())
 
 
 async def choose(pilot, text: str) -> None:

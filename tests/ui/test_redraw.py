@@ -147,29 +147,51 @@ async def test_a_text_panel_lays_the_screen_out_only_when_its_height_changes(lay
         assert layouts and panel.size.height == 1
 
 
-async def test_a_text_panel_measures_its_height_only_when_its_lines_change(monkeypatch):
+async def test_a_text_panel_redraws_only_the_lines_that_changed(monkeypatch, layouts):
     app = PanelApp()
     async with app.run_test(size=(40, 10)) as pilot:
         panel = app.query_one(TextPanel)
-        panel.show(Text("one\ntwo"))
+        panel.show(Text("Money $25\nOil 2\nTanks 3"))
         await pilot.pause()
-        measured: list[int] = []
-        real = TextPanel.get_content_height
-
-        def counted(self, *args):
-            measured.append(1)
-            return real(self, *args)
-
-        monkeypatch.setattr(TextPanel, "get_content_height", counted)
-        panel.show(Text("three\nfour"))  # two lines, neither wraps: the same height
-        assert not measured
-        panel.show(Text("a line of thirty characters...\nfive"))  # wraps: measured
-        assert measured
-        measured.clear()
-        panel.show(Text("six\nseven"))  # the last text wrapped: measured again
-        assert measured
+        drawn: list[int] = []
+        real = TextPanel.render_line
+        monkeypatch.setattr(TextPanel, "render_line",
+                            lambda self, y: (drawn.append(y), real(self, y))[1])
+        layouts.clear()
+        kept = dict(panel._strips)
+        panel.show(Text("Money $15\nOil 2\nTanks 3"))
         await pilot.pause()
-        assert panel.size.height == 2 and "seven" in str(panel.render())
+        assert drawn == [0] and not layouts
+        assert panel._strips[1] is kept[1] and panel._strips[2] is kept[2]
+        assert panel.render_line(0).text.startswith("Money $15")
+        drawn.clear()
+        panel.show(Text("Money $15\nOil 2\nTanks 3\nPipes 1"))  # one line more: laid out
+        await pilot.pause()
+        assert layouts and panel.size.height == 4 and sorted(set(drawn)) == [0, 1, 2, 3]
+
+
+class WrapApp(App):
+    CSS = "Vertical { width: 20; height: auto; } TextPanel, Static { height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield TextPanel()
+            yield Static(id="static")
+
+
+async def test_a_text_panel_wraps_its_lines_as_a_static_does():
+    app = WrapApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        text = Text("Pipe tile in hand at 0,0 r0\nNot here: the tile must touch your network.\n")
+        text.append("Arrows move, r turns, enter places.", style="dim")
+        app.query_one(TextPanel).show(text)
+        app.query_one(Static).update(text)
+        await pilot.pause()
+        panel, static = app.query_one(TextPanel), app.query_one(Static)
+        assert panel.size.height == static.size.height == 7
+        ours = [panel.render_line(y).text.rstrip() for y in range(panel.size.height)]
+        theirs = [static.render_line(y).text.rstrip() for y in range(static.size.height)]
+        assert ours == theirs
 
 
 class PromptApp(App):
