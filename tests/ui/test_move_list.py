@@ -55,7 +55,8 @@ async def test_each_entry_wraps_to_the_lines_rich_would_give_it():
     app = ListApp()
     async with app.run_test() as pilot:
         move_list = app.query_one(MoveList)
-        options = entries(12) + [Choice(Text("done"), id="done")]
+        options = entries(12) + [Choice(Text("done"), id="done"),
+                                 Choice(Text("油" * 12), id="wide")]  # 12 characters, 24 cells
         move_list.set_options(options)
         await pilot.pause()
         width = move_list.scrollable_content_region.width
