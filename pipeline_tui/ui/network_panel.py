@@ -11,13 +11,14 @@ from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..engine.network import tile_cells
 from ..engine.rules import highest_grade_from_crude, network
 from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
 from .style import GRADE_WORDS, OIL_LETTERS, OIL_STYLES
+from .widgets import TextPanel
 
 
 @dataclass
@@ -129,7 +130,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         fits = [s is not None and s[0] <= view.width and s[1] <= view.height for s in (old, size)]
         # The grid fills the panel at least (app.tcss), so while the old and the new network
         # both fit, its size stays and the screen needs no new layout (nor its scrollbars).
-        self.query_one("#net-grid", NetworkGrid).update(text, layout=old != size and not all(fits))
+        self.query_one("#net-grid", NetworkGrid).show(text, layout=old != size and not all(fits))
 
     def _list_pipelines(self) -> None:
         """Each Pipeline: colour, segments, Refinement Value (with Engineering), the best grade
@@ -251,8 +252,12 @@ def _padded(text: Text, width: int, height: int) -> Text:
     return Text("\n").join(lines)
 
 
-class NetworkGrid(Static):
-    """The drawn grid; passes clicks to its panel as grid characters."""
+class NetworkGrid(TextPanel):
+    """The drawn grid; passes clicks to its panel as grid characters. Drawn a line at a time
+    (a TextPanel that does not wrap): a placement redraws the rows it changed, and another
+    player's network the rows that differ (the blank rows to the largest size drawn do not)."""
+
+    WRAP = False
 
     def on_click(self, event) -> None:
         panel = self.parent

@@ -44,6 +44,7 @@ class TextPanel(Widget):
     """
 
     DEFAULT_CSS = "TextPanel { height: auto; }"
+    WRAP = True  # wrap lines wider than the panel (False: the panel is as wide as its text)
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -57,8 +58,9 @@ class TextPanel(Widget):
         """The text shown, whole (what tests and a reader ask for; drawing is by line)."""
         return self._text
 
-    def show(self, text: Text) -> bool:
-        """Show ``text``; returns whether anything changed."""
+    def show(self, text: Text, layout: bool | None = None) -> bool:
+        """Show ``text``; returns whether anything changed. The screen is laid out again if
+        ``layout``, or by default when the number of lines changes."""
         key = (text.plain, tuple(text.spans), str(text.style))
         if key == self._key:
             return False
@@ -68,20 +70,22 @@ class TextPanel(Widget):
         new = self._wrap(width) if width else []
         if old is None or len(old) != len(new):
             self._rewrap(width)
-            self.refresh(layout=True)
+            self.refresh(layout=True if layout is None else layout)
             return True
         self._lines = new  # the lines that did not change keep their drawing
         for y, (was, now) in enumerate(zip(old, new)):
             if was != now or was.style != now.style:
                 self._strips.pop(y, None)
                 self.refresh(Region(0, y, width, 1))
+        if layout:
+            self.refresh(layout=True)
         return True
 
     def _wrap(self, width: int) -> list[Text]:
         """The text's lines, each wrapped at ``width`` (as a Static would wrap it)."""
         lines: list[Text] = []
         for line in self._text.split("\n", allow_blank=True):
-            if line.cell_len <= width:
+            if line.cell_len <= width or not self.WRAP:
                 lines.append(line)
             else:
                 lines.extend(line.wrap(self.app.console, width))

@@ -13,7 +13,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.network_panel import NetworkPanel
+from pipeline_tui.ui.network_panel import NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
@@ -250,7 +250,7 @@ async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path
         await pilot.press("f4")
         await pilot.pause()
         panel = app.screen.query_one(NetworkPanel)
-        grid = app.screen.query_one("#net-grid", Static)
+        grid = app.screen.query_one("#net-grid", NetworkGrid)
         view = panel.scrollable_content_region
         assert grid.size == view.size  # a small network: the grid fills the panel
         layouts.clear()
@@ -273,6 +273,30 @@ async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path
         lines = grid.render().plain.split("\n")  # the smaller network, blank to the largest's size
         assert (len(lines[0]), len(lines)) == panel.floor and panel.floor[0] == wide.width
         assert panel.grid.width < wide.width
+
+
+async def test_the_network_grid_redraws_only_the_rows_that_changed(tmp_path, monkeypatch):
+    game = new_game()
+    player = setup_player(game, tiles=build(*straight_row("O", 1), *straight_row("T", 1, y=3)))
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await pilot.pause()
+        panel = app.screen.query_one(NetworkPanel)
+        grid = app.screen.query_one("#net-grid", NetworkGrid)
+        drawn: list[int] = []
+        real = NetworkGrid.render_line
+        monkeypatch.setattr(NetworkGrid, "render_line",
+                            lambda self, y: (drawn.append(y), real(self, y))[1])
+        before = grid.render().plain.split("\n")
+        player.tiles = build(*straight_row("O", 1), *straight_row("T", 1, y=3),
+                             *straight_row("S", 1, y=1))  # a tile inside the same bounds
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        after = grid.render().plain.split("\n")
+        changed = {y for y, (was, now) in enumerate(zip(before, after)) if was != now}
+        assert changed and len(after) == len(before)
+        assert set(drawn) == changed and len(changed) < len(after) // 2  # the other rows stay
 
 
 async def test_the_pipelines_list_is_filled_when_it_is_shown(tmp_path):

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, OptionList, Static
 from pipeline_tui import storage
 from pipeline_tui.engine.moves import format_move, parse_move
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.network_panel import NetworkPanel
+from pipeline_tui.ui.network_panel import NetworkGrid, NetworkPanel
 from pipeline_tui.ui.replay_screen import ReplayScreen
 from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
 from pipeline_tui.ui.table_screen import TableScreen
@@ -550,14 +550,14 @@ async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tm
         assert rows[0] == "O  5 seg  value  6  to Low   Machine"
         assert len(rows) == 6 and all(r.endswith("to -") for r in rows[1:])
         assert panel.lit == {(x, 0) for x in range(1, 6)}
-        assert "∙" in str(app.screen.query_one("#net-grid", Static).render())
+        assert "∙" in str(app.screen.query_one("#net-grid", NetworkGrid).render())
         await pilot.press("down")
         await pilot.pause()
         assert len(panel.lit) == 1
         await pilot.press("v")
         await pilot.pause()
         assert not pipelines.display and panel.lit == frozenset()
-        assert "∙" not in str(app.screen.query_one("#net-grid", Static).render())
+        assert "∙" not in str(app.screen.query_one("#net-grid", NetworkGrid).render())
 
 
 async def test_replay_jumps_by_year_and_round(tmp_path):
