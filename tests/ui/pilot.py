@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from textual.widgets import Input
 
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, TextPanel
 
 
@@ -37,3 +41,13 @@ async def type_move(pilot, text: str, keys: bool = False) -> None:
         prompt.value = text
     await pilot.press("enter")
     await pilot.pause()
+
+
+@contextlib.asynccontextmanager
+async def table_for(game, saves, size):
+    """A running app showing ``game`` (as a test set it up) at a TableScreen: (app, pilot)."""
+    app = PipelineApp(mode="title", saves_dir=saves)
+    async with app.run_test(size=size) as pilot:
+        app.push_screen(TableScreen(game, saves))
+        await pilot.pause()
+        yield app, pilot

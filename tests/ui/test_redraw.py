@@ -18,6 +18,7 @@ from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
+from tests.ui.pilot import table_for
 from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
 
 
@@ -278,10 +279,7 @@ async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path
 async def test_the_network_grid_redraws_only_the_rows_that_changed(tmp_path, monkeypatch):
     game = new_game()
     player = setup_player(game, tiles=build(*straight_row("O", 1), *straight_row("T", 1, y=3)))
-    app = PipelineApp(mode="title", saves_dir=tmp_path)
-    async with app.run_test(size=WIDE) as pilot:
-        app.push_screen(TableScreen(game, tmp_path))
-        await pilot.pause()
+    async with table_for(game, tmp_path, WIDE) as (app, pilot):
         panel = app.screen.query_one(NetworkPanel)
         grid = app.screen.query_one("#net-grid", NetworkGrid)
         drawn: list[int] = []
@@ -303,10 +301,7 @@ async def test_the_pipelines_list_is_filled_when_it_is_shown(tmp_path):
     """A hidden list is not refilled on every change (that laid the screen out for nothing)."""
     game = new_game()
     player = setup_player(game, tiles=build(*straight_row("O", 3)))
-    app = PipelineApp(mode="title", saves_dir=tmp_path)
-    async with app.run_test(size=NARROW) as pilot:
-        app.push_screen(TableScreen(game, tmp_path))
-        await pilot.pause()
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
         panel = app.screen.query_one(NetworkPanel)
         pipelines = app.screen.query_one("#pipelines", OptionList)
         assert pipelines.option_count == 0  # hidden: not filled yet

@@ -16,7 +16,7 @@ from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleS
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog
 
-from tests.ui.pilot import choose, hint, type_move
+from tests.ui.pilot import choose, hint, table_for, type_move
 
 WIDE = (160, 48)
 NARROW = (80, 24)
@@ -535,10 +535,7 @@ async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tm
     game.state.refinement_costs = EXAMPLE_COSTS
     setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0)],
                  upgrades={"ENG": 1})
-    app = PipelineApp(mode="title", saves_dir=tmp_path)
-    async with app.run_test(size=NARROW) as pilot:
-        app.push_screen(TableScreen(game, tmp_path))
-        await pilot.pause()
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
         panel = app.screen.query_one(NetworkPanel)
         pipelines = app.screen.query_one("#pipelines", OptionList)
         assert not pipelines.display
