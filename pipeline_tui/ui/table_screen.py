@@ -270,7 +270,7 @@ class TableScreen(Screen):
                 prompt.append(describe(move, state), style="dim")
                 options.append(Choice(prompt, id=f"m{self.listing}-{index}"))
         option_list.set_options(options)
-        first = next((i for i, o in enumerate(options) if o is not None and not o.disabled), None)
+        first = next((i for i, o in enumerate(options) if not o.disabled), None)
         if first is not None:
             option_list.highlighted = first
         option_list.border_subtitle = waiting or f"{len(legal)} legal"

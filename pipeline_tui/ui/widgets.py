@@ -371,9 +371,8 @@ class MoveList(LineView, can_focus=True):
         self._wrapped.clear()
         self._strips.clear()
         self._rows, self._first_row, self._width = [], [], 0
-        self.set_reactive(MoveList.scroll_y, 0)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)  # the bar's thumb too
         self._lay_rows()
-        self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self.refresh()
 
     @property

@@ -67,7 +67,7 @@ async def test_each_entry_wraps_to_the_lines_rich_would_give_it():
         for top in range(0, len(expected), move_list.size.height):
             move_list.scroll_to(y=top, animate=False, immediate=True)
             await pilot.pause()
-            top = move_list.scroll_y  # the last screenful stops at the end
+            top = round(move_list.scroll_y)  # the last screenful stops at the end
             sight = expected[top:top + move_list.size.height]
             assert shown(move_list)[:len(sight)] == sight
 
@@ -135,6 +135,7 @@ async def test_the_highlight_follows_into_sight_and_a_new_list_starts_at_the_top
         move_list.set_options(entries(30))
         await pilot.pause()
         assert move_list.scroll_y == 0 and move_list.highlighted is None
+        assert move_list.vertical_scrollbar.position == 0  # the scrollbar shows the top too
 
 
 async def test_a_heading_and_the_highlight_keep_their_styles():
