@@ -36,6 +36,7 @@ def main() -> int:
               file=sys.stderr)
         return 2
     from ..ui.lobby import SharedApp
+    from .priority import SessionPriority
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
@@ -43,7 +44,8 @@ def main() -> int:
     # threshold (700) the collector ran about five times a move over them. Ten thousand makes
     # it about once in seven moves, for a third of the time (docs/benchmarks.md).
     gc.set_threshold(GC_YOUNG, 10, 10)
-    app = SharedApp(Path(hub), token, freeze_memory=True)
+    app = SharedApp(Path(hub), token, freeze_memory=True,
+                    on_watching=SessionPriority().watching)
     app.run()
     return app.return_code or 0
 

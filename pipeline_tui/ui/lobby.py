@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from rich.text import Text
 from textual import events, on, work
@@ -197,11 +197,15 @@ class SharedApp(PipelineApp):
 
     BINDINGS = [Binding("f9", "lobby", "Lobby", show=False)]
 
-    def __init__(self, hub: Path, token: str, *, freeze_memory: bool = False) -> None:
+    def __init__(self, hub: Path, token: str, *, freeze_memory: bool = False,
+                 on_watching: Callable[[bool], None] | None = None) -> None:
         super().__init__(mode="title")
         self.hub = Path(hub)
         self.token = token
         self.freeze_memory = freeze_memory  # see _freeze (a session process of its own only)
+        # Told whether this session now watches a table (True) or not: the session process
+        # gives the CPU to the players' sessions while it watches (server/priority.py).
+        self.on_watching = on_watching
         self.client: TableClient | None = None
         self.remote: RemoteGame | None = None
 
@@ -235,8 +239,10 @@ class SharedApp(PipelineApp):
         try:
             joined = await self.client.join(table_id, seat)
         except TableError as exc:
+            self._watching(False)
             self._lobby_error(str(exc))
             return
+        self._watching(joined.seat is None)
         self.remote = RemoteGame(self.client, joined)
         self._back_to_title()
         self.push_screen(SharedTableScreen(self.remote))
@@ -252,6 +258,10 @@ class SharedApp(PipelineApp):
             return  # left before the table was drawn
         gc.collect()
         gc.freeze()
+
+    def _watching(self, watching: bool) -> None:
+        if self.on_watching is not None:
+            self.on_watching(watching)
 
     async def _leave(self) -> None:
         if self.freeze_memory:
@@ -287,6 +297,7 @@ class SharedApp(PipelineApp):
     @work(exclusive=True, group="join")
     async def action_lobby(self) -> None:
         await self._leave()
+        self._watching(False)
         self._back_to_title()
 
     def action_to_title(self) -> None:

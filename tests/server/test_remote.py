@@ -15,6 +15,7 @@ from pipeline_tui.engine.setup import GameSetup
 from pipeline_tui.server.client import TableClient
 from pipeline_tui.server.hub import Hub
 from pipeline_tui.server.protocol import Joined, TableError
+from pipeline_tui.server.priority import SessionPriority
 from pipeline_tui.server.remote import RemoteGame
 
 TIMEOUT = 20.0
@@ -252,6 +253,35 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
         await hub.close()
 
 
+async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
+    """The session process lowers its CPU priority while it watches (server/priority.py): the
+    app says when it starts watching, and when it sits down or goes back to the lobby."""
+    hub, sock = served
+    bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
+    await bob.create_table(GameSetup.default(players=2, seed=11))
+    told: list[bool] = []
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"), on_watching=told.append)
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot_until(pilot, lambda: app.screen.current() is not None, "the table listed")
+            assert told == []
+            await pilot.press("w")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            assert told == [True] and app.screen.game.seat is None
+            await pilot.press("f9")
+            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert told == [True, False]
+            await pilot.press("enter")  # the seats: the first open one (seat 1) is highlighted
+            await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
+            await pilot.press("enter")
+            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen)
+                              and app.screen.game.seat == 0, "at seat 1")
+            assert told == [True, False, False]
+    finally:
+        await bob.close()
+
+
 @pytest.fixture
 async def served(tmp_path):
     """A Hub serving a fresh tables folder on a socket: (hub, socket path)."""
@@ -473,8 +503,9 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     class FakeApp:
         return_code = 0
 
-        def __init__(self, hub, token, *, freeze_memory=False):
+        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None):
             seen["freeze_memory"] = freeze_memory
+            seen["on_watching"] = on_watching
 
         def run(self):
             seen["threshold"] = gc.get_threshold()
@@ -491,6 +522,8 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
         gc.unfreeze()
     assert seen["freeze_memory"] is True and seen["frozen"] > 0
     assert seen["threshold"] == (session.GC_YOUNG, 10, 10) != before
+    # and it lowers its CPU priority while it watches a table
+    assert seen["on_watching"].__func__ is SessionPriority.watching
 
 
 async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatch):

@@ -22,6 +22,7 @@ import asyncssh
 import pytest
 
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.server.priority import AUTOGROUP, WATCHING_NICE
 from pipeline_tui.server.ssh import RUN_PREFIX, remove_stale_run_folders
 from pipeline_tui.storage import load_game, read_save
 
@@ -139,6 +140,9 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     carol.keys("w")
     await carol.expect("watching")
     players = {0: alice, 1: bob}
+    if AUTOGROUP.exists():  # the spectator's session gives the CPU to the players' (priority.py)
+        await until(lambda: session_nices(server.proc.pid) == [0, 0, WATCHING_NICE],
+                    "the spectator's lower priority")
 
     async def play(count: int) -> None:
         """Whoever is to move types the next move; every screen shows it."""
@@ -198,6 +202,19 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     assert [format_move(m) for m in load_game(path).moves][:5] == before
     for terminal in (alice, bob, carol):
         await terminal.close()
+
+
+def session_nices(pid: int) -> list[int]:
+    """The autogroup nice values of the session children of the server ``pid``, oldest first."""
+    nices = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent == pid and b"pipeline_tui.server.session" in (proc / "cmdline").read_bytes():
+                nices[int(proc.name)] = int((proc / "autogroup").read_text().split()[-1])
+        except OSError:  # gone meanwhile
+            continue
+    return [nices[child] for child in sorted(nices)]
 
 
 def run_folder(pid: int) -> Path:
