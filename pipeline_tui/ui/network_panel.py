@@ -20,6 +20,11 @@ from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
 from .style import GRADE_WORDS, OIL_LETTERS, OIL_STYLES
 from .widgets import TextPanel
 
+# Blank room the grid gains when a network outgrows its panel: two cells each way. Each time
+# the grid grows the screen is laid out again, at a shared table in every session (about 13
+# ms each at 160 x 50), and growing a cell at a time did that on most placements.
+GROWTH = (2 * PITCH_W, 2 * PITCH_H)
+
 
 @dataclass
 class Ghost:
@@ -122,11 +127,12 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         # The grid keeps the size of the largest network drawn here (blank to the right and
         # below), so going from one player's network to a smaller one needs no new layout,
         # and the scrollbars stay as they were.
-        size = self.floor = (max(self.floor[0], self.grid.width), max(self.floor[1], self.grid.height))
+        view = self.scrollable_content_region
+        size = self.floor = (_grown(self.floor[0], self.grid.width, view.width, GROWTH[0]),
+                             _grown(self.floor[1], self.grid.height, view.height, GROWTH[1]))
         if size != (self.grid.width, self.grid.height):
             text = _padded(text, *size)
         old, self.drawn_size = self.drawn_size, size
-        view = self.scrollable_content_region
         fits = [s is not None and s[0] <= view.width and s[1] <= view.height for s in (old, size)]
         # The grid fills the panel at least (app.tcss), so while the old and the new network
         # both fit, its size stays and the screen needs no new layout (nor its scrollbars).
@@ -241,6 +247,15 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         else:
             self.ghost.x, self.ghost.y = cell
             self.post_message(self.Moved())
+
+
+def _grown(floor: int, size: int, view: int, growth: int) -> int:
+    """The grid's new width (or height): the largest drawn so far, or ``size`` if larger; a
+    grid that outgrows the panel (it scrolls) gets ``growth`` more blank room, so the next
+    few placements at its edge need no new layout in every session watching."""
+    if size <= floor:
+        return floor
+    return size + growth if view and size > view else size
 
 
 def _padded(text: Text, width: int, height: int) -> Text:

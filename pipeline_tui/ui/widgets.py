@@ -11,6 +11,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.css.scalar import Unit
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import Screen
@@ -40,7 +41,7 @@ class TextPanel(Widget):
     A move changes a line or two of most panels (a player's money, a price). A Static rendered
     every line of every panel a move touched again, and sent them all to the terminal again:
     at a shared table, in every session. A TextPanel repaints the lines whose text changed, and
-    asks for the screen to be laid out again only when its number of lines changes.
+    asks for the screen to be laid out again only when its height changes.
     """
 
     DEFAULT_CSS = "TextPanel { height: auto; }"
@@ -69,8 +70,11 @@ class TextPanel(Widget):
         old = self._lines if width and width == self._width else None
         new = self._wrap(width) if width else []
         if old is None or len(old) != len(new):
+            if layout is None:
+                before = self._box_height(len(old)) if old is not None else None
+                layout = before is None or before != self._box_height(len(new))
             self._rewrap(width)
-            self.refresh(layout=True if layout is None else layout)
+            self.refresh(layout=layout)
             return True
         self._lines = new  # the lines that did not change keep their drawing
         for y, (was, now) in enumerate(zip(old, new)):
@@ -80,6 +84,22 @@ class TextPanel(Widget):
         if layout:
             self.refresh(layout=True)
         return True
+
+    def _box_height(self, lines: int) -> int | None:
+        """The panel's height with ``lines`` of text, where its styles make that plain (an
+        auto height, its limits in cells); None otherwise. A panel with a minimum height
+        (the hint at a shared table) keeps its height for a line more or less, and then the
+        screen needs no new layout."""
+        styles = self.styles
+        if styles.height is None or not styles.height.is_auto or styles.box_sizing != "border-box":
+            return None
+        height = lines + styles.gutter.height
+        for limit, pick in ((styles.min_height, max), (styles.max_height, min)):
+            if limit is not None:
+                if limit.unit != Unit.CELLS:
+                    return None
+                height = pick(height, int(limit.value))
+        return height
 
     def _wrap(self, width: int) -> list[Text]:
         """The text's lines, each wrapped at ``width`` (as a Static would wrap it)."""

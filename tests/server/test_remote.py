@@ -155,6 +155,7 @@ async def test_a_refused_move_is_taken_back():
 
 from pipeline_tui.ui import lobby  # noqa: E402
 from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 from pipeline_tui.ui.network_panel import NetworkPanel  # noqa: E402
 from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
 
@@ -424,6 +425,34 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         assert len(redraws) == 1  # drawn once, as it was played here
         await bob.leave("t1")  # a seat change: that is drawn
         await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
+
+
+async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, monkeypatch):
+    """The hint keeps its height when the turn passes, so the seat's screen is only repainted
+    (a layout per turn in every session was most of the cost of an end of turn)."""
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        while len(table.game.moves) < 10:  # the log's scrollbar has come (a layout, once)
+            count = len(table.game.moves)
+            await seats[table.game.current_player].move(
+                "t1", format_move(table.game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+        await pilot.pause(0.2)
+        layouts = []
+        real = Screen._refresh_layout
+        monkeypatch.setattr(Screen, "_refresh_layout",
+                            lambda self, *a, **k: (layouts.append(sorted(w.id or type(w).__name__ for w in self._layout_widgets)), real(self, *a, **k))[1])
+        turns = 0
+        while turns < 4:
+            game = table.game
+            seat, count = game.current_player, len(game.moves)
+            await seats[seat].move("t1", format_move(game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+            await pilot.pause()
+            turns += game.current_player != seat
+        assert len(table.game.moves) > 4 and not layouts
+        assert screen.query_one("#hint").size.height == 3  # 5 with its border
 
 
 async def test_the_move_list_is_built_in_the_frame_after_the_table(served):

@@ -13,7 +13,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.network_panel import NetworkGrid, NetworkPanel
+from pipeline_tui.ui.network_panel import GROWTH, NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
@@ -148,6 +148,30 @@ async def test_a_text_panel_lays_the_screen_out_only_when_its_height_changes(lay
         assert layouts and panel.size.height == 1
 
 
+class MinHeightApp(App):
+    CSS = "TextPanel { height: auto; min-height: 3; max-height: 4; border: round red; }"
+
+    def compose(self) -> ComposeResult:
+        yield TextPanel()
+
+
+async def test_a_text_panel_held_by_its_minimum_height_needs_no_layout(layouts):
+    """With a border, 1 line of text is 3 high, as its minimum; so is no line at all."""
+    app = MinHeightApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(TextPanel)
+        panel.show(Text("one"))
+        await pilot.pause()
+        layouts.clear()
+        for text, laid_out, height in (("", False, 3), ("one", False, 3), ("one\ntwo", True, 4),
+                                       ("1\n2\n3", False, 4), ("one", True, 3)):
+            panel.show(Text(text))
+            await pilot.pause()
+            assert (bool(layouts), panel.outer_size.height) == (laid_out, height), text
+            assert str(panel.render()) == text
+            layouts.clear()
+
+
 async def test_a_text_panel_redraws_only_the_lines_that_changed(monkeypatch, layouts):
     app = PanelApp()
     async with app.run_test(size=(40, 10)) as pilot:
@@ -262,9 +286,16 @@ async def test_a_network_in_its_panel_lays_out_only_when_it_outgrows_it(tmp_path
         player.tiles = build(*straight_row("*", 12))  # wider than the panel: it scrolls
         panel.show(player, None, None, game.state)
         await pilot.pause()
-        assert layouts and grid.size.width == panel.grid.width > view.width
+        assert layouts and grid.size.width == panel.grid.width + GROWTH[0] > view.width
         assert panel.max_scroll_x > 0
         wide = grid.size
+        await pilot.pause(0.1)  # the new scrollbar's styles settle
+        layouts.clear()
+        player.tiles = build(*straight_row("*", 13))  # a cell wider: inside the room it was given
+        panel.show(player, None, None, game.state)
+        await pilot.pause()
+        assert not layouts and grid.size == wide and panel.grid.width > view.width
+        assert grid.render().plain.split("\n")[0].rstrip().endswith(str(panel.grid.max_x))
         await pilot.pause(0.1)  # the new scrollbar's styles settle
         layouts.clear()
         player.tiles = build(*straight_row("O", 2))  # back to a smaller one: the grid keeps its size
