@@ -4,17 +4,17 @@ Every session at a table redraws it for each move, at the same moment. On a smal
 kernel shares the CPU among them evenly, so each session finishes its redraw about when the
 last one does: a seat waits for the spectators' drawing as well as its own. A session that
 watches therefore lowers its CPU weight while it watches (and restores it when it leaves), so
-the seats draw first and the spectators in the time left; the spectators finish no later than
-they did when all shared alike, since the total work is the same (docs/shared-tables.md,
-"Priority").
+the seats draw first and the spectators in the time left. Spectators see each move somewhat
+later in exchange (docs/benchmarks.md, "Over SSH"); nice 5 rather than 10 keeps them from
+falling behind every other process on the machine as well (docs/shared-tables.md, "Priority").
 
 Each session child leads a session of its own (``serve`` starts it so), and Linux puts each
 session in a scheduling group of its own (an "autogroup") where they are enabled, as on most
 distributions. Between groups the process's own nice value counts for nothing; the group's
 nice, ``/proc/self/autogroup``, does. Any process may raise it and lower it again to 0
 (lowering it below 0 needs privilege), at most ten times a second across the machine
-(``EAGAIN`` otherwise, so a change is tried again a little later). Where there is no such file
-the priority stays as it is: the sessions share the CPU evenly, as before.
+(``EAGAIN`` otherwise, so a change is tried again a little later). Where there is no such file,
+or autogroups do not apply, the sessions share the CPU evenly, as before.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import logging
 from pathlib import Path
 
 AUTOGROUP = Path("/proc/self/autogroup")
-WATCHING_NICE = 10  # a spectator's group weight: about a tenth of a seat's (Linux's nice table)
+WATCHING_NICE = 5  # a spectator's group weight: about a third of a seat's (Linux's nice table)
 RETRY = 0.15  # seconds before a change refused as too soon (EAGAIN) is tried again
 TRIES = 40  # then the change is given up (logged): about six seconds
 
