@@ -179,8 +179,11 @@ class TableScreen(Screen):
         self._title("network-view", f"Pipe Network {who}")
         self._refresh_log()
         self._refresh_ghost()
-        self._list_moves()
+        # The hint before the move list: at a shared table the list is made after the next
+        # frame (call_after_refresh), which wakes the screen; the panels changed before that
+        # reach it in time for one frame, and a hint changed after it took a frame of its own.
         self._refresh_hint()
+        self._list_moves()
 
     def _list_moves(self) -> None:
         self._refresh_moves()

@@ -455,6 +455,34 @@ async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, mon
         assert screen.query_one("#hint").size.height == 3  # 5 with its border
 
 
+async def test_a_move_and_the_hint_that_names_it_are_drawn_in_one_frame(served, monkeypatch):
+    """The hint was refreshed after the move list was put off to the next frame (which wakes
+    the screen), so it often missed the move's frame and took one of its own."""
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        await pilot.pause(0.2)
+        frames: list[set[str]] = []
+        real = Screen._compositor_refresh
+        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (
+            frames.append({w.id for w in self._dirty_widgets}), real(self))[1])
+        checked = 0
+        for _ in range(12):
+            game = table.game
+            frames.clear()
+            before, count = hint_text(app), len(game.moves)
+            await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+            await pilot.pause(0.1)
+            if hint_text(app) == before:
+                continue
+            drawn = [frame for frame in frames if "log-view" in frame]
+            assert len(drawn) == 1 and "hint" in drawn[0], frames
+            assert {"hint"} not in frames, frames
+            checked += 1
+        assert checked >= 4
+
+
 async def test_the_move_list_is_built_in_the_frame_after_the_table(served):
     """When your turn begins the table (and the move that began it) is drawn first; the list of
     your moves follows in the next frame."""
