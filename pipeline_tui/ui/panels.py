@@ -2,9 +2,16 @@
 
 These functions hold no rules: they only show what the state holds, with prices from the
 component tables (and ``market_price`` for what the current player would pay).
+
+The markets, Contracts and Orders, shops and Government are drawn from a snapshot of just the
+state they show (tuples), by functions of that snapshot alone, cached: most moves leave most of
+them as they were, and every session at a shared table redraws its table for every move.
+Callers get a copy, theirs to change.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from rich.text import Text
 
@@ -96,36 +103,49 @@ def _where(worker: str) -> str:
 
 def market(state: State, market_key: str, viewer: PlayerState | None = None) -> Text:
     """One market: per row its code, then each slot in play as price and barrel letter."""
-    n = len(state.players)
+    rows = tuple(tuple(state.markets[index]) for index, row in enumerate(C.MARKET_ROWS)
+                 if row.market == market_key)
+    supply = tuple(state.supply) if market_key == "C" else ()
+    return _market(len(state.players), market_key, rows, supply).copy()
+
+
+@lru_cache(maxsize=64)
+def _market(players: int, market_key: str, rows: tuple[tuple[int, ...], ...],
+            supply: tuple[int, ...]) -> Text:
     out = Text()
-    first = True
-    for index, row in enumerate(C.MARKET_ROWS):
-        if row.market != market_key:
-            continue
-        if not first:
+    market_rows = [row for row in C.MARKET_ROWS if row.market == market_key]
+    for row, slots in zip(market_rows, rows):
+        if out:
             out.append("\n")
-        first = False
         out.append_text(barrel(row.colour, row.grade))
-        for slot, colour in enumerate(state.markets[index]):
-            price = row.prices[row.slots[n][slot]]
+        for slot, colour in enumerate(slots):
+            price = row.prices[row.slots[players][slot]]
             out.append(f" {price:>2}")
             out.append_text(barrel(colour) if colour >= 0 else Text("·", style=EMPTY))
     if market_key == "C":
         out.append("\nBank ")
         for colour in range(3):
             out.append_text(barrel(colour))
-            out.append(f"{state.supply[colour]} ")
+            out.append(f"{supply[colour]} ")
     return out
 
 
 def contracts(state: State) -> Text:
     """Contract rows Low/Mid/High and Order rows 3/4/5, with space numbers as in the notation."""
+    return _contracts(tuple(map(tuple, state.contract_rows)),
+                      tuple(len(stack) for stack in state.contract_stacks),
+                      tuple(map(tuple, state.order_rows))).copy()
+
+
+@lru_cache(maxsize=16)
+def _contracts(contract_rows: tuple[tuple[int, ...], ...], stacks: tuple[int, ...],
+               order_rows: tuple[tuple[int, ...], ...]) -> Text:
     out = Text()
-    for r, row in enumerate(state.contract_rows):
+    for r, row in enumerate(contract_rows):
         out.append(f"C{GRADE_LETTERS[r + 1]} ", style="bold")
         _tiles_row(out, row)
-        out.append(f" stack {len(state.contract_stacks[r])}\n", style="dim")
-    for r, row in enumerate(state.order_rows):
+        out.append(f" stack {stacks[r]}\n", style="dim")
+    for r, row in enumerate(order_rows):
         out.append(f"O{r + 3} ", style="bold")
         _tiles_row(out, row)
         if r < 2:
@@ -146,17 +166,25 @@ def _tiles_row(out: Text, row) -> None:
 def shops(state: State) -> Text:
     """Tank Shop and Machine Shop rows (price: tiles left, then +reserve) and the Pipe tiles
     beside each shop (T and M), numbered as in the notation."""
+    return _shops(tuple(state.tank_shop), state.tank_reserve, tuple(state.machine_shop),
+                  state.machine_reserve, len(state.pipe_deck),
+                  tuple(map(tuple, state.shop_pipes))).copy()
+
+
+@lru_cache(maxsize=16)
+def _shops(tank_shop: tuple[int, ...], tank_reserve: int, machine_shop: tuple[int, ...],
+           machine_reserve: int, deck: int, shop_pipes: tuple[tuple[int, ...], ...]) -> Text:
     out = Text()
     out.append("Tanks    ", style="bold")
-    for price, count in zip(C.TANK_SHOP_PRICES, state.tank_shop):
+    for price, count in zip(C.TANK_SHOP_PRICES, tank_shop):
         out.append(f"${price}:{count} ", style="" if count else EMPTY)
-    out.append(f"+{state.tank_reserve}\n", style="dim")
+    out.append(f"+{tank_reserve}\n", style="dim")
     out.append("Machines ", style="bold")
-    for price, count in zip(C.MACHINE_SHOP_PRICES, state.machine_shop):
+    for price, count in zip(C.MACHINE_SHOP_PRICES, machine_shop):
         out.append(f"${price}:{count} ", style="" if count else EMPTY)
-    out.append(f"+{state.machine_reserve}\n", style="dim")
-    out.append(f"Pipes $15 (1-2) $40 (3-4)  deck {len(state.pipe_deck)}", style="dim")
-    for shop, tiles in zip(C.SHOPS, state.shop_pipes):
+    out.append(f"+{machine_reserve}\n", style="dim")
+    out.append(f"Pipes $15 (1-2) $40 (3-4)  deck {deck}", style="dim")
+    for shop, tiles in zip(C.SHOPS, shop_pipes):
         for i, tile in enumerate(tiles):
             if i % 4 == 0:
                 out.append(f"\n{shop}:" if i == 0 else "\n  ", style="bold")
@@ -186,10 +214,17 @@ def tile_summary(tile_id: int) -> Text:
 def government(state: State) -> Text:
     """The 4 quadrants (open or shut, tiles left) and their 8 spaces, numbered from 1 as in the
     notation (· = taken)."""
+    return _government(tuple(map(tuple, state.government)), tuple(state.government_opened),
+                       state.year).copy()
+
+
+@lru_cache(maxsize=16)
+def _government(spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...],
+                year: int) -> Text:
     out = Text()
     for q in range(C.GOVERNMENT_QUADRANTS):
-        opened = state.government_opened[q]
-        left = sum(1 for tile in state.government[q] if tile >= 0)
+        opened = opened_in[q]
+        left = sum(1 for tile in spaces[q] if tile >= 0)
         label = f"Q{q + 1} {'open' if opened else 'shut'} {left}"
         out.append(f"{label:<10}", style="bold" if opened else "")
     out.rstrip()
@@ -197,13 +232,13 @@ def government(state: State) -> Text:
         out.append("\n")
         for q in range(C.GOVERNMENT_QUADRANTS):
             for space in C.GOVERNMENT_LAYOUT[r]:
-                there = state.government[q][space] >= 0
+                there = spaces[q][space] >= 0
                 out.append(f"{space + 1}" if there else "·", style="" if there else EMPTY)
                 out.append(" ")
             out.append("  ")
         out.rstrip()
-    limit = C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
-    opened = sum(1 for y in state.government_opened if y)
+    limit = C.GOVERNMENT_OPEN_LIMIT[year - 1]
+    opened = sum(1 for y in opened_in if y)
     costs = " ".join(str(v) for v in C.GOVERNMENT_COSTS.values())
     out.append(f"\nOpen {opened}/{limit}. 1-5 tiles ${costs}", style="dim")
     return out

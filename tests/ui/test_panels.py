@@ -7,6 +7,7 @@ import random
 
 from rich.console import Console
 
+from pipeline_tui.data import components as C
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup
@@ -93,3 +94,35 @@ def test_network_grid_marks_machines_worker_and_ghost():
     drawn = plain(text)
     assert "M" in drawn and "@" in drawn and "░" in drawn
     assert grid.cell_at(*grid.origin(1, 1)) == (1, 1)
+
+
+def test_the_cached_panels_follow_the_state_and_hand_out_copies():
+    """The markets, Contracts and Orders, shops and Government are drawn once per snapshot of
+    the state they show. The engine changes its lists in place, so a change to any of them must
+    draw the panel anew; a caller may change the Text it gets."""
+    state = Game(GameSetup.default(3, 4)).state
+    changes = {
+        "market C row": (lambda s: panels.market(s, "C"), lambda s: s.markets[0].__setitem__(0, -1)),
+        "bank": (lambda s: panels.market(s, "C"), lambda s: s.supply.__setitem__(1, 99)),
+        "market 2": (lambda s: panels.market(s, "2"),
+                     lambda s: s.markets[[r.market for r in C.MARKET_ROWS].index("2")]
+                     .__setitem__(0, -1)),
+        "contract row": (panels.contracts, lambda s: s.contract_rows[0].__setitem__(0, -1)),
+        "contract stack": (panels.contracts, lambda s: s.contract_stacks[1].pop()),
+        "order row": (panels.contracts, lambda s: s.order_rows[2].__setitem__(0, -1)),
+        "tank shop": (panels.shops, lambda s: s.tank_shop.__setitem__(0, 0)),
+        "pipe deck": (panels.shops, lambda s: s.pipe_deck.pop()),
+        "shop pipes": (panels.shops, lambda s: s.shop_pipes[1].__setitem__(0, -1)),
+        "government": (panels.government, lambda s: s.government[2].__setitem__(3, -1)),
+        "quadrant opened": (panels.government, lambda s: s.government_opened.__setitem__(0, 1)),
+    }
+    hits = panels._market.cache_info().hits
+    for name, (draw, change) in changes.items():
+        before = draw(state).plain
+        assert draw(state).plain == before
+        change(state)
+        assert draw(state).plain != before, name
+        text = draw(state)
+        text.append("scribbled")
+        assert "scribbled" not in draw(state).plain, name
+    assert panels._market.cache_info().hits > hits  # drawn once, then reused
