@@ -131,10 +131,12 @@ def worker_cell(worker: str) -> tuple[int, int] | None:
 
 
 def render_network(tiles, machines, worker: str = "", ghost=None,
-                   mark: tuple[int, int] | None = None, lit=frozenset()) -> tuple[Text, Grid]:
+                   mark: tuple[int, int] | None = None, lit=frozenset(),
+                   size: tuple[int, int] = (0, 0)) -> tuple[Text, Grid]:
     """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``; ``mark`` is a
     cell to show in reverse (the cell the highlighted move names); ``lit`` are cells shown on a
-    bright ground (the Pipeline picked in the list), their empty spots dotted."""
+    bright ground (the Pipeline picked in the list), their empty spots dotted. The drawing is
+    at least ``size`` (width, height), blank to the right and below."""
     cells: dict[tuple[int, int], tuple[int, tuple]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
@@ -148,7 +150,7 @@ def render_network(tiles, machines, worker: str = "", ghost=None,
         ca, cb = tile_cells(gx, gy, rot)
         ghost_cells = {ca: pa, cb: pb}
     grid = Grid(cells, ghost_cells)
-    width, height = grid.width, grid.height
+    width, height = max(grid.width, size[0]), max(grid.height, size[1])
     chars = [[" "] * width for _ in range(height)]
     styles: list[list[str]] = [[""] * width for _ in range(height)]
 

@@ -122,16 +122,17 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         if inputs == self.drawn_from:
             return  # the same network, ghost and marks as drawn: nothing to render
         self.drawn_from = inputs
-        text, self.grid = render_network(player.tiles, player.machines, player.worker, ghost_tuple,
-                                          self.mark, self.lit)
+        args = (player.tiles, player.machines, player.worker, ghost_tuple, self.mark, self.lit)
         # The grid keeps the size of the largest network drawn here (blank to the right and
         # below), so going from one player's network to a smaller one needs no new layout,
         # and the scrollbars stay as they were.
+        text, self.grid = render_network(*args, size=self.floor)
         view = self.scrollable_content_region
-        size = self.floor = (_grown(self.floor[0], self.grid.width, view.width, GROWTH[0]),
-                             _grown(self.floor[1], self.grid.height, view.height, GROWTH[1]))
-        if size != (self.grid.width, self.grid.height):
-            text = _padded(text, *size)
+        size = (_grown(self.floor[0], self.grid.width, view.width, GROWTH[0]),
+                _grown(self.floor[1], self.grid.height, view.height, GROWTH[1]))
+        if size != (max(self.grid.width, self.floor[0]), max(self.grid.height, self.floor[1])):
+            text, self.grid = render_network(*args, size=size)  # grown, with room to spare
+        self.floor = size
         old, self.drawn_size = self.drawn_size, size
         fits = [s is not None and s[0] <= view.width and s[1] <= view.height for s in (old, size)]
         # The grid fills the panel at least (app.tcss), so while the old and the new network
@@ -256,15 +257,6 @@ def _grown(floor: int, size: int, view: int, growth: int) -> int:
     if size <= floor:
         return floor
     return size + growth if view and size > view else size
-
-
-def _padded(text: Text, width: int, height: int) -> Text:
-    """``text`` (a grid of lines) with blanks to the right and below, to ``width`` x ``height``."""
-    lines = text.split("\n", allow_blank=True)
-    for line in lines:
-        line.pad_right(width - line.cell_len)
-    lines.extend(Text(" " * width) for _ in range(height - len(lines)))
-    return Text("\n").join(lines)
 
 
 class NetworkGrid(TextPanel):

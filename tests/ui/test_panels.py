@@ -126,3 +126,17 @@ def test_the_cached_panels_follow_the_state_and_hand_out_copies():
         text.append("scribbled")
         assert "scribbled" not in draw(state).plain, name
     assert panels._market.cache_info().hits > hits  # drawn once, then reused
+
+
+def test_a_network_is_drawn_at_least_the_size_asked_blank_to_the_right_and_below():
+    tiles = [(0, 0, 0, 0), (5, 2, 0, 1)]
+    text, grid = render_network(tiles, [])
+    padded, same = render_network(tiles, [], size=(grid.width + 7, grid.height + 3))
+    lines, wide = text.plain.split("\n"), padded.plain.split("\n")
+    assert (same.width, same.height) == (grid.width, grid.height)  # the cells are where they were
+    assert len(wide) == len(lines) + 3 and {len(line) for line in wide} == {grid.width + 7}
+    assert [line[:grid.width] for line in wide[:len(lines)]] == lines
+    assert not "".join(line[grid.width:] for line in wide).strip()
+    assert not "".join(wide[len(lines):]).strip()
+    small, _ = render_network(tiles, [], size=(3, 3))  # smaller than the network: its own size
+    assert small.plain == text.plain
