@@ -61,7 +61,7 @@ class TextPanel(Widget):
 
     def show(self, text: Text, layout: bool | None = None) -> bool:
         """Show ``text``; returns whether anything changed. The screen is laid out again if
-        ``layout``, or by default when the number of lines changes."""
+        ``layout``, or by default when the panel's height changes."""
         key = (text.plain, tuple(text.spans), str(text.style))
         if key == self._key:
             return False

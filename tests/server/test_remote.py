@@ -427,7 +427,7 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
 
 
-async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, monkeypatch):
+async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, layouts):
     """The hint keeps its height when the turn passes, so the seat's screen is only repainted
     (a layout per turn in every session was most of the cost of an end of turn)."""
     hub, sock = served
@@ -439,10 +439,7 @@ async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, mon
                 "t1", format_move(table.game.legal_moves()[0]))
             await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
         await pilot.pause(0.2)
-        layouts = []
-        real = Screen._refresh_layout
-        monkeypatch.setattr(Screen, "_refresh_layout",
-                            lambda self, *a, **k: (layouts.append(sorted(w.id or type(w).__name__ for w in self._layout_widgets)), real(self, *a, **k))[1])
+        layouts.clear()
         turns = 0
         while turns < 4:
             game = table.game

@@ -1,4 +1,4 @@
-"""Fixtures shared by the UI tests."""
+"""Fixtures shared by the UI and server tests."""
 
 from __future__ import annotations
 
