@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import signal
 import time
 
 import pytest
@@ -557,9 +558,10 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     class FakeApp:
         return_code = 0
 
-        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None):
+        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None, on_lost=None):
             seen["freeze_memory"] = freeze_memory
             seen["on_watching"] = on_watching
+            seen["on_lost"] = on_lost
 
         def run(self):
             seen["threshold"] = gc.get_threshold()
@@ -569,15 +571,19 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     monkeypatch.setenv(session.TOKEN_ENV, "token")
     monkeypatch.setattr(lobby, "SharedApp", FakeApp)
     before = gc.get_threshold()
+    hangup = signal.getsignal(signal.SIGHUP)
     try:
         assert session.main() == 0
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+        signal.signal(signal.SIGHUP, hangup)
     assert seen["freeze_memory"] is True and seen["frozen"] > 0
     assert seen["threshold"] == (session.GC_YOUNG, 10, 10) != before
     # and it lowers its CPU priority while it watches a table
     assert seen["on_watching"].__func__ is SessionPriority.watching
+    # and it ends itself once the Hub is gone (tests/server/test_session.py)
+    assert seen["on_lost"] is session.exit_soon
 
 
 async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatch):
