@@ -12,7 +12,7 @@ keeps undo cheap without copying the state on every move.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 import msgspec
 
@@ -151,19 +151,19 @@ class Game:
         """Score breakdowns, best first (final once the game is over; a projection before)."""
         return final_scores(self.state)
 
-    def public_view(self, player: int | None = None) -> dict:
+    def public_view(self, player: int | None = None) -> dict[str, Any]:
         """What a player at the table can see: no face-down stack order, no seed."""
         return public_view(self.state, player)
 
 
-def public_view(state: State, player: int | None = None) -> dict:
+def public_view(state: State, player: int | None = None) -> dict[str, Any]:
     """The state as plain data with hidden information removed.
 
     The pipe stack is face down (only its size shows); Contract stacks are face up, so only the
     top tile and the count show. Nothing in Pipeline is hidden from one player but not another,
     so ``player`` only records whose view it is.
     """
-    view = msgspec.to_builtins(state)
+    view: dict[str, Any] = msgspec.to_builtins(state)
     view["pipe_deck"] = {"count": len(state.pipe_deck)}
     view["contract_stacks"] = [
         {"top": stack[-1] if stack else None, "count": len(stack)} for stack in state.contract_stacks

@@ -11,13 +11,14 @@ rules live here: the replica is an engine ``Game``.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import Any, Callable, Coroutine
 
 from ..engine.errors import IllegalMove
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.scoring import Score
 from ..engine.state import State
+from .client import TableClient
 from .protocol import Joined, SeatInfo, TableError, Update
 
 REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
@@ -31,7 +32,7 @@ class RemoteGame:
     Both are called in the client's event loop.
     """
 
-    def __init__(self, client, joined: Joined) -> None:
+    def __init__(self, client: TableClient, joined: Joined) -> None:
         self.client = client
         self.table_id = joined.table_id
         self.seat: int | None = joined.seat
@@ -45,7 +46,7 @@ class RemoteGame:
         self._texts: list[str] = list(joined.moves)  # the replica's log in notation
         self._server: list[str] = list(joined.moves)  # the log as the Hub last told it
         self._pending: list[tuple[int, str]] = []  # (log index, notation) sent, not yet confirmed
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.on_change: Callable[[bool], None] | None = None
         self.on_refused: Callable[[str], None] | None = None
 
@@ -152,7 +153,7 @@ class RemoteGame:
     def redo(self) -> None:
         raise IllegalMove("there is no redo at a shared table")
 
-    def _send(self, request) -> None:
+    def _send(self, request: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(request)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -70,7 +71,7 @@ def _clean_name(text: str, limit: int, what: str) -> str:
     return name
 
 
-def _turn_key(state: State) -> tuple:
+def _turn_key(state: State) -> tuple[object, ...]:
     """Which turn a state is in: it changes exactly when a turn passes (setup turns included)."""
     return state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == "setup"
 
@@ -210,7 +211,7 @@ class TableService:
             raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
 
     # --- requests -------------------------------------------------------------------------
-    def create(self, setup: GameSetup, name: str = "", colours: list[str] | None = None) -> Table:
+    def create(self, setup: GameSetup, name: str = "", colours: Sequence[str] | None = None) -> Table:
         """A new table with every human seat open, written to its file before it is listed.
         ``colours`` (a distinct colour name per seat) are kept for every session to draw."""
         if len(self.tables) >= MAX_TABLES:
@@ -322,7 +323,7 @@ class TableService:
         of the game; ``None`` when no computer seat is to act."""
         table = self.tables.get(table_id)
         kind = table.bot_to_act() if table is not None else None
-        if kind is None:
+        if table is None or kind is None:
             return None
         return kind, len(table.game.moves), table.game.clone()
 
@@ -356,6 +357,7 @@ class TableService:
         if before.turn.player != seat or _turn_key(before) != _turn_key(game.state):
             raise TableError("Undo: only your own moves of your current turn can be taken back")
         move = game.undo()
+        assert move is not None  # the log was not empty
         try:
             self._save(table)
         except TableError:
@@ -365,6 +367,6 @@ class TableService:
                       note=f"{table.seat_name(seat)} took back {format_move(move)}")
 
 
-def _id_order(table_id: str) -> tuple:
+def _id_order(table_id: str) -> tuple[int, int, str]:
     match = _NUMBERED.fullmatch(table_id)
     return (0, int(match.group(1)), "") if match else (1, 0, table_id)

@@ -78,7 +78,7 @@ def test_create_refuses_a_bad_setup(service: TableService, bad: GameSetup, reaso
 
 
 def test_the_table_list_marks_the_seats_of_the_key_that_asks(service: TableService) -> None:
-    table_id = seated(service, "human", "human")
+    seated(service, "human", "human")
     assert service.list(ALICE)[0].yours == [0]
     assert service.list(BOB)[0].yours == [1]
     assert service.list(CAROL)[0].yours == [] == service.list()[0].yours
