@@ -244,9 +244,11 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
             await pilot.press("n")
             await pilot.press("enter")
             await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
-            await pilot.pause(0.2)
+            periods: list[int] = []
+            app.set_interval(lobby.REFRESH_SECONDS, lambda: periods.append(1))
+            await pilot_until(pilot, lambda: len(periods) >= 1, "a polling period")  # one in flight ends
             before = len(asked)
-            await pilot.pause(0.5)  # ten polling periods
+            await pilot_until(pilot, lambda: len(periods) >= 11, "ten polling periods more")
             assert len(asked) == before
             await pilot.press("f9")
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
@@ -379,8 +381,11 @@ async def test_updates_after_the_app_has_stopped_are_dropped(served, caplog):
             seats = await both_seats(hub, sock)
             game = hub.service.tables["t1"].game
         assert app.client.connected and not app.is_running
+        delivered = asyncio.Event()
+        to_app = app.client.on_update
+        app.client.on_update = lambda update: (to_app(update), delivered.set())
         await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
-        await asyncio.sleep(0.3)
+        await asyncio.wait_for(delivered.wait(), TIMEOUT)  # the app has had the move's Update
         assert len(game.moves) == 1 and app.remote.moves == []  # not followed: nothing draws it
         assert "on_update failed" not in caplog.text
     finally:
