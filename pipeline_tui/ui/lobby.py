@@ -22,9 +22,9 @@ from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine.setup import GameSetup
-from ..server.client import TableClient
-from ..server.protocol import TableError, TableInfo, Update
-from ..server.remote import RemoteGame
+from ..net.client import TableClient
+from ..net.protocol import TableError, TableInfo, Update
+from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
 from .table_screen import SharedTableScreen
@@ -205,10 +205,10 @@ class SharedApp(PipelineApp):
         self.token = token
         self.freeze_memory = freeze_memory  # see _freeze (a session process of its own only)
         # Told whether this session now watches a table (True) or not: the session process
-        # gives the CPU to the players' sessions while it watches (server/priority.py).
+        # gives the CPU to the players' sessions while it watches (net/priority.py).
         self.on_watching = on_watching
         # Told when the Hub cannot be reached or its connection is lost, as the app starts to
-        # exit: the session process makes sure it then ends (server/session.py).
+        # exit: the session process makes sure it then ends (serve/session.py).
         self.on_lost = on_lost
         self.client: TableClient | None = None
         self.remote: RemoteGame | None = None

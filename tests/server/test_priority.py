@@ -1,4 +1,4 @@
-"""A watching session gives the CPU to the players' sessions (server/priority.py)."""
+"""A watching session gives the CPU to the players' sessions (net/priority.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline_tui.server import priority
-from pipeline_tui.server.priority import AUTOGROUP, WATCHING_NICE, SessionPriority
+from pipeline_tui.net import priority
+from pipeline_tui.net.priority import AUTOGROUP, WATCHING_NICE, SessionPriority
 
 
 class FakeAutogroup:
@@ -77,7 +77,7 @@ def test_without_autogroups_the_priority_is_left_as_it_is(tmp_path):
 
 CHILD = """
 import asyncio
-from pipeline_tui.server.priority import AUTOGROUP, SessionPriority
+from pipeline_tui.net.priority import AUTOGROUP, SessionPriority
 
 async def main():
     session = SessionPriority()

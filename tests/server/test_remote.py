@@ -13,11 +13,11 @@ import pytest
 from pipeline_tui.engine.errors import IllegalMove
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.engine.setup import GameSetup
-from pipeline_tui.server.client import TableClient
-from pipeline_tui.server.hub import Hub
-from pipeline_tui.server.protocol import Joined, TableError
-from pipeline_tui.server.priority import SessionPriority
-from pipeline_tui.server.remote import RemoteGame
+from pipeline_tui.net.client import TableClient
+from pipeline_tui.net.hub import Hub
+from pipeline_tui.net.protocol import Joined, TableError
+from pipeline_tui.net.priority import SessionPriority
+from pipeline_tui.net.remote import RemoteGame
 
 TIMEOUT = 20.0
 
@@ -258,7 +258,7 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
 
 
 async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
-    """The session process lowers its CPU priority while it watches (server/priority.py): the
+    """The session process lowers its CPU priority while it watches (net/priority.py): the
     app says when it starts watching, and when it sits down or goes back to the lobby."""
     hub, sock = served
     bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
@@ -554,9 +554,9 @@ async def test_the_lobby_knows_you_by_your_key_not_your_name(served):
 
 
 def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypatch):
-    """``python -m pipeline_tui.server.session`` freezes its start-up objects and collects the
+    """``python -m pipeline_tui.serve.session`` freezes its start-up objects and collects the
     young generation less often (docs/benchmarks.md: a third of the CPU a move used to cost)."""
-    from pipeline_tui.server import session
+    from pipeline_tui.serve import session
 
     seen = {}
 

@@ -1,4 +1,4 @@
-"""A session child (``python -m pipeline_tui.server.session``) never outlives its server.
+"""A session child (``python -m pipeline_tui.serve.session``) never outlives its server.
 
 Each test runs a Hub in this process and one session child on a pty the test holds, as
 ``serve`` would start it; then the Hub or the terminal goes away and the child must end within
@@ -18,15 +18,15 @@ import termios
 
 import pytest
 
-from pipeline_tui.server.hub import Hub
-from pipeline_tui.server.session import HUB_ENV, TOKEN_ENV
+from pipeline_tui.net.hub import Hub
+from pipeline_tui.serve.session import HUB_ENV, TOKEN_ENV
 
 from tests.conftest import RUN_MARK, marked_processes
 from tests.server.sshterm import TIMEOUT
 
 EXIT_WITHIN = 5.0  # seconds: issue 13, "a session child exits within 5 seconds"
 IGNORING_HANGUP = ("import runpy, signal; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
-                   "runpy.run_module('pipeline_tui.server.session', run_name='__main__')")
+                   "runpy.run_module('pipeline_tui.serve.session', run_name='__main__')")
 
 
 class Child:
@@ -43,7 +43,7 @@ class Child:
         master, slave = pty.openpty()
         env = dict(os.environ, TERM="xterm-256color", **{
             HUB_ENV: str(socket_path), TOKEN_ENV: hub.issue_token("SHA256:alice", "alice")})
-        args = ("-c", IGNORING_HANGUP) if ignoring_hangup else ("-m", "pipeline_tui.server.session")
+        args = ("-c", IGNORING_HANGUP) if ignoring_hangup else ("-m", "pipeline_tui.serve.session")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, *args, stdin=slave, stdout=slave, stderr=slave, env=env,
             start_new_session=True)

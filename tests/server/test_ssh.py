@@ -22,8 +22,8 @@ import asyncssh
 import pytest
 
 from pipeline_tui.engine.moves import format_move
-from pipeline_tui.server.priority import AUTOGROUP, WATCHING_NICE
-from pipeline_tui.server.ssh import RUN_PREFIX, remove_stale_run_folders
+from pipeline_tui.net.priority import AUTOGROUP, WATCHING_NICE
+from pipeline_tui.serve.ssh import RUN_PREFIX, remove_stale_run_folders
 from pipeline_tui.storage import load_game, read_save
 
 from tests.server.sshterm import TIMEOUT, WIDE, Terminal, until
@@ -249,7 +249,7 @@ def session_children(pid: int) -> list[int]:
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"pipeline_tui.server.session" in (proc / "cmdline").read_bytes():
+            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
                 found.append(int(proc.name))
         except OSError:  # gone meanwhile
             continue
@@ -261,7 +261,7 @@ def is_session(pid: int) -> bool:
     proc = Path("/proc") / str(pid)
     try:
         state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z" and b"pipeline_tui.server.session" in (proc / "cmdline").read_bytes()
+        return state != "Z" and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes()
     except OSError:
         return False
 
@@ -272,7 +272,7 @@ def session_nices(pid: int) -> list[int]:
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"pipeline_tui.server.session" in (proc / "cmdline").read_bytes():
+            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
                 nices[int(proc.name)] = int((proc / "autogroup").read_text().split()[-1])
         except OSError:  # gone meanwhile
             continue

@@ -8,8 +8,8 @@ import pytest
 
 from pipeline_tui.ai import choose_move
 from pipeline_tui.engine import GameSetup, PlayerSetup, format_move, parse_move
-from pipeline_tui.server.protocol import TableError
-from pipeline_tui.server.tables import TableService
+from pipeline_tui.net.protocol import TableError
+from pipeline_tui.net.tables import TableService
 from pipeline_tui.storage import load_game, read_save
 
 ALICE, BOB, CAROL = "SHA256:alice", "SHA256:bob", "SHA256:carol"

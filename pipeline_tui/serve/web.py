@@ -65,7 +65,7 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
     from aiohttp import web
     from textual_serve.server import Server, to_int
 
-    from .ui.compat import serve_application
+    from ..ui.compat import serve_application
 
     class PipelineServer(Server):
         """textual-serve's server with the page's URLs taken from the request.

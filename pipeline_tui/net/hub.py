@@ -9,7 +9,7 @@ plays the computer seats itself (``ai.choose_move`` in a worker thread, ``bot_de
 The TableService is called only from one "tables" thread, one call at a time, so the event loop
 (which also runs the SSH server under ``serve``) never waits for a table file's fsync.
 
-Run alone (for tests and benchmarks): ``python -m pipeline_tui.server.hub --tables DIR
+Run alone (for tests and benchmarks): ``python -m pipeline_tui.net.hub --tables DIR
 --socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
 listens, and serves until SIGTERM/SIGINT.
 """
@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run a Hub alone (no SSH): for tests, benchmarks and debugging."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pipeline_tui.server.hub", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m pipeline_tui.net.hub", description=main.__doc__)
     parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
     parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
     parser.add_argument("--token", action="append", default=[], metavar="IDENTITY:NAME",

@@ -1,6 +1,6 @@
 """The child process of one SSH session: the shared-tables app on the session's terminal.
 
-``pipeline-tui serve`` starts ``python -m pipeline_tui.server.session`` on a pty for every SSH
+``pipeline-tui serve`` starts ``python -m pipeline_tui.serve.session`` on a pty for every SSH
 session, with the session's TERM and window size, the Hub's socket in ``PIPELINE_TUI_HUB`` and
 the token that names the player in ``PIPELINE_TUI_TOKEN``. The child never writes table files.
 
@@ -54,7 +54,7 @@ def main() -> int:
               file=sys.stderr)
         return 2
     from ..ui.lobby import SharedApp
-    from .priority import SessionPriority
+    from ..net.priority import SessionPriority
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
