@@ -21,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..engine.setup import GameSetup
+from ..engine import GameSetup
 from ..net.client import TableClient
 from ..net.protocol import TableError, TableInfo, Update
 from ..net.remote import RemoteGame

@@ -8,10 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Input
 
 from .. import storage
-from ..engine import rules
-from ..engine.game import Game
-from ..engine.moves import format_move
-from ..engine.setup import initial_state
+from ..engine import Game, apply_trusted, format_move, initial_state
 from .network_panel import NetworkPanel
 from .table_screen import TableScreen
 from .widgets import Choice, MoveList
@@ -121,7 +118,7 @@ def round_starts(game: Game) -> list[tuple[int, int, int]]:
     state = initial_state(game.setup)
     starts = [(0, state.year, state.round)]
     for n, move in enumerate(game.moves, 1):
-        rules.apply_trusted(state, move)
+        apply_trusted(state, move)
         if not state.over and (state.year, state.round) != starts[-1][1:]:
             starts.append((n, state.year, state.round))
     return starts
