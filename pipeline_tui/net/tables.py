@@ -27,7 +27,6 @@ from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SetupError, validate_setup
-from ..engine.state import State
 from ..storage import SaveError, load_game, read_save, save_game
 from .protocol import Joined, SeatInfo, TableError, TableInfo, Update
 
@@ -69,11 +68,6 @@ def _clean_name(text: str, limit: int, what: str) -> str:
     if not name.isprintable():
         raise TableError(f"Table: {what} has characters that cannot be shown")
     return name
-
-
-def _turn_key(state: State) -> tuple[object, ...]:
-    """Which turn a state is in: it changes exactly when a turn passes (setup turns included)."""
-    return state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == "setup"
 
 
 class Table:
@@ -351,11 +345,9 @@ class TableService:
         game = table.game
         seat = self._acting_seat(table, identity, "undo")
         count = len(game.moves)
-        if count == 0:
-            raise TableError("Undo: there is no move to take back")
-        before = game.state_at(count - 1)
-        if before.turn.player != seat or _turn_key(before) != _turn_key(game.state):
-            raise TableError("Undo: only your own moves of your current turn can be taken back")
+        reason = game.why_no_undo(seat)
+        if reason is not None:
+            raise TableError(reason)
         move = game.undo()
         assert move is not None  # the log was not empty
         try:

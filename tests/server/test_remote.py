@@ -336,6 +336,24 @@ async def alice_at_a_new_table(hub, sock):
             await client.close()
 
 
+async def test_a_seat_is_told_who_made_each_move_of_the_others(served):
+    """The news line names the seat that made the move, and so does the replica's log."""
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        told = 0
+        while told < 4:
+            game = table.game
+            seat, count = game.current_player, len(game.moves)
+            text = format_move(game.legal_moves()[0])
+            await seats[seat].move("t1", text)
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+            news = f"{table.seat_name(seat)}: {text}"  # the Hub's note for the move
+            await pilot_until(pilot, lambda: news in hint_text(app), news)
+            assert screen.game.movers()[-1] == seat
+            told += 1
+
+
 async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
     """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
     while someone else places a tile (moving them restyled the table in every session)."""

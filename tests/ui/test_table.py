@@ -345,7 +345,7 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
             await pilot.pause(0.05)
         assert len(game.moves) >= 5
         bot_seat = 1
-        assert bot_seat in app.screen.actors
+        assert bot_seat in app.screen.game.movers()
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert game.setup.players[game.current_player].kind == "human"
