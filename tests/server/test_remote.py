@@ -444,8 +444,8 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         count = len(table.game.moves)
         await pilot.press("colon", *format_move(screen.game.legal_moves()[0]), "enter")
         await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
-        await app.remote.wait_sent()
-        await pilot.pause(0.2)
+        await app.remote.wait_sent()  # the Hub's Update for it has been taken in
+        await pilot.pause()  # and what it set off has run
         assert len(redraws) == 1  # drawn once, as it was played here
         await bob.leave("t1")  # a seat change: that is drawn
         await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
