@@ -1,6 +1,6 @@
 """Shared tables: move propagation latency and the Hub's memory (docs/benchmarks.md, "Shared tables").
 
-A Hub runs in its own process (``python -m pipeline_tui.server.hub``, as under ``serve``) on a
+A Hub runs in its own process (``python -m pipeline_tui.net.hub``, as under ``serve``) on a
 tables folder on disk. This process holds 4 seat clients and 4 spectator clients of one 4-player
 table. Whoever is to act chooses a move with the heuristic bot on its own replica (not timed)
 and sends it through its TableClient; the figure per move is the time from ``move()`` being
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from pipeline_tui.ai import choose_move
 from pipeline_tui.engine import Game, GameSetup, format_move
-from pipeline_tui.server.client import TableClient, Update
-from pipeline_tui.server.tables import TableService
+from pipeline_tui.net.client import TableClient, Update
+from pipeline_tui.net.tables import TableService
 
 
 def rss_kb(pid: int) -> int:
@@ -118,7 +118,7 @@ async def run(args: argparse.Namespace) -> None:
     sock = Path(tempfile.mkdtemp(prefix="pt-sock-", dir="/tmp")) / "hub.sock"
     names = [f"seat{i}" for i in range(4)] + [f"watch{i}" for i in range(4)]
     names += [f"extra{i}" for i in range(args.extra)]
-    command = [sys.executable, "-m", "pipeline_tui.server.hub", "--tables", str(folder / "tables"),
+    command = [sys.executable, "-m", "pipeline_tui.net.hub", "--tables", str(folder / "tables"),
                "--socket", str(sock), "--bot-delay", "0"]
     for name in names:
         command += ["--token", f"SHA256:{name}:{name}"]

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline_tui.engine.moves import format_move  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
-from pipeline_tui.server.tables import TableService  # noqa: E402
+from pipeline_tui.net.tables import TableService  # noqa: E402
 from pipeline_tui.storage import load_game  # noqa: E402
 from tests.server.sshterm import Terminal, until as wait_until  # noqa: E402
 

@@ -63,7 +63,6 @@ KEYS = ["down", "down", "up", "2", "1", "f3", "f2", "f4", "f5", "escape"]
 
 async def keypress_and_memory(seed: int = 3) -> tuple[dict[str, list[float]], int, int]:
     """Keypress-to-repaint times on the table (160x48), then a whole game through the app."""
-    from pipeline_tui.engine import GameSetup
     from pipeline_tui.ui.app import PipelineApp
     from tests.policies import purposeful_choice
 

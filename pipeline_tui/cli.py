@@ -391,7 +391,7 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
-    from . import web
+    from .serve import web
 
     saves = (Path(args.saves).expanduser() if args.saves else default_saves_dir()).absolute()
     try:
@@ -412,7 +412,7 @@ def _port(text: str, lowest: int = 1) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server import ssh  # asyncssh loads only for serve
+    from .serve import ssh  # asyncssh loads only for serve
 
     try:
         return ssh.run(args.host, args.port, Path(args.tables),

@@ -2,8 +2,54 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import signal
+import time
+from pathlib import Path
+
 import pytest
 from textual.screen import Screen
+
+RUN_MARK = "PIPELINE_TUI_TEST_RUN"  # in the environment of every process the suite starts
+LEFT_WITHIN = 5.0  # seconds the suite's processes have to end once the last test is done
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The live processes (not this one) whose environment holds ``RUN_MARK=mark``."""
+    needle = f"{RUN_MARK}={mark}".encode()
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        if int(proc.name) == os.getpid():
+            continue
+        try:
+            if needle in (proc / "environ").read_bytes().split(b"\0"):
+                found.append(int(proc.name))
+        except OSError:  # gone, a zombie, or not ours
+            continue
+    return sorted(found)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind():
+    """The suite leaves no process behind: everything it starts (servers, their sessions,
+    browsers) inherits a mark, and once the last test is done nothing marked may be left.
+    Any still there after LEFT_WITHIN seconds are killed and named in the error."""
+    mark = secrets.token_hex(8)
+    os.environ[RUN_MARK] = mark
+    yield
+    deadline = time.monotonic() + LEFT_WITHIN
+    while (left := marked_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    described = []
+    for pid in left:
+        try:
+            command = (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ")
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+        described.append(f"{pid}: {command.decode(errors='replace').strip()}")
+    assert not described, "processes left behind by the tests:\n" + "\n".join(described)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pipeline_tui import cli
-from pipeline_tui.web import app_command, page_url
+from pipeline_tui.serve.web import app_command, page_url
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -122,7 +122,7 @@ def test_served_app_counts_as_interactive(monkeypatch):
 
 def test_textual_serve_is_imported_only_by_web():
     code = ("import sys; from pipeline_tui import cli; cli.build_parser(); "
-            "print(sorted(m for m in ('textual_serve', 'aiohttp', 'pipeline_tui.web') if m in sys.modules))")
+            "print(sorted(m for m in ('textual_serve', 'aiohttp', 'pipeline_tui.serve.web') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
 

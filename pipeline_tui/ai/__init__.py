@@ -8,8 +8,7 @@ one per call while the table is as the plan expects (otherwise they plan again).
 from __future__ import annotations
 
 from ..engine import moves as M
-from ..engine.game import Game
-from ..engine.rules import apply_trusted
+from ..engine import Game, apply_trusted
 from . import heuristic, search
 from .view import determinize, fingerprint, seat_rng
 

@@ -14,8 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine import moves as M
-from ..engine.game import Game
-from ..engine.setup import GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup
 from . import KINDS, choose_move
 
 

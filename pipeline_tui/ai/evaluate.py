@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..data import components as C
-from ..engine.rules import highest_grade_from_crude, network, refine_cost
-from ..engine.scoring import card_value, score_player
-from ..engine.state import PlayerState, State
+from ..engine import (
+    PlayerState, State, card_value, highest_grade_from_crude, network_map, refine_cost, score_player,
+)
 
 SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components market rows)
 TOTAL_ROUNDS = sum(C.ROUNDS_PER_YEAR)
@@ -162,7 +162,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     left, in_year = rounds_left(state, turn_done)
     h = left / TOTAL_ROUNDS
     sell_w = min(1.0, left / 2) * 0.85
-    net = network(player)
+    net = network_map(player)
     eng = player.upgrades[_ENG]
     steps = _thresholds(state)
     reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in net.pipelines}

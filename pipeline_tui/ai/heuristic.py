@@ -17,11 +17,10 @@ from functools import lru_cache
 
 from ..data import components as C
 from ..engine import moves as M
-from ..engine.network import DIRS, legal_placements, rotated_halves, tile_cells
-from ..engine.rules import (
-    apply_trusted, highest_grade_from_crude, legal_moves, market_price, network,
+from ..engine import (
+    DIRS, State, apply_trusted, clone_state, highest_grade_from_crude, legal_moves,
+    legal_placements, market_price, network_map, rotated_halves, tile_cells,
 )
-from ..engine.state import State, clone_state
 from .evaluate import SALE, evaluate
 
 EPS = 0.5  # a step must gain at least this much to be taken
@@ -59,7 +58,7 @@ def _pipeline_worth(state: State, colour: int, value: int) -> float:
 def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: int) -> float:
     """How much placing a tile here lengthens the player's Pipelines (without tracing anew)."""
     player = state.players[seat]
-    net = network(player)
+    net = network_map(player)
     eng = player.level("ENG")
     machines = net.machines
     halves = rotated_halves(tile_id, rot)
@@ -136,7 +135,7 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     if found is not None:
         return found
     best: tuple[float, M.PlaceTile] | None = None
-    for x, y, rot in legal_placements(network(player).cells):
+    for x, y, rot in legal_placements(network_map(player).cells):
         gain = placement_gain(state, seat, tile_id, x, y, rot)
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
@@ -324,7 +323,7 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
 
         gov.sort(key=gov_score, reverse=True)
         out.extend(gov[: 2 if wide else 1])
-    net = network(state.players[seat])
+    net = network_map(state.players[seat])
     runs = []
     for m in legal:
         if type(m) is M.RunNetwork:

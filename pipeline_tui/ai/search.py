@@ -15,8 +15,7 @@ import random
 import time
 
 from ..engine import moves as M
-from ..engine.rules import apply_trusted
-from ..engine.state import State
+from ..engine import State, apply_trusted
 from .evaluate import relative
 from .heuristic import plan_turn as heuristic_turn, setup_move, turn_plans
 from .view import determinize

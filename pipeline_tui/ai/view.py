@@ -14,8 +14,7 @@ import zlib
 import msgspec
 
 from ..data import components as C
-from ..engine.game import Game
-from ..engine.state import State, clone_state
+from ..engine import Game, State, clone_state
 
 _ENCODER = msgspec.msgpack.Encoder()
 

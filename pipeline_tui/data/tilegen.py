@@ -58,7 +58,7 @@ def canonical_key(a: Half, b: Half) -> tuple[Half, Half]:
 
 def generate() -> list[tuple[Half, Half]]:
     """All distinct tiles, in a fixed order, each as (half A, half B) in canonical orientation."""
-    seen: set = set()
+    seen: set[object] = set()
     tiles: list[tuple[Half, Half]] = []
     for join_colour in range(3):
         for pa in range(3):

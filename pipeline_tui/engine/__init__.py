@@ -1,12 +1,24 @@
-"""The rules engine: headless, pure Python, no Textual or Rich (a test enforces it)."""
+"""The rules engine: headless, pure Python, no Textual or Rich (a test enforces it).
 
+This package is the engine's API for the ai and the ui: they import from here (and the move
+classes from ``moves``), never from its other modules (an import-linter contract checks it).
+"""
+
+from . import moves
 from .errors import IllegalMove, NotationError
 from .game import Game, public_view, replay
 from .moves import Move, format_move, parse_move
-from .scoring import Score, ScoreLine
-from .setup import GameSetup, PlayerSetup, SetupError
+from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
+from .rules import apply_trusted, highest_grade_from_crude, legal_moves, market_price, refine_cost
+from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
+from .scoring import Score, ScoreLine, card_value, score_player
+from .setup import GameSetup, PlayerSetup, SetupError, initial_state
+from .state import PlayerState, State, clone_state
 
 __all__ = [
-    "Game", "GameSetup", "IllegalMove", "Move", "NotationError", "PlayerSetup", "Score",
-    "ScoreLine", "SetupError", "format_move", "parse_move", "public_view", "replay",
+    "DIRS", "Game", "GameSetup", "IllegalMove", "Move", "NotationError", "PlayerSetup",
+    "PlayerState", "ROT_DIRS", "Score", "ScoreLine", "SetupError", "State", "apply_trusted",
+    "card_value", "clone_state", "format_move", "highest_grade_from_crude", "initial_state",
+    "legal_moves", "legal_placements", "market_price", "moves", "network_map", "parse_move",
+    "public_view", "refine_cost", "replay", "rotated_halves", "score_player", "tile_cells",
 ]

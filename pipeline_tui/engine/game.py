@@ -4,6 +4,10 @@ Every state is ``fold(apply, moves, initial_state(setup))``. Undo pops the last 
 the state from the nearest checkpoint (a snapshot kept every ``CHECKPOINT_EVERY`` moves), which
 keeps undo cheap without copying the state on every move.
 
+The game also owns its history: each move's :class:`LogEntry` says which seat made it and in
+which turn, so who moved, where each Round and turn starts, and whether a seat may take its
+move back are answered here (saves hold only the moves: the entries are found again on load).
+
 >>> game = Game(GameSetup.default(players=2, seed=7))
 >>> game.apply(game.legal_moves()[0])
 >>> len(game.moves), game.undo() is not None, len(game.moves)
@@ -12,7 +16,7 @@ keeps undo cheap without copying the state on every move.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, NamedTuple
 
 import msgspec
 
@@ -24,6 +28,33 @@ from .setup import GameSetup, initial_state
 from .state import State, clone_state
 
 CHECKPOINT_EVERY = 32
+NOTHING_TO_UNDO = "Undo: there is no move to take back"
+NOT_YOUR_TURNS_MOVE = "Undo: only your own moves of your current turn can be taken back"
+
+
+class Turn(NamedTuple):
+    """Which turn a move was made in (rulebook "Turn Order": each Round, each seat takes turns
+    in order; the Setup's Tank placing counts as turns of its own)."""
+    year: int
+    round: int
+    turn_index: int  # the turn within the Round (State.turn_index)
+    seat: int
+    setup: bool
+
+    @classmethod
+    def of(cls, state: State) -> "Turn":
+        return cls(state.year, state.round, state.turn_index, state.turn.player,
+                   state.turn.stage == "setup")
+
+
+class LogEntry(NamedTuple):
+    """One move of the log, with the seat that made it and the turn it was made in."""
+    move: Move
+    turn: Turn
+
+    @property
+    def seat(self) -> int:
+        return self.turn.seat
 
 
 class Game:
@@ -33,6 +64,7 @@ class Game:
         self.setup = setup
         self.state: State = initial_state(setup)
         self.moves: list[Move] = []
+        self.entries: list[LogEntry] = []  # one per move of the log
         self._redo: list[Move] = []
         self._checkpoints: dict[int, State] = {0: clone_state(self.state)}
         self._legal: list[Move] | None = None
@@ -69,19 +101,22 @@ class Game:
 
     def apply_trusted(self, move: Move) -> None:
         """Play a move already known to be legal (from :meth:`legal_moves`), without checking."""
+        turn = Turn.of(self.state)
         rules.apply_trusted(self.state, move)
-        self._record(move)
+        self._record(move, turn)
         self._redo.clear()
 
     def _push(self, move: Move, check: bool) -> None:
+        turn = Turn.of(self.state)
         if check:
             rules.apply_move(self.state, move)
         else:
             rules.apply_trusted(self.state, move)
-        self._record(move)
+        self._record(move, turn)
 
-    def _record(self, move: Move) -> None:
+    def _record(self, move: Move, turn: Turn) -> None:
         self.moves.append(move)
+        self.entries.append(LogEntry(move, turn))
         self._legal = None
         if len(self.moves) % CHECKPOINT_EVERY == 0:
             self._checkpoints[len(self.moves)] = clone_state(self.state)
@@ -91,6 +126,7 @@ class Game:
         if not self.moves:
             return None
         move = self.moves.pop()
+        self.entries.pop()
         self._redo.append(move)
         self._rebuild()
         return move
@@ -124,6 +160,7 @@ class Game:
         other.setup = self.setup
         other.state = clone_state(self.state)
         other.moves = list(self.moves)
+        other.entries = list(self.entries)
         other._redo = list(self._redo)
         other._checkpoints = dict(self._checkpoints)  # checkpoint states are never mutated
         other._legal = None
@@ -144,6 +181,41 @@ class Game:
         """The seat to act."""
         return self.state.turn.player
 
+    # --- the history ---
+    def movers(self) -> list[int]:
+        """The seat that made each move of the log."""
+        return [entry.turn.seat for entry in self.entries]
+
+    def round_starts(self) -> list[tuple[int, int, int]]:
+        """(position, Year, Round) where each Round begins: the number of moves before its first
+        one. The Round the game is in now counts, once it has begun; a finished game's does not."""
+        first = self._checkpoints[0]
+        starts = [(0, first.year, first.round)]
+        rounds = [(n, e.turn.year, e.turn.round) for n, e in enumerate(self.entries)]
+        if not self.state.over:
+            rounds.append((len(self.entries), self.state.year, self.state.round))
+        for start in rounds:
+            if start[1:] != starts[-1][1:]:
+                starts.append(start)
+        return starts
+
+    def turn_start(self) -> int:
+        """The position where the turn now being played began (its first move's index)."""
+        now = Turn.of(self.state)
+        start = len(self.entries)
+        while start > 0 and self.entries[start - 1].turn == now:
+            start -= 1
+        return start
+
+    def why_no_undo(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back the last move at a shared table (``None``: it may).
+        A seat takes back only its own moves of the turn it is still playing."""
+        if not self.entries:
+            return NOTHING_TO_UNDO
+        if self.entries[-1].turn.seat != seat or self.entries[-1].turn != Turn.of(self.state):
+            return NOT_YOUR_TURNS_MOVE
+        return None
+
     def is_over(self) -> bool:
         return self.state.over
 
@@ -151,19 +223,19 @@ class Game:
         """Score breakdowns, best first (final once the game is over; a projection before)."""
         return final_scores(self.state)
 
-    def public_view(self, player: int | None = None) -> dict:
+    def public_view(self, player: int | None = None) -> dict[str, Any]:
         """What a player at the table can see: no face-down stack order, no seed."""
         return public_view(self.state, player)
 
 
-def public_view(state: State, player: int | None = None) -> dict:
+def public_view(state: State, player: int | None = None) -> dict[str, Any]:
     """The state as plain data with hidden information removed.
 
     The pipe stack is face down (only its size shows); Contract stacks are face up, so only the
     top tile and the count show. Nothing in Pipeline is hidden from one player but not another,
     so ``player`` only records whose view it is.
     """
-    view = msgspec.to_builtins(state)
+    view: dict[str, Any] = msgspec.to_builtins(state)
     view["pipe_deck"] = {"count": len(state.pipe_deck)}
     view["contract_stacks"] = [
         {"top": stack[-1] if stack else None, "count": len(stack)} for stack in state.contract_stacks

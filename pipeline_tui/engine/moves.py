@@ -26,69 +26,69 @@ class Move(msgspec.Struct, frozen=True, tag=True, kw_only=True):
 
 
 # --- Setup ---
-class PlaceStartingTank(Move, tag="start_tank"):
+class PlaceStartingTank(Move, tag="start_tank", frozen=True):
     """Setup: place one of your 5 free Tanks in a Tank Farm row (grade 0..3)."""
     grade: int
 
 
 # --- Choosing actions (Work Phase) ---
-class Action(Move, tag="action"):
+class Action(Move, tag="action", frozen=True):
     """Place your worker on a space of the action cross (a Main Action)."""
     action: str
 
 
-class Secondary(Move, tag="secondary"):
+class Secondary(Move, tag="secondary", frozen=True):
     """Move your worker to another cross space and take it as a Secondary Action."""
     action: str
 
 
-class Government(Move, tag="government"):
+class Government(Move, tag="government", frozen=True):
     """Place your worker on a Government Pipe tile and buy it."""
     quadrant: int
     space: int
 
 
-class RunNetwork(Move, tag="run_network"):
+class RunNetwork(Move, tag="run_network", frozen=True):
     """Place your worker on a tile of your own Pipe Network to run its Pipelines."""
     x: int
     y: int
 
 
-class RunMachine(Move, tag="run_machine"):
+class RunMachine(Move, tag="run_machine", frozen=True):
     """Machines I: place your worker on one of your Machines to run it at no cost."""
     x: int
     y: int
 
 
-class Pass(Move, tag="pass"):
+class Pass(Move, tag="pass", frozen=True):
     """Take no Action this turn."""
 
 
-class EndAction(Move, tag="end_action"):
+class EndAction(Move, tag="end_action", frozen=True):
     """Finish the Action (or the Machine run) in progress."""
 
 
-class RunMachines(Move, tag="run_machines"):
+class RunMachines(Move, tag="run_machines", frozen=True):
     """Pay to run all your Machines (Machine Phase, or before Actions with Machines III)."""
 
 
-class EndTurn(Move, tag="end_turn"):
+class EndTurn(Move, tag="end_turn", frozen=True):
     """End your turn."""
 
 
-class ChooseTurnOrder(Move, tag="turn_order"):
+class ChooseTurnOrder(Move, tag="turn_order", frozen=True):
     """After an Action with the Turn Order icon: take this place (0 = first) next round."""
     position: int
 
 
 # --- Markets ---
-class Buy(Move, tag="buy"):
+class Buy(Move, tag="buy", frozen=True):
     """Buy the barrel in a market slot."""
     row: str
     slot: int
 
 
-class Sell(Move, tag="sell"):
+class Sell(Move, tag="sell", frozen=True):
     """Sell one of your barrels (colour, grade) into a free market slot."""
     row: str
     slot: int
@@ -97,7 +97,7 @@ class Sell(Move, tag="sell"):
 
 
 # --- Contracts & Loans ---
-class TakeContract(Move, tag="take_contract"):
+class TakeContract(Move, tag="take_contract", frozen=True):
     """Take a Contract (kind "contract") or, with Contracts & Orders III, an Order as one."""
     kind: str
     row: int
@@ -105,58 +105,58 @@ class TakeContract(Move, tag="take_contract"):
     deferred: bool = False
 
 
-class TakeLoan(Move, tag="loan"):
+class TakeLoan(Move, tag="loan", frozen=True):
     """Take $15 and a Penalty marker."""
 
 
 # --- Shops ---
-class BuyTank(Move, tag="buy_tank"):
+class BuyTank(Move, tag="buy_tank", frozen=True):
     """Buy a Tank from a Tank Shop row and put it in a Tank Farm row (grade)."""
     shop_row: int
     grade: int
 
 
-class BuyMachine(Move, tag="buy_machine"):
+class BuyMachine(Move, tag="buy_machine", frozen=True):
     """Buy a Machine from a Machine Shop row (then place it)."""
     shop_row: int
 
 
-class BuyPipe(Move, tag="buy_pipe"):
+class BuyPipe(Move, tag="buy_pipe", frozen=True):
     """Buy a Pipe tile from the shop of the current Action (then place it)."""
     index: int
 
 
-class PlaceTile(Move, tag="place_tile"):
+class PlaceTile(Move, tag="place_tile", frozen=True):
     """Place the Pipe tile in hand: half A on (x, y), half B towards ``rot``."""
     x: int
     y: int
     rot: int
 
 
-class PlaceMachine(Move, tag="place_machine"):
+class PlaceMachine(Move, tag="place_machine", frozen=True):
     """Place the Machine in hand over the tile half at (x, y)."""
     x: int
     y: int
 
 
 # --- Upgrades ---
-class BuyUpgrade(Move, tag="buy_upgrade"):
+class BuyUpgrade(Move, tag="buy_upgrade", frozen=True):
     family: str
 
 
-class FlipToken(Move, tag="flip_token"):
+class FlipToken(Move, tag="flip_token", frozen=True):
     """After buying Upgrades, flip one more token face down for free."""
     family: str
 
 
 # --- Government ---
-class BuyGovernmentTile(Move, tag="buy_government"):
+class BuyGovernmentTile(Move, tag="buy_government", frozen=True):
     """Buy a further Government tile next to the one under your worker."""
     space: int
 
 
 # --- Refining ---
-class Refine(Move, tag="refine"):
+class Refine(Move, tag="refine", frozen=True):
     """Run one barrel through a Pipeline (named by its first segment) from one grade to another."""
     x: int
     y: int
@@ -166,14 +166,14 @@ class Refine(Move, tag="refine"):
 
 
 # --- Contracts and Orders, any time between actions ---
-class Deliver(Move, tag="deliver"):
+class Deliver(Move, tag="deliver", frozen=True):
     """Put one barrel of the given grade on requirement ``need`` of your Contract ``contract``."""
     contract: int
     need: int
     grade: int
 
 
-class FulfilOrder(Move, tag="fulfil_order"):
+class FulfilOrder(Move, tag="fulfil_order", frozen=True):
     """Fulfil an Order from the display at once; grades are the barrels used per requirement."""
     row: int
     slot: int
@@ -181,26 +181,26 @@ class FulfilOrder(Move, tag="fulfil_order"):
 
 
 # --- Upgrade grants ---
-class TakeGovernmentTile(Move, tag="take_government"):
+class TakeGovernmentTile(Move, tag="take_government", frozen=True):
     quadrant: int
     space: int
 
 
-class TakeTank(Move, tag="take_tank"):
+class TakeTank(Move, tag="take_tank", frozen=True):
     shop_row: int
     grade: int
 
 
-class TakeMachine(Move, tag="take_machine"):
+class TakeMachine(Move, tag="take_machine", frozen=True):
     shop_row: int
 
 
-class TakePipe(Move, tag="take_pipe"):
+class TakePipe(Move, tag="take_pipe", frozen=True):
     shop: str
     index: int
 
 
-class Decline(Move, tag="decline"):
+class Decline(Move, tag="decline", frozen=True):
     """Give up the rest of an upgrade's grant (for example a Machine you do not want)."""
 
 
@@ -226,72 +226,73 @@ def _barrel(colour: int, grade: int) -> str:
 def format_move(m: Move) -> str:
     """The text notation of a move (see the module doc). Numbers that count places (slots,
     rows, spaces, requirements) start at 1; cells are signed grid coordinates."""
-    t = type(m)
-    if t is PlaceStartingTank:
-        return f"start-tank {_letter(m.grade)}"
-    if t is Action:
-        return f"act {m.action}"
-    if t is Secondary:
-        return f"second {m.action}"
-    if t is Government:
-        return f"gov {m.quadrant + 1}.{m.space + 1}"
-    if t is RunNetwork:
-        return f"run {m.x},{m.y}"
-    if t is RunMachine:
-        return f"run-machine {m.x},{m.y}"
-    if t is Pass:
-        return "pass"
-    if t is EndAction:
-        return "done"
-    if t is RunMachines:
-        return "machines"
-    if t is EndTurn:
-        return "end"
-    if t is ChooseTurnOrder:
-        return f"order-place {m.position + 1}"
-    if t is Buy:
-        return f"buy {m.row}#{m.slot + 1}"
-    if t is Sell:
-        return f"sell {m.row}#{m.slot + 1} {_barrel(m.colour, m.grade)}"
-    if t is TakeContract:
-        kind = "C" if m.kind == "contract" else "O"
-        row = _letter(m.row) if m.kind == "contract" else str(m.row)
-        return f"contract {kind}{row}.{m.slot + 1}" + (" deferred" if m.deferred else "")
-    if t is TakeLoan:
-        return "loan"
-    if t is BuyTank:
-        return f"tank {m.shop_row + 1} {_letter(m.grade)}"
-    if t is BuyMachine:
-        return f"machine {m.shop_row + 1}"
-    if t is BuyPipe:
-        return f"pipe {m.index + 1}"
-    if t is PlaceTile:
-        return f"place {m.x},{m.y} r{m.rot}"
-    if t is PlaceMachine:
-        return f"put-machine {m.x},{m.y}"
-    if t is BuyUpgrade:
-        return f"upgrade {m.family}"
-    if t is FlipToken:
-        return f"flip {m.family}"
-    if t is BuyGovernmentTile:
-        return f"gov-more {m.space + 1}"
-    if t is Refine:
-        return f"refine {m.x},{m.y}/{m.k + 1} {_letter(m.from_grade)}>{_letter(m.to_grade)}"
-    if t is Deliver:
-        return f"deliver {m.contract + 1}.{m.need + 1} {_letter(m.grade)}"
-    if t is FulfilOrder:
-        return f"fulfil O{m.row}.{m.slot + 1} " + "".join(_letter(g) for g in m.grades)
-    if t is TakeGovernmentTile:
-        return f"take-gov {m.quadrant + 1}.{m.space + 1}"
-    if t is TakeTank:
-        return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
-    if t is TakeMachine:
-        return f"take-machine {m.shop_row + 1}"
-    if t is TakePipe:
-        return f"take-pipe {m.shop}{m.index + 1}"
-    if t is Decline:
-        return "decline"
-    raise TypeError(f"not a move: {m!r}")
+    match m:
+        case PlaceStartingTank():
+            return f"start-tank {_letter(m.grade)}"
+        case Action():
+            return f"act {m.action}"
+        case Secondary():
+            return f"second {m.action}"
+        case Government():
+            return f"gov {m.quadrant + 1}.{m.space + 1}"
+        case RunNetwork():
+            return f"run {m.x},{m.y}"
+        case RunMachine():
+            return f"run-machine {m.x},{m.y}"
+        case Pass():
+            return "pass"
+        case EndAction():
+            return "done"
+        case RunMachines():
+            return "machines"
+        case EndTurn():
+            return "end"
+        case ChooseTurnOrder():
+            return f"order-place {m.position + 1}"
+        case Buy():
+            return f"buy {m.row}#{m.slot + 1}"
+        case Sell():
+            return f"sell {m.row}#{m.slot + 1} {_barrel(m.colour, m.grade)}"
+        case TakeContract():
+            kind = "C" if m.kind == "contract" else "O"
+            row = _letter(m.row) if m.kind == "contract" else str(m.row)
+            return f"contract {kind}{row}.{m.slot + 1}" + (" deferred" if m.deferred else "")
+        case TakeLoan():
+            return "loan"
+        case BuyTank():
+            return f"tank {m.shop_row + 1} {_letter(m.grade)}"
+        case BuyMachine():
+            return f"machine {m.shop_row + 1}"
+        case BuyPipe():
+            return f"pipe {m.index + 1}"
+        case PlaceTile():
+            return f"place {m.x},{m.y} r{m.rot}"
+        case PlaceMachine():
+            return f"put-machine {m.x},{m.y}"
+        case BuyUpgrade():
+            return f"upgrade {m.family}"
+        case FlipToken():
+            return f"flip {m.family}"
+        case BuyGovernmentTile():
+            return f"gov-more {m.space + 1}"
+        case Refine():
+            return f"refine {m.x},{m.y}/{m.k + 1} {_letter(m.from_grade)}>{_letter(m.to_grade)}"
+        case Deliver():
+            return f"deliver {m.contract + 1}.{m.need + 1} {_letter(m.grade)}"
+        case FulfilOrder():
+            return f"fulfil O{m.row}.{m.slot + 1} " + "".join(_letter(g) for g in m.grades)
+        case TakeGovernmentTile():
+            return f"take-gov {m.quadrant + 1}.{m.space + 1}"
+        case TakeTank():
+            return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
+        case TakeMachine():
+            return f"take-machine {m.shop_row + 1}"
+        case TakePipe():
+            return f"take-pipe {m.shop}{m.index + 1}"
+        case Decline():
+            return "decline"
+        case _:
+            raise TypeError(f"not a move: {m!r}")
 
 
 _INT = r"(-?\d+)"
@@ -397,16 +398,16 @@ def parse_move(text: str) -> Move:
             r = m.group(2).upper()
             if kind == "contract" and r not in "LMH" or kind == "order" and r not in "345":
                 raise NotationError(f"no such row {args[0]!r}")
-            row = _G.index(r) if kind == "contract" else int(r)
-            return TakeContract(kind=kind, row=row, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
+            number = _G.index(r) if kind == "contract" else int(r)
+            return TakeContract(kind=kind, row=number, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
         if verb in ("tank", "take-tank"):
             need(2)
-            cls = BuyTank if verb == "tank" else TakeTank
-            return cls(shop_row=_index(args[0]), grade=_grade(args[1]))
+            tank = BuyTank if verb == "tank" else TakeTank
+            return tank(shop_row=_index(args[0]), grade=_grade(args[1]))
         if verb in ("machine", "take-machine"):
             need(1)
-            cls = BuyMachine if verb == "machine" else TakeMachine
-            return cls(shop_row=_index(args[0]))
+            machine = BuyMachine if verb == "machine" else TakeMachine
+            return machine(shop_row=_index(args[0]))
         if verb == "pipe":
             need(1)
             return BuyPipe(index=_index(args[0]))

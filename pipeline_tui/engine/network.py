@@ -12,6 +12,7 @@ attached to it (rulebook "Machine Phase").
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -31,7 +32,7 @@ def rotated_halves(tile_id: int, rot: int) -> tuple[Paths, Paths]:
     """The paths of halves A and B of a tile turned ``rot`` quarter turns clockwise."""
     tile = pipe_tiles()[tile_id]
 
-    def turn(paths) -> Paths:
+    def turn(paths: Paths) -> Paths:
         return tuple(((a + rot) % 4, (b + rot) % 4, c) for a, b, c in paths)  # type: ignore
 
     return turn(tile.a.paths), turn(tile.b.paths)
@@ -91,7 +92,7 @@ class NetworkMap:
         return [p for p in self.pipelines if p.machines]
 
 
-def build_map(tiles: list[Placed] | tuple[Placed, ...], machines) -> NetworkMap:
+def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Sequence[int]]) -> NetworkMap:
     """Trace every Pipeline of a network with a union-find over segments."""
     cells: dict[Cell, tuple[int, Paths]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
@@ -99,7 +100,7 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines) -> NetworkMap:
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    machine_cells = frozenset(tuple(m) for m in machines)
+    machine_cells = frozenset((m[0], m[1]) for m in machines)
     parent: dict[SegmentKey, SegmentKey] = {}
 
     def find(k: SegmentKey) -> SegmentKey:
@@ -157,7 +158,7 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines) -> NetworkMap:
     return net
 
 
-def placement_ok(cells, x: int, y: int, rot: int) -> str | None:
+def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | None:
     """Why a tile cannot go at (x, y, rot) in a network whose occupied cells are ``cells``.
 
     Rulebook "Adding Pipe tiles to your Personal Pipe Network": the new tile must touch the network
@@ -175,7 +176,7 @@ def placement_ok(cells, x: int, y: int, rot: int) -> str | None:
     return "Pipe Network: a new tile must touch a tile already in the network"
 
 
-def legal_placements(cells) -> list[tuple[int, int, int]]:
+def legal_placements(cells: Collection[Cell]) -> list[tuple[int, int, int]]:
     """All (x, y, rot) where a tile may go; see :func:`placement_ok`."""
     if not cells:
         return [(0, 0, r) for r in range(4)]

@@ -9,7 +9,6 @@ with the rulebook's words (Tank Farm, Contract, Secondary Action, ...).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
 
 from ..data import components as C
 from . import moves as M
@@ -434,7 +433,6 @@ def _check_buy_tank(state: State, m: M.BuyTank) -> str | None:
            or _check_tank_common(state, m.shop_row, m.grade))
     if why:
         return why
-    t = state.turn
     if current(state).money < C.TANK_SHOP_PRICES[m.shop_row]:
         return f"Tank Shop: that Tank costs ${C.TANK_SHOP_PRICES[m.shop_row]}"
     return None
@@ -444,7 +442,6 @@ def _check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
     why = _in_action(state, ("machines",), "Machine Shop: buy Machines with the Machines & Pipes Action")
     if why:
         return why
-    t = state.turn
     if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
     if any(state.machine_shop[:m.shop_row]):

@@ -7,6 +7,8 @@ winner has the most money; a tie goes to the tied player furthest ahead in Turn 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import msgspec
 
 from ..data import components as C
@@ -33,15 +35,15 @@ def _pipeline_grade(state: State, player: PlayerState, p: Pipeline) -> int:
     return highest_grade_from_crude(state, p.colour, p.value(player.level("ENG")))
 
 
-def _pipelines_value(state: State, player: PlayerState, pipelines) -> int:
+def _pipelines_value(state: State, player: PlayerState, pipelines: Iterable[Pipeline]) -> int:
     return sum(C.END_PIPELINE_VALUE[_pipeline_grade(state, player, p)] for p in pipelines)
 
 
-def _oil_value(player: PlayerState, colours=(0, 1, 2), min_grade: int = 0) -> int:
+def _oil_value(player: PlayerState, colours: Iterable[int] = (0, 1, 2), min_grade: int = 0) -> int:
     return sum(C.END_OIL_VALUE[g] * player.oil[g][c] for g in range(min_grade, 4) for c in colours)
 
 
-def _types(state: State, player: PlayerState, pipelines) -> int:
+def _types(state: State, player: PlayerState, pipelines: Iterable[Pipeline]) -> int:
     kinds = set()
     for p in pipelines:
         grade = _pipeline_grade(state, player, p)

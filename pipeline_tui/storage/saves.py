@@ -34,7 +34,7 @@ MAX_MESSAGE = 400
 
 # Version N dict -> version N+1 dict, so files written by older releases keep loading. Version 1
 # is the first released format, so there is nothing to upcast yet.
-UPCASTERS: dict[int, Callable[[dict], dict]] = {}
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 # Facts about the game that meta always states from the log itself (a caller cannot override
 # them, so meta never contradicts the replay).
@@ -94,7 +94,7 @@ def _read_bytes(path: Path) -> bytes:
         raise SaveError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _upcast(data: dict, name: str) -> dict:
+def _upcast(data: dict[str, Any], name: str) -> dict[str, Any]:
     """Bring an envelope of an older version up to :data:`VERSION`, one step at a time."""
     version = data["version"]
     while version < VERSION:
@@ -138,7 +138,7 @@ def decode_save(raw: bytes, name: str = "save") -> SaveFile:
         raise SaveError(f"{name}: does not match the save format: {exc}") from None
 
 
-def read_save(path: str | os.PathLike) -> SaveFile:
+def read_save(path: str | os.PathLike[str]) -> SaveFile:
     """Read and validate a save's envelope without replaying it. Raises :class:`SaveError`."""
     path = Path(path)
     return decode_save(_read_bytes(path), path.name)
@@ -166,7 +166,7 @@ def game_from_save(save: SaveFile, name: str = "save") -> Game:
     return game
 
 
-def load_game(path: str | os.PathLike) -> Game:
+def load_game(path: str | os.PathLike[str]) -> Game:
     """Read a save and rebuild its game, checking every move. Never writes to the file."""
     path = Path(path)
     return game_from_save(read_save(path), path.name)
@@ -240,7 +240,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
-def save_game(game: Game, path: str | os.PathLike, meta: dict[str, Any] | None = None,
+def save_game(game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | None = None,
               *, force: bool = False) -> None:
     """Write ``game`` to ``path`` atomically.
 
@@ -288,7 +288,7 @@ def default_saves_dir() -> Path:
     return Path.cwd() / "saves"
 
 
-def autosave(game: Game, directory: str | os.PathLike, name: str | None = None) -> Path:
+def autosave(game: Game, directory: str | os.PathLike[str], name: str | None = None) -> Path:
     """Save to ``directory/autosave-<seed>.json`` (or ``name``), creating the folder."""
     directory = Path(directory)
     try:
@@ -314,7 +314,7 @@ def _json_files(directory: Path) -> list[tuple[float, Path]]:
     return found
 
 
-def latest_autosave(directory: str | os.PathLike) -> Path | None:
+def latest_autosave(directory: str | os.PathLike[str]) -> Path | None:
     """The most recently written ``autosave-*.json`` in ``directory``, or ``None``."""
     for _, path in _json_files(Path(directory)):
         if path.name.startswith(AUTOSAVE_PREFIX):
@@ -322,7 +322,7 @@ def latest_autosave(directory: str | os.PathLike) -> Path | None:
     return None
 
 
-def list_saves(directory: str | os.PathLike) -> list[SaveInfo]:
+def list_saves(directory: str | os.PathLike[str]) -> list[SaveInfo]:
     """Every ``*.json`` in ``directory``, newest first; broken files carry their error."""
     out = []
     for mtime, path in _json_files(Path(directory)):

@@ -11,8 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .. import storage
-from ..engine.game import Game
-from ..engine.setup import GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
 )

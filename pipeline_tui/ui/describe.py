@@ -8,8 +8,7 @@ from __future__ import annotations
 from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..engine import moves as M
-from ..engine.rules import market_price, network, refine_cost
-from ..engine.state import State
+from ..engine import State, market_price, network_map, refine_cost
 
 GROUPS = (
     "Setup", "Turn", "Actions", "Government", "Your Pipe Network", "Market", "Contracts & Loans",
@@ -147,6 +146,6 @@ def _family_name(code: str) -> str:
 
 
 def _colour_at(state: State, move: M.Refine) -> int:
-    net = network(state.players[state.turn.player])
+    net = network_map(state.players[state.turn.player])
     entry = net.cells.get((move.x, move.y))
     return entry[1][move.k][2] if entry else 0

@@ -21,10 +21,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..engine.setup import GameSetup
-from ..server.client import TableClient
-from ..server.protocol import TableError, TableInfo, Update
-from ..server.remote import RemoteGame
+from ..engine import GameSetup
+from ..net.client import TableClient
+from ..net.protocol import TableError, TableInfo, Update
+from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
 from .table_screen import SharedTableScreen
@@ -198,14 +198,18 @@ class SharedApp(PipelineApp):
     BINDINGS = [Binding("f9", "lobby", "Lobby", show=False)]
 
     def __init__(self, hub: Path, token: str, *, freeze_memory: bool = False,
-                 on_watching: Callable[[bool], None] | None = None) -> None:
+                 on_watching: Callable[[bool], None] | None = None,
+                 on_lost: Callable[[], object] | None = None) -> None:
         super().__init__(mode="title")
         self.hub = Path(hub)
         self.token = token
         self.freeze_memory = freeze_memory  # see _freeze (a session process of its own only)
         # Told whether this session now watches a table (True) or not: the session process
-        # gives the CPU to the players' sessions while it watches (server/priority.py).
+        # gives the CPU to the players' sessions while it watches (net/priority.py).
         self.on_watching = on_watching
+        # Told when the Hub cannot be reached or its connection is lost, as the app starts to
+        # exit: the session process makes sure it then ends (serve/session.py).
+        self.on_lost = on_lost
         self.client: TableClient | None = None
         self.remote: RemoteGame | None = None
 
@@ -214,6 +218,7 @@ class SharedApp(PipelineApp):
         try:
             self.client = await TableClient.connect(self.hub, self.token)
         except (TableError, OSError) as exc:
+            self._hub_gone()
             self.exit(return_code=1, message=f"Cannot reach the tables: {exc}")
             return
         self.client.on_update = self._update
@@ -221,7 +226,12 @@ class SharedApp(PipelineApp):
         self.push_screen(LobbyScreen())
 
     def _lost(self, reason: str) -> None:
+        self._hub_gone()
         self.exit(return_code=1, message=f"The tables are gone ({reason}); connect again later.")
+
+    def _hub_gone(self) -> None:
+        if self.on_lost is not None:
+            self.on_lost()
 
     def _update(self, update: Update) -> None:
         if not self.is_running:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.network import DIRS, ROT_DIRS, rotated_halves, tile_cells
+from ..engine import DIRS, ROT_DIRS, rotated_halves, tile_cells
 from .style import OIL_LETTERS, OIL_STYLES
 
 CELL_W, CELL_H = 5, 3

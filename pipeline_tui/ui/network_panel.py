@@ -14,8 +14,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ..engine.network import tile_cells
-from ..engine.rules import highest_grade_from_crude, network
+from ..engine import highest_grade_from_crude, network_map, tile_cells
 from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
 from .style import GRADE_WORDS, OIL_LETTERS, OIL_STYLES
 from .widgets import TextPanel
@@ -142,7 +141,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
     def _list_pipelines(self) -> None:
         """Each Pipeline: colour, segments, Refinement Value (with Engineering), the best grade
         one run takes a Crude barrel to, and whether a Machine is attached."""
-        net = network(self.player)
+        net = network_map(self.player)
         engineering = self.player.level("ENG")
         rows = []
         for pipeline in sorted(net.pipelines, key=lambda p: (-p.segments, p.colour, p.key)):

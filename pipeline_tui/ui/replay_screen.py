@@ -8,10 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Input
 
 from .. import storage
-from ..engine import rules
-from ..engine.game import Game
-from ..engine.moves import format_move
-from ..engine.setup import initial_state
+from ..engine import Game, format_move
 from .network_panel import NetworkPanel
 from .table_screen import TableScreen
 from .widgets import Choice, MoveList
@@ -38,7 +35,7 @@ class ReplayScreen(TableScreen):
     def __init__(self, game: Game, colours: list[str] | None = None) -> None:
         super().__init__(game, saves_dir=storage.default_saves_dir(), colours=colours)
         self.position = 0
-        self.rounds = round_starts(game)
+        self.rounds = game.round_starts()
 
     def prepare(self) -> None:
         self.saves_dir = self.app.saves_dir
@@ -114,14 +111,3 @@ class ReplayScreen(TableScreen):
         self.app.pop_screen()
         self.app.push_screen(TableScreen(fork, self.app.saves_dir, save_name=name,
                                          colours=self.colours))
-
-
-def round_starts(game: Game) -> list[tuple[int, int, int]]:
-    """(position, Year, Round) where each Round of the game begins, found by one replay."""
-    state = initial_state(game.setup)
-    starts = [(0, state.year, state.round)]
-    for n, move in enumerate(game.moves, 1):
-        rules.apply_trusted(state, move)
-        if not state.over and (state.year, state.round) != starts[-1][1:]:
-            starts.append((n, state.year, state.round))
-    return starts

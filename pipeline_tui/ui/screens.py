@@ -19,8 +19,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from .. import storage
-from ..engine.game import Game
-from ..engine.setup import GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars

@@ -22,10 +22,8 @@ from textual.widgets import Input
 from .. import storage
 from ..data import components as C
 from ..engine import moves as M
-from ..engine import rules
 from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
-from ..engine.setup import initial_state
 from . import panels
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
@@ -90,7 +88,6 @@ class TableScreen(Screen):
         self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
-        self.actors = actors_of(game)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.view = "table-view"  # the view shown on a narrow terminal
 
@@ -204,7 +201,7 @@ class TableScreen(Screen):
         state = self.current_state()
         made = self.log_lines
         lines = []
-        for i, (move, seat) in enumerate(zip(self.game.moves, self.actors)):
+        for i, (move, seat) in enumerate((entry.move, entry.seat) for entry in self.game.entries):
             key = (move, seat)
             if i < len(made) and made[i][0] == key:
                 lines.append(made[i])
@@ -325,7 +322,6 @@ class TableScreen(Screen):
         except IllegalMove as exc:
             self.show_error(str(exc))
             return False
-        self.actors.append(seat)
         if isinstance(move, M.PlaceTile):
             self.last_place[seat] = (move.x, move.y)
         self.message = Text("Played: ", style="dim") + Text(M.format_move(move), style="bold")
@@ -480,19 +476,15 @@ class TableScreen(Screen):
         if self.game.undo() is None:
             self.notify("Nothing to undo.")
             return
-        self.actors.pop()
         people = any(p.kind == "human" for p in self.game.setup.players)
         while people and self.bot_kind() is not None and self.game.moves:
             self.game.undo()
-            self.actors.pop()
         self.after_change()
 
     def action_redo(self) -> None:
-        seat = self.game.current_player
         if self.game.redo() is None:
             self.notify("Nothing to redo.")
             return
-        self.actors.append(seat)
         self.after_change()
 
     def action_view(self, view: str) -> None:
@@ -568,16 +560,6 @@ def _tile_of(move: M.Move, state) -> int | None:
     return None
 
 
-def actors_of(game: Game) -> list[int]:
-    """The seat that made each move of the log, found by one replay from the setup."""
-    state = initial_state(game.setup)
-    seats = []
-    for move in game.moves:
-        seats.append(state.turn.player)
-        rules.apply_trusted(state, move)
-    return seats
-
-
 class SharedTableScreen(TableScreen):
     """A shared table (``pipeline-tui serve``) over a ``RemoteGame``: the server keeps the table,
     saves it and plays its computer seats; you move only for your own seat, on your own turn,
@@ -648,20 +630,18 @@ class SharedTableScreen(TableScreen):
             if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
                 self.refresh_table()
             return
-        before = len(self.actors)
-        self.actors = list(self.game.actors)
+        before = len(self.log_lines)  # the moves drawn so far
         moves = self.game.moves
         if self.game.note:
             self.message = Text(self.game.note, style="dim")
         elif len(moves) > before:
-            name = self.game.state.players[self.actors[-1]].name
+            name = self.game.state.players[self.game.entries[-1].seat].name
             self.message = Text(f"{name} played: ", style="dim") + Text(
                 M.format_move(moves[-1]), style="bold")
         self.after_change()
 
     def refused(self, reason: str) -> None:
         """The server refused a move or undo sent from here; the table is as it says."""
-        self.actors = list(self.game.actors)
         self.refresh_table()
         self.show_error(reason)
 

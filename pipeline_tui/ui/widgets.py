@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import NamedTuple, Self
 
-from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
@@ -18,7 +17,9 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
+
+from .compat import ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -147,7 +148,7 @@ class TextPanel(Widget):
         return strip
 
 
-class MovePrompt(Input):
+class MovePrompt(ValueWatchedInput):
     """The move prompt: an Input that does not lay the screen out as it is typed in.
 
     Input asks for a layout on every change of its text, for inputs whose width follows it. The
@@ -155,18 +156,9 @@ class MovePrompt(Input):
     needs the prompt itself redrawn; at a shared table that layout was in every move's path.
     """
 
-    _typed = False  # inside Input's watcher of ``value``
-
-    def _watch_value(self, value: str) -> None:
-        self._typed = True
-        try:
-            super()._watch_value(value)
-        finally:
-            self._typed = False
-
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:
-        if self._typed and not self.styles.auto_dimensions:
+        if self.in_value_watcher and not self.styles.auto_dimensions:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
@@ -191,7 +183,7 @@ class SteadyFooter(Footer):
     def bindings_changed(self, screen: Screen) -> None:
         if self.is_attached and screen is self.screen and screen.app.app_focus:
             shown = self._shown_keys(screen)
-            if shown == self._shown and self._bindings_ready:
+            if shown == self._shown and footer_keys_shown(self):
                 return
             self._shown = shown
         super().bindings_changed(screen)
@@ -231,7 +223,7 @@ class LineView(ScrollView):
         if not self.container_size:
             self.refresh(layout=True)  # not laid out yet: the first layout sizes the bars
             return
-        self._scroll_update(size)
+        update_scrollbars(self, size)
         if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != bars:
             self.refresh(layout=True)
 
@@ -426,9 +418,9 @@ class MoveList(LineView, can_focus=True):
         for index, option in enumerate(self._options):
             first.append(len(rows))
             plain = option.prompt.plain
-            # divide_line is the line breaker of rich's Text.wrap: the breaks a Static would use
+            # line_breaks are those of rich's Text.wrap: the breaks a Static would use
             # (tests/ui/test_move_list.py holds the two to the same lines)
-            height = 1 if cell_len(plain) <= width else len(divide_line(plain, width, fold=True)) + 1
+            height = 1 if cell_len(plain) <= width else len(line_breaks(plain, width)) + 1
             rows.extend((index, line) for line in range(height))
         self._rows, self._first_row = rows, first
         self._resize(Size(width, len(rows)))
@@ -440,7 +432,7 @@ class MoveList(LineView, can_focus=True):
         lines = self._wrapped.get(index)
         if lines is None:
             prompt = self._options[index].prompt
-            breaks = divide_line(prompt.plain, self._width, fold=True)
+            breaks = line_breaks(prompt.plain, self._width)
             lines = list(prompt.divide(breaks))
             for line in lines:
                 line.rstrip()

@@ -1,4 +1,4 @@
-"""A watching session gives the CPU to the players' sessions (server/priority.py)."""
+"""A watching session gives the CPU to the players' sessions (net/priority.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline_tui.server import priority
-from pipeline_tui.server.priority import AUTOGROUP, WATCHING_NICE, SessionPriority
+from pipeline_tui.net import priority
+from pipeline_tui.net.priority import AUTOGROUP, WATCHING_NICE, SessionPriority
 
 
 class FakeAutogroup:
@@ -62,8 +62,9 @@ async def test_the_last_change_asked_for_is_the_one_that_holds(monkeypatch):
     group = FakeAutogroup(busy=1)
     session = SessionPriority(group)
     session.watching(True)  # refused, a retry pending
+    assert session.retrying
     session.watching(False)  # and given up: the group is at 0, as now wanted
-    await asyncio.sleep(0.1)
+    assert not session.retrying  # nothing left to be written later
     assert group.writes == [] and group.nice == 0
 
 
@@ -76,7 +77,7 @@ def test_without_autogroups_the_priority_is_left_as_it_is(tmp_path):
 
 CHILD = """
 import asyncio
-from pipeline_tui.server.priority import AUTOGROUP, SessionPriority
+from pipeline_tui.net.priority import AUTOGROUP, SessionPriority
 
 async def main():
     session = SessionPriority()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import signal
 import time
 
 import pytest
@@ -12,11 +13,11 @@ import pytest
 from pipeline_tui.engine.errors import IllegalMove
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.engine.setup import GameSetup
-from pipeline_tui.server.client import TableClient
-from pipeline_tui.server.hub import Hub
-from pipeline_tui.server.protocol import Joined, TableError
-from pipeline_tui.server.priority import SessionPriority
-from pipeline_tui.server.remote import RemoteGame
+from pipeline_tui.net.client import TableClient
+from pipeline_tui.net.hub import Hub
+from pipeline_tui.net.protocol import Joined, TableError
+from pipeline_tui.net.priority import SessionPriority
+from pipeline_tui.net.remote import RemoteGame
 
 TIMEOUT = 20.0
 
@@ -243,9 +244,11 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
             await pilot.press("n")
             await pilot.press("enter")
             await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
-            await pilot.pause(0.2)
+            periods: list[int] = []
+            app.set_interval(lobby.REFRESH_SECONDS, lambda: periods.append(1))
+            await pilot_until(pilot, lambda: len(periods) >= 1, "a polling period")  # one in flight ends
             before = len(asked)
-            await pilot.pause(0.5)  # ten polling periods
+            await pilot_until(pilot, lambda: len(periods) >= 11, "ten polling periods more")
             assert len(asked) == before
             await pilot.press("f9")
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
@@ -255,7 +258,7 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
 
 
 async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
-    """The session process lowers its CPU priority while it watches (server/priority.py): the
+    """The session process lowers its CPU priority while it watches (net/priority.py): the
     app says when it starts watching, and when it sits down or goes back to the lobby."""
     hub, sock = served
     bob = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
@@ -333,6 +336,24 @@ async def alice_at_a_new_table(hub, sock):
             await client.close()
 
 
+async def test_a_seat_is_told_who_made_each_move_of_the_others(served):
+    """The news line names the seat that made the move, and so does the replica's log."""
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        told = 0
+        while told < 4:
+            game = table.game
+            seat, count = game.current_player, len(game.moves)
+            text = format_move(game.legal_moves()[0])
+            await seats[seat].move("t1", text)
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+            news = f"{table.seat_name(seat)}: {text}"  # the Hub's note for the move
+            await pilot_until(pilot, lambda: news in hint_text(app), news)
+            assert screen.game.movers()[-1] == seat
+            told += 1
+
+
 async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
     """A seat waiting for another gets no ghost tile, so its focus and view stay where they are
     while someone else places a tile (moving them restyled the table in every session)."""
@@ -378,8 +399,11 @@ async def test_updates_after_the_app_has_stopped_are_dropped(served, caplog):
             seats = await both_seats(hub, sock)
             game = hub.service.tables["t1"].game
         assert app.client.connected and not app.is_running
+        delivered = asyncio.Event()
+        to_app = app.client.on_update
+        app.client.on_update = lambda update: (to_app(update), delivered.set())
         await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
-        await asyncio.sleep(0.3)
+        await asyncio.wait_for(delivered.wait(), TIMEOUT)  # the app has had the move's Update
         assert len(game.moves) == 1 and app.remote.moves == []  # not followed: nothing draws it
         assert "on_update failed" not in caplog.text
     finally:
@@ -420,8 +444,8 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
         count = len(table.game.moves)
         await pilot.press("colon", *format_move(screen.game.legal_moves()[0]), "enter")
         await pilot_until(pilot, lambda: len(table.game.moves) == count + 1, "the move saved")
-        await app.remote.wait_sent()
-        await pilot.pause(0.2)
+        await app.remote.wait_sent()  # the Hub's Update for it has been taken in
+        await pilot.pause()  # and what it set off has run
         assert len(redraws) == 1  # drawn once, as it was played here
         await bob.leave("t1")  # a seat change: that is drawn
         await pilot_until(pilot, lambda: len(redraws) == 2, "the seat change drawn")
@@ -548,18 +572,19 @@ async def test_the_lobby_knows_you_by_your_key_not_your_name(served):
 
 
 def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypatch):
-    """``python -m pipeline_tui.server.session`` freezes its start-up objects and collects the
+    """``python -m pipeline_tui.serve.session`` freezes its start-up objects and collects the
     young generation less often (docs/benchmarks.md: a third of the CPU a move used to cost)."""
-    from pipeline_tui.server import session
+    from pipeline_tui.serve import session
 
     seen = {}
 
     class FakeApp:
         return_code = 0
 
-        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None):
+        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None, on_lost=None):
             seen["freeze_memory"] = freeze_memory
             seen["on_watching"] = on_watching
+            seen["on_lost"] = on_lost
 
         def run(self):
             seen["threshold"] = gc.get_threshold()
@@ -569,15 +594,19 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     monkeypatch.setenv(session.TOKEN_ENV, "token")
     monkeypatch.setattr(lobby, "SharedApp", FakeApp)
     before = gc.get_threshold()
+    hangup = signal.getsignal(signal.SIGHUP)
     try:
         assert session.main() == 0
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+        signal.signal(signal.SIGHUP, hangup)
     assert seen["freeze_memory"] is True and seen["frozen"] > 0
     assert seen["threshold"] == (session.GC_YOUNG, 10, 10) != before
     # and it lowers its CPU priority while it watches a table
     assert seen["on_watching"].__func__ is SessionPriority.watching
+    # and it ends itself once the Hub is gone (tests/server/test_session.py)
+    assert seen["on_lost"] is session.exit_soon
 
 
 async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatch):

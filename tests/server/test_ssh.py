@@ -22,11 +22,12 @@ import asyncssh
 import pytest
 
 from pipeline_tui.engine.moves import format_move
-from pipeline_tui.server.priority import AUTOGROUP, WATCHING_NICE
-from pipeline_tui.server.ssh import RUN_PREFIX, remove_stale_run_folders
+from pipeline_tui.net.priority import AUTOGROUP, WATCHING_NICE
+from pipeline_tui.serve.ssh import RUN_PREFIX, remove_stale_run_folders
 from pipeline_tui.storage import load_game, read_save
 
 from tests.server.sshterm import TIMEOUT, WIDE, Terminal, until
+from tests.server.test_session import EXIT_WITHIN
 
 ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
 
@@ -34,8 +35,9 @@ ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
 class Server:
     """``pipeline-tui serve`` in a subprocess; ``port`` and ``host_key`` from its first line."""
 
-    def __init__(self, tables: Path, keys: Path, log: Path) -> None:
+    def __init__(self, tables: Path, keys: Path, log: Path, ignoring_hangup: bool = False) -> None:
         self.tables, self.keys, self.log = tables, keys, log
+        self.ignoring_hangup = ignoring_hangup  # started as under nohup
         self.proc: subprocess.Popen | None = None
         self.port = 0
         self.host_key = ""
@@ -46,7 +48,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "pipeline_tui", "serve", "--port", "0", "--tables",
                  str(self.tables), "--authorized-keys", str(self.keys)],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=ignore_hangup if self.ignoring_hangup else None)
         deadline = time.monotonic() + TIMEOUT
         while not (match := ANNOUNCE.search(self.log.read_text())):
             assert self.proc.poll() is None, f"serve exited: {self.log.read_text()}"
@@ -66,6 +69,10 @@ class Server:
                 self.proc.wait(TIMEOUT)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def ignore_hangup() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 @pytest.fixture(scope="module")
@@ -204,13 +211,68 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
         await terminal.close()
 
 
+async def test_killing_the_server_leaves_no_session_behind(tmp_path, keys):
+    """SIGKILL of ``serve`` (started as under nohup, with SIGHUP ignored): every session child
+    ends within 5 seconds, whether at a table, in the lobby or still starting."""
+    srv = Server(tmp_path / "tables", tmp_path / "authorized_keys", tmp_path / "serve.log",
+                 ignoring_hangup=True)
+    srv.keys.write_bytes(b"".join(keys[n].export_public_key() for n in ("alice", "bob", "carol")))
+    srv.start()
+    terminals = []
+    try:
+        alice = await Terminal.open(srv.port, "alice", keys["alice"])
+        terminals.append(alice)
+        await alice.expect("No tables yet")
+        alice.keys("n")
+        await alice.expect("New game")
+        alice.keys("\r")
+        path = await until(lambda: table_file(srv), "the table file")
+        await until(lambda: holders(path)[0] == "alice", "alice at seat 1")
+        bob = await Terminal.open(srv.port, "bob", keys["bob"])
+        terminals.append(bob)
+        await bob.expect("Table 1")
+        terminals.append(await Terminal.open(srv.port, "carol", keys["carol"]))
+        children = await until(lambda: (found := session_children(srv.proc.pid)) and
+                               len(found) == 3 and found, "three session children")
+        srv.kill()
+        await until(lambda: not any(map(is_session, children)), "every session child to end",
+                    timeout=EXIT_WITHIN)
+    finally:
+        for terminal in terminals:
+            await terminal.close()
+        srv.stop()
+
+
+def session_children(pid: int) -> list[int]:
+    """The pids of the session children of the server ``pid``, oldest first."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except OSError:  # gone meanwhile
+            continue
+    return sorted(found)
+
+
+def is_session(pid: int) -> bool:
+    """Whether ``pid`` is still a running session child (a zombie has ended)."""
+    proc = Path("/proc") / str(pid)
+    try:
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z" and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def session_nices(pid: int) -> list[int]:
     """The autogroup nice values of the session children of the server ``pid``, oldest first."""
     nices = {}
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"pipeline_tui.server.session" in (proc / "cmdline").read_bytes():
+            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
                 nices[int(proc.name)] = int((proc / "autogroup").read_text().split()[-1])
         except OSError:  # gone meanwhile
             continue

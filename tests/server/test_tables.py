@@ -8,8 +8,8 @@ import pytest
 
 from pipeline_tui.ai import choose_move
 from pipeline_tui.engine import GameSetup, PlayerSetup, format_move, parse_move
-from pipeline_tui.server.protocol import TableError
-from pipeline_tui.server.tables import TableService
+from pipeline_tui.net.protocol import TableError
+from pipeline_tui.net.tables import TableService
 from pipeline_tui.storage import load_game, read_save
 
 ALICE, BOB, CAROL = "SHA256:alice", "SHA256:bob", "SHA256:carol"
@@ -78,7 +78,7 @@ def test_create_refuses_a_bad_setup(service: TableService, bad: GameSetup, reaso
 
 
 def test_the_table_list_marks_the_seats_of_the_key_that_asks(service: TableService) -> None:
-    table_id = seated(service, "human", "human")
+    seated(service, "human", "human")
     assert service.list(ALICE)[0].yours == [0]
     assert service.list(BOB)[0].yours == [1]
     assert service.list(CAROL)[0].yours == [] == service.list()[0].yours

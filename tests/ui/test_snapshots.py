@@ -17,7 +17,6 @@ from pipeline_tui.engine.game import Game  # noqa: E402
 from pipeline_tui.engine.moves import Action, BuyPipe  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup  # noqa: E402
 from pipeline_tui.ui.app import PipelineApp  # noqa: E402
-from pipeline_tui.ui.table_screen import actors_of  # noqa: E402
 
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 OPENING = ["start-tank C", "start-tank L", "start-tank M", "start-tank H", "start-tank C"] * 2
@@ -31,7 +30,6 @@ async def _opening(pilot, extra=()):
     screen = pilot.app.screen
     for text in OPENING[: 5 * len(screen.game.state.players)] + list(extra):
         screen.game.play(text)
-    screen.actors = actors_of(screen.game)
     screen.refresh_table()
     screen.query_one("#prompt").cursor_blink = False
     await pilot.pause()

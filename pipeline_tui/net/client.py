@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..engine.setup import GameSetup
 from .protocol import (
-    CreateTable, Created, FrameError, Hello, Join, Joined, JoinedReply, Leave, ListTables,
+    AnyReply, AnyRequest, CreateTable, Created, FrameError, Hello, Join, Joined, JoinedReply, Leave, ListTables,
     MoveRequest, Refused, SeatInfo, TableError, TableInfo, Tables, UndoRequest, Update, Welcome,
     decode_server_message, frame, read_frame,
 )
@@ -41,13 +41,13 @@ class TableClient:
         self._reader = reader
         self._writer = writer
         self._ids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future] = {}
+        self._pending: dict[int, asyncio.Future[AnyReply]] = {}
         self._joining: dict[str, Joined] = {}  # joins answered but not yet returned to the caller
         self._failure: str | None = None
         self._task = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def connect(cls, socket_path: str | os.PathLike, token: str) -> "TableClient":
+    async def connect(cls, socket_path: str | os.PathLike[str], token: str) -> "TableClient":
         """Connect and sign in with ``token``; :class:`TableError` if that is refused."""
         try:
             reader, writer = await asyncio.open_unix_connection(str(Path(socket_path)))
@@ -122,11 +122,11 @@ class TableClient:
             pass
 
     # --- plumbing -------------------------------------------------------------------------
-    async def _call(self, request):
+    async def _call(self, request: AnyRequest) -> AnyReply:
         if self._failure is not None:
             raise TableError(self._failure)
         request.id = next(self._ids)
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[AnyReply] = asyncio.get_running_loop().create_future()
         self._pending[request.id] = future
         try:
             self._writer.write(frame(request))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -26,7 +27,6 @@ from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SetupError, validate_setup
-from ..engine.state import State
 from ..storage import SaveError, load_game, read_save, save_game
 from .protocol import Joined, SeatInfo, TableError, TableInfo, Update
 
@@ -68,11 +68,6 @@ def _clean_name(text: str, limit: int, what: str) -> str:
     if not name.isprintable():
         raise TableError(f"Table: {what} has characters that cannot be shown")
     return name
-
-
-def _turn_key(state: State) -> tuple:
-    """Which turn a state is in: it changes exactly when a turn passes (setup turns included)."""
-    return state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == "setup"
 
 
 class Table:
@@ -210,7 +205,7 @@ class TableService:
             raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
 
     # --- requests -------------------------------------------------------------------------
-    def create(self, setup: GameSetup, name: str = "", colours: list[str] | None = None) -> Table:
+    def create(self, setup: GameSetup, name: str = "", colours: Sequence[str] | None = None) -> Table:
         """A new table with every human seat open, written to its file before it is listed.
         ``colours`` (a distinct colour name per seat) are kept for every session to draw."""
         if len(self.tables) >= MAX_TABLES:
@@ -322,7 +317,7 @@ class TableService:
         of the game; ``None`` when no computer seat is to act."""
         table = self.tables.get(table_id)
         kind = table.bot_to_act() if table is not None else None
-        if kind is None:
+        if table is None or kind is None:
             return None
         return kind, len(table.game.moves), table.game.clone()
 
@@ -350,12 +345,11 @@ class TableService:
         game = table.game
         seat = self._acting_seat(table, identity, "undo")
         count = len(game.moves)
-        if count == 0:
-            raise TableError("Undo: there is no move to take back")
-        before = game.state_at(count - 1)
-        if before.turn.player != seat or _turn_key(before) != _turn_key(game.state):
-            raise TableError("Undo: only your own moves of your current turn can be taken back")
+        reason = game.why_no_undo(seat)
+        if reason is not None:
+            raise TableError(reason)
         move = game.undo()
+        assert move is not None  # the log was not empty
         try:
             self._save(table)
         except TableError:
@@ -365,6 +359,6 @@ class TableService:
                       note=f"{table.seat_name(seat)} took back {format_move(move)}")
 
 
-def _id_order(table_id: str) -> tuple:
+def _id_order(table_id: str) -> tuple[int, int, str]:
     match = _NUMBERED.fullmatch(table_id)
     return (0, int(match.group(1)), "") if match else (1, 0, table_id)

@@ -65,6 +65,8 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
     from aiohttp import web
     from textual_serve.server import Server, to_int
 
+    from ..ui.compat import serve_application
+
     class PipelineServer(Server):
         """textual-serve's server with the page's URLs taken from the request.
 
@@ -120,7 +122,7 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
                 with contextlib.suppress(NotImplementedError):
                     loop.add_signal_handler(sig, self.request_exit)
             try:
-                web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False,
+                web.run_app(serve_application(self), host=self.host, port=self.port, handle_signals=False,
                             loop=loop, access_log=None,
                             print=lambda *_: announce(page_url(self.host, self.port)))
             finally:

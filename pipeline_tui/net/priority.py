@@ -44,6 +44,11 @@ class SessionPriority:
         self.applied: int | None = None  # the nice value last written (None: not yet)
         self._retry: asyncio.TimerHandle | None = None
 
+    @property
+    def retrying(self) -> bool:
+        """Whether a change refused as too soon waits to be tried again."""
+        return self._retry is not None
+
     def watching(self, watching: bool) -> None:
         self.wanted = WATCHING_NICE if watching else 0
         if self._retry is not None:

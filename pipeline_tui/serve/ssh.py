@@ -4,7 +4,7 @@ One asyncio process runs the Hub (the authoritative tables) and an asyncssh serv
 gets in with a public key listed in the authorized-keys file (any key with ``--open``); the
 key's SHA256 fingerprint is the player's identity and the SSH user name their display name.
 Passwords and keyboard-interactive logins are refused. Every session with a terminal gets its
-own child process (``python -m pipeline_tui.server.session``) on a pty with the client's TERM
+own child process (``python -m pipeline_tui.serve.session``) on a pty with the client's TERM
 and window size; window changes are passed on (TIOCSWINSZ), bytes are pumped both ways, and
 either side ending ends the other. A session without a terminal gets a one-line message and
 exit status 1.
@@ -30,8 +30,8 @@ from typing import Callable
 
 import asyncssh
 
-from .hub import Hub
-from .protocol import TableError
+from ..net.hub import Hub
+from ..net.protocol import TableError
 from .session import HUB_ENV, TOKEN_ENV
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
@@ -249,7 +249,7 @@ class GameSession(asyncssh.SSHServerSession):
         token = self.front.hub.issue_token(self.identity, self.name)
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "pipeline_tui.server.session", stdin=slave, stdout=slave,
+                sys.executable, "-m", "pipeline_tui.serve.session", stdin=slave, stdout=slave,
                 stderr=slave, env=self._child_env(token), start_new_session=True)
         except OSError as exc:
             os.close(master)

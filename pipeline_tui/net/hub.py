@@ -9,7 +9,7 @@ plays the computer seats itself (``ai.choose_move`` in a worker thread, ``bot_de
 The TableService is called only from one "tables" thread, one call at a time, so the event loop
 (which also runs the SSH server under ``serve``) never waits for a table file's fsync.
 
-Run alone (for tests and benchmarks): ``python -m pipeline_tui.server.hub --tables DIR
+Run alone (for tests and benchmarks): ``python -m pipeline_tui.net.hub --tables DIR
 --socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
 listens, and serves until SIGTERM/SIGINT.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import os
 import secrets
@@ -28,13 +29,14 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import msgspec
 
 from ..ai import choose_move
 from ..engine.setup import GameSetup
 from .protocol import (
-    CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
+    AnyRequest, CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
     MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
     one_line, read_frame,
 )
@@ -47,7 +49,15 @@ MAX_BACKLOG = 8 << 20  # bytes queued to a connection that does not read before 
 MAX_CONNECTIONS = 512
 SAVE_RETRY = 5.0  # seconds before a computer seat tries again when its move could not be saved
 MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
-_UNJOINED = object()
+
+
+class _Unjoined(enum.Enum):
+    """Not at the table at all (neither seated nor watching)."""
+    UNJOINED = enum.auto()
+
+
+_UNJOINED = _Unjoined.UNJOINED
+T = TypeVar("T")
 
 
 class _Connection:
@@ -99,9 +109,9 @@ class Hub:
         self.socket_path: Path | None = None
         self._tokens: dict[str, tuple[str, str]] = {}
         self._connections: set[_Connection] = set()
-        self._handlers: set[asyncio.Task] = set()
+        self._handlers: set[asyncio.Task[None]] = set()
         self._watchers: dict[str, set[_Connection]] = {}
-        self._bots: dict[str, asyncio.Task] = {}
+        self._bots: dict[str, asyncio.Task[None]] = {}
         self._bot_thread: ThreadPoolExecutor | None = None
         self._tables_thread: ThreadPoolExecutor | None = None
         self._server: asyncio.AbstractServer | None = None
@@ -168,6 +178,7 @@ class Hub:
     # --- connections ----------------------------------------------------------------------
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        assert task is not None  # called as a task by asyncio's server
         self._handlers.add(task)
         self._count += 1
         conn = _Connection(self._count, writer)
@@ -243,7 +254,7 @@ class Hub:
             return None
         return self.service.seats_update(table_id, note)
 
-    async def _call(self, function, *args):
+    async def _call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a TableService call in the tables thread (its only caller): the event loop never
         waits for a table file's fsync, and the calls run one at a time in the order made."""
         if self._tables_thread is None:
@@ -252,7 +263,7 @@ class Hub:
             self._tables_thread, partial(function, *args))
 
     # --- requests -------------------------------------------------------------------------
-    async def _dispatch(self, conn: _Connection, request) -> None:
+    async def _dispatch(self, conn: _Connection, request: AnyRequest) -> None:
         """Answer one request (the reply, and any Update, are sent from here).
 
         An Update goes out in the same event-loop step as the tables thread's answer, before
@@ -289,9 +300,9 @@ class Hub:
             self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
             conn.send(Done(id=rid))
         elif isinstance(request, Leave):
-            seat = conn.joined.get(request.table_id, _UNJOINED)
-            if seat is not _UNJOINED:
-                await self._leave(conn, request.table_id, seat)
+            at = conn.joined.get(request.table_id, _UNJOINED)
+            if not isinstance(at, _Unjoined):
+                await self._leave(conn, request.table_id, at)
             conn.send(Done(id=rid))
         elif isinstance(request, Hello):
             raise TableError("Server: this connection has already signed in")
@@ -299,8 +310,8 @@ class Hub:
     def _create_sync(self, setup: GameSetup, name: str, colours: list[str]) -> str:
         return self.service.create(setup, name, colours).id
 
-    def _rejoin_sync(self, table_id: str, old, note: str) -> Update:
-        if old is not _UNJOINED:
+    def _rejoin_sync(self, table_id: str, old: int | None | _Unjoined, note: str) -> Update:
+        if not isinstance(old, _Unjoined):
             self.service.leave(table_id, old)  # the seat (or watching) it joined before
         return self.service.seats_update(table_id, note)
 
@@ -415,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run a Hub alone (no SSH): for tests, benchmarks and debugging."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pipeline_tui.server.hub", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m pipeline_tui.net.hub", description=main.__doc__)
     parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
     parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
     parser.add_argument("--token", action="append", default=[], metavar="IDENTITY:NAME",

@@ -1,8 +1,13 @@
 """The child process of one SSH session: the shared-tables app on the session's terminal.
 
-``pipeline-tui serve`` starts ``python -m pipeline_tui.server.session`` on a pty for every SSH
+``pipeline-tui serve`` starts ``python -m pipeline_tui.serve.session`` on a pty for every SSH
 session, with the session's TERM and window size, the Hub's socket in ``PIPELINE_TUI_HUB`` and
 the token that names the player in ``PIPELINE_TUI_TOKEN``. The child never writes table files.
+
+A child never outlives its server: the pty hanging up ends it (SIGHUP, even when ``serve`` was
+started with SIGHUP ignored, as under ``nohup``), and a closed Hub connection ends it within
+:data:`EXIT_GRACE` seconds, even when its terminal takes no more output and Textual cannot
+finish drawing its last screen.
 """
 
 from __future__ import annotations
@@ -11,13 +16,16 @@ import contextlib
 import fcntl
 import gc
 import os
+import signal
 import sys
 import termios
+import threading
 from pathlib import Path
 
 GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
 TOKEN_ENV = "PIPELINE_TUI_TOKEN"
+EXIT_GRACE = 2.0  # seconds a session has to end by itself once its Hub is gone
 
 
 def take_terminal() -> None:
@@ -27,7 +35,17 @@ def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def exit_soon(seconds: float = EXIT_GRACE) -> threading.Timer:
+    """End this process ``seconds`` from now unless it has ended by then: Textual's exit writes
+    to the terminal, and a terminal that takes no output would hold the process for good."""
+    timer = threading.Timer(seconds, os._exit, args=(1,))
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 def main() -> int:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # inherited as ignored under nohup
     take_terminal()
     hub = os.environ.get(HUB_ENV)
     token = os.environ.pop(TOKEN_ENV, None)
@@ -36,7 +54,7 @@ def main() -> int:
               file=sys.stderr)
         return 2
     from ..ui.lobby import SharedApp
-    from .priority import SessionPriority
+    from ..net.priority import SessionPriority
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
@@ -45,7 +63,7 @@ def main() -> int:
     # it about once in seven moves, for a third of the time (docs/benchmarks.md).
     gc.set_threshold(GC_YOUNG, 10, 10)
     app = SharedApp(Path(hub), token, freeze_memory=True,
-                    on_watching=SessionPriority().watching)
+                    on_watching=SessionPriority().watching, on_lost=exit_soon)
     app.run()
     return app.return_code or 0
 

@@ -192,14 +192,16 @@ async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> by
 def decode_request(body: bytes) -> AnyRequest:
     """A request from its frame body; :class:`FrameError` names what is wrong."""
     try:
-        return request_decoder.decode(body)
+        request: AnyRequest = request_decoder.decode(body)
+        return request
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise FrameError(f"not a request: {one_line(str(exc))}") from None
 
 
 def decode_server_message(body: bytes) -> Union[AnyReply, Update]:
     try:
-        return server_decoder.decode(body)
+        message: Union[AnyReply, Update] = server_decoder.decode(body)
+        return message
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise FrameError(f"not a server message: {one_line(str(exc))}") from None
 

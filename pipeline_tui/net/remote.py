@@ -11,13 +11,14 @@ rules live here: the replica is an engine ``Game``.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import Any, Callable, Coroutine
 
 from ..engine.errors import IllegalMove
-from ..engine.game import Game
+from ..engine.game import Game, LogEntry
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.scoring import Score
 from ..engine.state import State
+from .client import TableClient
 from .protocol import Joined, SeatInfo, TableError, Update
 
 REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
@@ -31,7 +32,7 @@ class RemoteGame:
     Both are called in the client's event loop.
     """
 
-    def __init__(self, client, joined: Joined) -> None:
+    def __init__(self, client: TableClient, joined: Joined) -> None:
         self.client = client
         self.table_id = joined.table_id
         self.seat: int | None = joined.seat
@@ -40,12 +41,11 @@ class RemoteGame:
         self.colours: list[str] = list(joined.colours)  # a colour name per seat; [] = defaults
         self.note = ""
         self._game = Game(joined.setup)
-        self.actors: list[int] = []  # the seat that made each move of the log
         self._replay(joined.moves)
         self._texts: list[str] = list(joined.moves)  # the replica's log in notation
         self._server: list[str] = list(joined.moves)  # the log as the Hub last told it
         self._pending: list[tuple[int, str]] = []  # (log index, notation) sent, not yet confirmed
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.on_change: Callable[[bool], None] | None = None
         self.on_refused: Callable[[str], None] | None = None
 
@@ -57,6 +57,14 @@ class RemoteGame:
     @property
     def moves(self) -> list[Move]:
         return self._game.moves
+
+    @property
+    def entries(self) -> list[LogEntry]:
+        """The log with the seat and turn of each move (the engine's history)."""
+        return self._game.entries
+
+    def movers(self) -> list[int]:
+        return self._game.movers()
 
     @property
     def current_player(self) -> int:
@@ -133,9 +141,7 @@ class RemoteGame:
         reason = self.why_not_yours()
         if reason is not None:
             raise IllegalMove(reason)
-        seat = self._game.current_player
         self._game.apply(move)
-        self.actors.append(seat)
         text = format_move(move)
         index = len(self._texts)
         self._texts.append(text)
@@ -152,7 +158,7 @@ class RemoteGame:
     def redo(self) -> None:
         raise IllegalMove("there is no redo at a shared table")
 
-    def _send(self, request) -> None:
+    def _send(self, request: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(request)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -211,11 +217,8 @@ class RemoteGame:
                 raise IllegalMove("rebuild")
             while len(self._game.moves) > keep:
                 self._game.undo()
-                self.actors.pop()
             for text in target[keep:]:
-                seat = self._game.current_player
                 self._game.apply(parse_move(text))
-                self.actors.append(seat)
         except IllegalMove:
             try:
                 self._replay(target)
@@ -227,8 +230,7 @@ class RemoteGame:
 
     def _replay(self, log: list[str]) -> None:
         """The replica from the setup through ``log`` (IllegalMove if a move does not fit)."""
-        game, actors = Game(self.setup), []
+        game = Game(self.setup)
         for text in log:
-            actors.append(game.current_player)
             game.apply(parse_move(text))
-        self._game, self.actors = game, actors
+        self._game = game

@@ -1,0 +1,59 @@
+"""Every private hook of Textual, Rich and textual-serve that the app uses, and nowhere else.
+
+The three are pinned in ``pyproject.toml`` to the versions in :data:`TESTED`;
+``tests/ui/test_compat.py`` checks those are the ones installed and that each hook below is
+still there and still does what the app relies on, so an upgrade fails there, in one place.
+This module imports neither aiohttp nor textual-serve (the game's cold start loads neither).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich._wrap import divide_line as _divide_line
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import Footer, Input
+
+TESTED = {"textual": "8.2.8", "rich": "15.0.0", "textual-serve": "1.1.3"}
+
+
+def line_breaks(text: str, width: int) -> list[int]:
+    """Where Rich's ``Text.wrap`` breaks ``text`` at ``width`` cells, folding long words
+    (``rich._wrap.divide_line``): the offsets that ``Text.divide`` takes."""
+    return _divide_line(text, width, fold=True)
+
+
+def footer_keys_shown(footer: Footer) -> bool:
+    """Whether the Footer has built its keys once (``Footer._bindings_ready``)."""
+    return bool(footer._bindings_ready)
+
+
+def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
+    """Tell the scrollbars a new scrollable size without laying the screen out
+    (``Widget._scroll_update``, which a layout calls)."""
+    widget._scroll_update(virtual_size)
+
+
+class ValueWatchedInput(Input):
+    """An Input that knows when it is inside its own watcher of ``value``
+    (``Input._watch_value``, which asks for a layout when the Input's size follows its text)."""
+
+    _in_value_watcher = False
+
+    @property
+    def in_value_watcher(self) -> bool:
+        return self._in_value_watcher
+
+    def _watch_value(self, value: str) -> None:
+        self._in_value_watcher = True
+        try:
+            super()._watch_value(value)
+        finally:
+            self._in_value_watcher = False
+
+
+async def serve_application(server: Any) -> Any:
+    """The aiohttp Application of a textual-serve ``Server``, its routes and handlers set up
+    (``Server._make_app``, which ``Server.serve`` runs)."""
+    return await server._make_app()

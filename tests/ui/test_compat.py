@@ -1,0 +1,123 @@
+"""Each private hook in pipeline_tui/ui/compat.py still exists and does what the app needs.
+
+An upgrade of Textual, Rich or textual-serve that moves or changes one of them fails here; the
+first test fails on any upgrade at all, so the pins in pyproject.toml are raised knowingly.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.widgets import Footer
+
+from pipeline_tui.ui import compat
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def test_the_installed_versions_are_the_pinned_and_tested_ones():
+    pins = {}
+    for requirement in tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]:
+        name, _, pinned = requirement.partition("==")
+        pins[name] = pinned
+    for package, tested in compat.TESTED.items():
+        assert pins[package] == tested, f"{package} is not pinned to {tested} in pyproject.toml"
+        assert version(package) == tested
+
+
+def test_line_breaks_are_those_of_text_wrap():
+    console = Console(width=200)
+    text = "refine 0,0/2 C>M  tile on 3,-1 south, a Pipeline of five segments abcdefghijklmnopq"
+    for width in (6, 11, 24, 40):
+        wrapped = [line.plain.rstrip() for line in Text(text).wrap(console, width)]
+        divided = [line.plain.rstrip() for line in Text(text).divide(compat.line_breaks(text, width))]
+        assert divided == wrapped and len(wrapped) > 1
+
+
+class FooterApp(App):
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+
+async def test_footer_keys_shown_turns_true_once_the_footer_has_its_keys():
+    footer = Footer()
+    assert compat.footer_keys_shown(footer) is False
+    app = FooterApp()
+    async with app.run_test() as pilot:
+        footer = app.query_one(Footer)
+        await pilot.pause()
+        assert compat.footer_keys_shown(footer) is True
+
+
+class Lines(ScrollView):
+    DEFAULT_CSS = "Lines { height: 10; width: 30; }"
+
+
+class LinesApp(App):
+    def compose(self) -> ComposeResult:
+        yield Lines()
+
+
+async def test_update_scrollbars_tells_the_bars_a_new_size_without_a_layout():
+    app = LinesApp()
+    async with app.run_test() as pilot:
+        view = app.query_one(Lines)
+        view.virtual_size = Size(30, 40)
+        await pilot.pause()
+        assert view.vertical_scrollbar.window_virtual_size == 40
+        view.set_reactive(ScrollView.virtual_size, Size(30, 90))  # no watcher, no layout
+        compat.update_scrollbars(view, Size(30, 90))
+        assert view.vertical_scrollbar.window_virtual_size == 90
+
+
+class Prompt(compat.ValueWatchedInput):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[bool] = []
+
+    def refresh(self, *args, **kwargs):
+        self.seen.append(self.in_value_watcher)
+        return super().refresh(*args, **kwargs)
+
+
+class PromptApp(App):
+    CSS = "Prompt { width: auto; }"  # an Input whose width follows its text asks for a layout
+
+    def compose(self) -> ComposeResult:
+        yield Prompt()
+
+
+async def test_an_input_knows_when_it_is_in_its_value_watcher():
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        prompt = app.query_one(Prompt)
+        await pilot.pause()
+        prompt.seen.clear()
+        prompt.value = "act crude"
+        assert True in prompt.seen  # the watcher's own refresh
+        assert prompt.in_value_watcher is False
+
+
+async def test_serve_application_builds_textual_serves_routes(tmp_path):
+    from textual_serve.server import Server
+
+    application = await compat.serve_application(Server("true", host="127.0.0.1", port=0))
+    names = {route.name for route in application.router.routes() if route.name}
+    assert {"index", "websocket", "static"} <= names
+
+
+def test_no_other_module_uses_a_private_hook():
+    package = PYPROJECT.parent / "pipeline_tui"
+    private = re.compile(r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
+                         r"\b_watch_value\b|\b_make_app\b")
+    users = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if private.search(path.read_text())]
+    assert users == ["ui/compat.py"]
