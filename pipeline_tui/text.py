@@ -69,7 +69,10 @@ def _header(state: State, setup: GameSetup | None) -> list[str]:
         seats = ", ".join(f"{p.name} ({p.kind})" for p in setup.players)
         lines.append(f"Players: {seats}" + ("; first-game setup" if setup.first_game else ""))
     order = " > ".join(_name(state, s) for s in state.turn_order)
-    nxt = " > ".join(_name(state, s) for s in state.next_order) or "(empty)"
+    if state.next_track:  # rules version 2: the row by space, "." where a space is free
+        nxt = " ".join(_name(state, s) if s >= 0 else "." for s in state.next_track)
+    else:
+        nxt = " > ".join(_name(state, s) for s in state.next_order) or "(empty)"
     lines.append(f"Turn Order: {order}   next Round: {nxt}")
     if not state.over:
         lines.append(_turn_line(state))

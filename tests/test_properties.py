@@ -35,6 +35,7 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.network import build_map
 from pipeline_tui.engine.moves import AnyMove, format_move, parse_move
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import State, clone_state
 from pipeline_tui.storage import load_game, save_game
 
@@ -63,8 +64,10 @@ def players_for(seed: int) -> int:
 
 
 def setup_for(seed: int, players: int) -> GameSetup:
-    """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades)."""
-    return GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0)
+    """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades);
+    every 5th the rules version of old saves (1)."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0)
+    return msgspec.structs.replace(setup, rules_version=1 if seed % 5 == 1 else RULES_VERSION)
 
 
 # --- random candidate moves -------------------------------------------------------------------

@@ -13,11 +13,14 @@ import pytest
 
 from pipeline_tui.engine import Game, GameSetup
 from pipeline_tui.engine import moves as M
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.storage import (
     UPCASTERS, SaveError, autosave, default_saves_dir, latest_autosave, list_saves, load_game,
     read_save, save_game,
 )
 from pipeline_tui.storage import saves as saves_module
+
+from tests.helpers import new_game, pass_turn, play
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "saves").glob("*.json"))
 
@@ -386,3 +389,29 @@ def test_fixtures_cover_finished_and_unfinished_games_of_each_size():
 def test_saved_moves_decode_back_to_the_same_structs(finished):
     raw = msgspec.json.encode(finished.moves)
     assert msgspec.json.decode(raw, type=list[M.AnyMove]) == finished.moves
+
+
+def test_new_games_use_rules_version_2_and_a_save_keeps_its_version(tmp_path):
+    assert GameSetup.default(players=2, seed=3).rules_version == RULES_VERSION == 2
+    game = new_game(players=3, rules_version=1)
+    play(game, "act tanks", "done", "order-place 1", "end")
+    path = tmp_path / "old-rules.json"
+    save_game(game, path)
+    loaded = load_game(path)
+    assert loaded.setup.rules_version == loaded.state.rules_version == 1
+    assert loaded.state.next_order == game.state.next_order and loaded.state.next_track == []
+
+
+def test_a_move_log_replays_by_the_rules_version_its_setup_names(tmp_path):
+    """Space 3 of the track is free in rules version 2; version 1 has only places 1 and 2."""
+    game = new_game(players=3)
+    pass_turn(game)
+    play(game, "act tanks", "done", "order-place 3", "end")
+    path = tmp_path / "new-rules.json"
+    save_game(game, path)
+    assert load_game(path).state.next_track == game.state.next_track
+    data = json.loads(path.read_text())
+    data["setup"]["rules_version"] = 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=r"order-place 3\): Turn Order: choose a place from 1 to 2"):
+        load_game(path)

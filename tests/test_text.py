@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import HeldContract, clone_state
 from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
 
 
-def new_game(players: int = 2, seed: int = 5, first_game: bool = False) -> Game:
-    return Game(GameSetup.default(players=players, seed=seed, first_game=first_game))
+def new_game(players: int = 2, seed: int = 5, first_game: bool = False,
+             rules_version: int = RULES_VERSION) -> Game:
+    setup = GameSetup.default(players=players, seed=seed, first_game=first_game)
+    return Game(msgspec.structs.replace(setup, rules_version=rules_version))
 
 
 def row_index(code: str) -> int:
@@ -29,7 +33,8 @@ def finished_game(players: int, seed: int) -> Game:
 
 
 def test_header_turn_order_and_whose_turn():
-    game = new_game(3, seed=8)
+    """Rules version 1 keeps the next Round as a list (version 2: the track by space)."""
+    game = new_game(3, seed=8, rules_version=1)
     state = game.state
     text = render_state(state, game.setup)
     names = [state.players[s].name for s in state.turn_order]
@@ -38,6 +43,14 @@ def test_header_turn_order_and_whose_turn():
     assert f"Turn Order: {' > '.join(names)}   next Round: (empty)" in text
     assert f"To act: {names[0]}, Setup (placing starting Tanks), 0 of 5 placed" in text
     assert f"{names[0]} (seat {state.turn_order[0]}): $40, Penalty markers: 0  <- to act" in text
+
+
+def test_header_shows_the_next_round_track_by_space():
+    game = new_game(3, seed=8)
+    state = game.state
+    assert "next Round: . . .\n" in render_state(state)
+    state.next_track = [-1, state.turn_order[1], -1]
+    assert f"next Round: . {state.players[state.turn_order[1]].name} .\n" in render_state(state)
 
 
 def test_market_rows_show_prices_and_contents_in_letters():

@@ -77,7 +77,8 @@ class EndTurn(Move, tag="end_turn"):
 
 
 class ChooseTurnOrder(Move, tag="turn_order"):
-    """After an Action with the Turn Order icon: take this place (0 = first) next round."""
+    """After an Action with the Turn Order icon: take this place (0 = first) next round; from
+    rules version 2 a space of the next-Round row (an occupied one pushes the disks there)."""
     position: int
 
 
@@ -191,7 +192,11 @@ class TakeTank(Move, tag="take_tank"):
     grade: int
 
 
+MACHINE_STACK = -1  # TakeMachine.shop_row: the stack of Machines beside the board
+
+
 class TakeMachine(Move, tag="take_machine"):
+    """Upgrade gift: a Machine from a Machine Shop row, or the stack (Machines I, version 2)."""
     shop_row: int
 
 
@@ -286,7 +291,8 @@ def format_move(m: Move) -> str:
     if t is TakeTank:
         return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
     if t is TakeMachine:
-        return f"take-machine {m.shop_row + 1}"
+        return ("take-machine stack" if m.shop_row == MACHINE_STACK
+                else f"take-machine {m.shop_row + 1}")
     if t is TakePipe:
         return f"take-pipe {m.shop}{m.index + 1}"
     if t is Decline:
@@ -405,6 +411,8 @@ def parse_move(text: str) -> Move:
             return cls(shop_row=_index(args[0]), grade=_grade(args[1]))
         if verb in ("machine", "take-machine"):
             need(1)
+            if verb == "take-machine" and args[0].lower() == "stack":
+                return TakeMachine(shop_row=MACHINE_STACK)
             cls = BuyMachine if verb == "machine" else TakeMachine
             return cls(shop_row=_index(args[0]))
         if verb == "pipe":

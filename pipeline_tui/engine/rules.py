@@ -207,7 +207,8 @@ def _check_action(state: State, m: M.Action) -> str | None:
         return why
     if m.action not in CROSS_ACTIONS:
         return f"Action: there is no action space {m.action!r}"
-    if state.turn.mains == 1 and m.action == state.turn.last_cross:
+    if (state.rules_version < 2 and state.turn.mains == 1
+            and m.action == state.turn.last_cross):
         return "Human Resources III: your two Actions must be on different spaces"
     return None
 
@@ -330,7 +331,10 @@ def _check_turn_order(state: State, m: M.ChooseTurnOrder) -> str | None:
         return "Turn Order: only after an Action showing the Turn Order icon"
     if t.order_chosen:
         return "Turn Order: you have chosen your place already this turn"
-    if not 0 <= m.position <= len(state.next_order):
+    if state.rules_version >= 2:
+        if not 0 <= m.position < len(state.next_track):
+            return f"Turn Order: choose a space from 1 to {len(state.next_track)}"
+    elif not 0 <= m.position <= len(state.next_order):
         return f"Turn Order: choose a place from 1 to {len(state.next_order) + 1}"
     return None
 
@@ -658,7 +662,14 @@ def _check_take_machine(state: State, m: M.TakeMachine) -> str | None:
     why = _grant_head(state, "machine")
     if why:
         return why
-    if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
+    if m.shop_row == M.MACHINE_STACK:
+        if not state.turn.grants[0].stack:
+            return "Shops: their Machine comes from the Machine Shop (Machines I: also the stack)"
+        if any(state.machine_shop):
+            return "Machines I: the Machine comes from the Machine Shop while it has one"
+        if state.machine_reserve < 1:
+            return "Machines I: no Machine is left in the stack beside the board"
+    elif not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
     if any(state.machine_shop[:m.shop_row]):
         return "Machine Shop: Machines come from the cheapest row that has one"
@@ -805,7 +816,11 @@ def _do_run_machines(state: State, m: M.RunMachines) -> None:
 def _do_end_turn(state: State, m: M.EndTurn) -> None:
     t = state.turn
     if not t.order_chosen:
-        state.next_order.append(t.player)
+        if state.rules_version >= 2:  # slide down to the leftmost free space
+            state.next_track[state.next_track.index(-1)] = t.player
+            _sync_next_order(state)
+        else:
+            state.next_order.append(t.player)
     state.turn_index += 1
     if state.turn_index < len(state.turn_order):
         _start_turn(state)
@@ -814,8 +829,28 @@ def _do_end_turn(state: State, m: M.EndTurn) -> None:
 
 
 def _do_turn_order(state: State, m: M.ChooseTurnOrder) -> None:
-    state.next_order.insert(m.position, state.turn.player)
+    if state.rules_version >= 2:
+        place_on_track(state.next_track, state.turn.player, m.position)
+        _sync_next_order(state)
+    else:
+        state.next_order.insert(m.position, state.turn.player)
     state.turn.order_chosen = True
+
+
+def place_on_track(track: list[int], seat: int, space: int) -> None:
+    """Rules version 2, "Turn Order": put a disk on a space of the next-Round row. A disk already
+    there is pushed, with the disks touching it, toward the nearest free space: to the right as
+    in the rulebook's example when there is one, otherwise to the left."""
+    if track[space] >= 0:
+        right = [i for i in range(space + 1, len(track)) if track[i] < 0]
+        free = right[0] if right else max(i for i in range(space) if track[i] < 0)
+        del track[free]
+        track.insert(space, -1)
+    track[space] = seat
+
+
+def _sync_next_order(state: State) -> None:
+    state.next_order = [seat for seat in state.next_track if seat >= 0]
 
 
 def _do_buy(state: State, m: M.Buy) -> None:
@@ -907,7 +942,9 @@ def _do_buy_upgrade(state: State, m: M.BuyUpgrade) -> None:
     player.upgrades[C.UPGRADE_CODES.index(m.family)] = level + 1
     state.turn.upgrades_bought.append(m.family)
     for kind, count in _UPGRADE_GRANTS.get((m.family, level + 1), ()):
-        state.turn.grants.append(Grant(kind, count, f"{m.family} {'I' * (level + 1)}"))
+        # Rules version 2: the Machines I card has no "if available" clause (rules-readings.md).
+        stack = state.rules_version >= 2 and m.family == "MACH"
+        state.turn.grants.append(Grant(kind, count, f"{m.family} {'I' * (level + 1)}", stack))
 
 
 def _do_flip(state: State, m: M.FlipToken) -> None:
@@ -978,7 +1015,10 @@ def _do_take_tank(state: State, m: M.TakeTank) -> None:
 
 def _do_take_machine(state: State, m: M.TakeMachine) -> None:
     _use_grant(state)
-    state.machine_shop[m.shop_row] -= 1
+    if m.shop_row == M.MACHINE_STACK:
+        state.machine_reserve -= 1
+    else:
+        state.machine_shop[m.shop_row] -= 1
     state.turn.hand_machine = True
 
 
@@ -1005,7 +1045,8 @@ def _grant_possible(state: State, grant: Grant) -> bool:
     if grant.kind == "pipe":
         return any(tile >= 0 for shop in state.shop_pipes for tile in shop)
     if grant.kind == "machine":
-        return any(state.machine_shop) and bool(_free_cells_for_machine(player))
+        return (bool(any(state.machine_shop) or (grant.stack and state.machine_reserve))
+                and bool(_free_cells_for_machine(player)))
     return False
 
 
@@ -1102,6 +1143,7 @@ def _refresh(state: State) -> None:
 def _end_round(state: State) -> None:
     state.turn_order = state.next_order
     state.next_order = []
+    state.next_track = [-1] * len(state.next_track)
     state.turn_index = 0
     for player in state.players:
         player.worker = ""
@@ -1340,7 +1382,8 @@ def legal_moves(state: State) -> list[M.Move]:
             cands = [M.TakeTank(shop_row=r, grade=g) for r in range(len(state.tank_shop))
                      for g in range(4)]
         elif kind == "machine":
-            cands = [M.TakeMachine(shop_row=r) for r in range(len(state.machine_shop))]
+            cands = [M.TakeMachine(shop_row=r)
+                     for r in (*range(len(state.machine_shop)), M.MACHINE_STACK)]
         else:
             cands = [M.TakePipe(shop=s, index=i) for si, s in enumerate(C.SHOPS)
                      for i in range(len(state.shop_pipes[si]))]
@@ -1359,6 +1402,7 @@ def legal_moves(state: State) -> list[M.Move]:
             cands.extend(M.Secondary(action=a) for a in CROSS_ACTIONS)
     cands.append(M.RunMachines())
     if t.icon and not t.order_chosen:
-        cands.extend(M.ChooseTurnOrder(position=i) for i in range(len(state.next_order) + 1))
+        places = len(state.next_track) if state.rules_version >= 2 else len(state.next_order) + 1
+        cands.extend(M.ChooseTurnOrder(position=i) for i in range(places))
     cands.append(M.EndTurn())
     return _keep(state, cands) + _fulfilment_moves(state)

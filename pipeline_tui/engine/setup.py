@@ -13,7 +13,8 @@ import msgspec
 from ..data import components as C
 from .state import PlayerState, State, TurnState
 
-RULES_VERSION = 1
+RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
+RULES_VERSIONS = (1, 2)  # saves of every version keep replaying as they were played
 
 
 class PlayerSetup(msgspec.Struct, frozen=True):
@@ -43,8 +44,9 @@ class SetupError(ValueError):
 def validate_setup(setup: GameSetup) -> None:
     if len(setup.players) not in C.PLAYER_COUNTS:
         raise SetupError(f"Pipeline is for 2 to 4 players, not {len(setup.players)}")
-    if setup.rules_version != RULES_VERSION:
-        raise SetupError(f"rules version {setup.rules_version} is not known (this is {RULES_VERSION})")
+    if setup.rules_version not in RULES_VERSIONS:
+        raise SetupError(f"rules version {setup.rules_version} is not known "
+                         f"(this program plays {', '.join(map(str, RULES_VERSIONS))})")
     if not 0 <= setup.seed < 2**63:
         raise SetupError("the seed must be a whole number from 0 to 2^63-1")
 
@@ -139,4 +141,6 @@ def initial_state(setup: GameSetup) -> State:
         valuation_cards=valuations,
         refinement_costs=costs,
         action_tiles=action_tiles,
+        rules_version=setup.rules_version,
+        next_track=[-1] * n if setup.rules_version >= 2 else [],
     )

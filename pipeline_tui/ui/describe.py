@@ -75,6 +75,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.EndTurn:
         return "End your turn"
     if t is M.ChooseTurnOrder:
+        if state.rules_version >= 2:
+            return f"Put your disk on space {move.position + 1} of next Round's turn order"
         return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
     if t is M.Buy:
         index = C.MARKET_ROW_INDEX[move.row]
@@ -133,6 +135,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.TakeTank:
         return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
     if t is M.TakeMachine:
+        if move.shop_row == M.MACHINE_STACK:
+            return "Take a Machine from the stack beside the board"
         return f"Take a Machine from shop row {move.shop_row + 1}"
     if t is M.TakePipe:
         shop = "Tank" if move.shop == "T" else "Machine"

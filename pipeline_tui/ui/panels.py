@@ -31,6 +31,13 @@ def names(state: State, seats) -> str:
     return " > ".join(state.players[s].name for s in seats) or "-"
 
 
+def track(state: State) -> str:
+    """The next-Round Turn Order row: by space (rules version 2, "." = free) or as a list."""
+    if not state.next_track:
+        return names(state, state.next_order)
+    return " ".join(state.players[s].name if s >= 0 else "." for s in state.next_track)
+
+
 def status(state: State, colours: list[str] | None = None) -> Text:
     """Year, Round, whose turn it is and the turn order of this Round and the next
     (names and worker marks in the seat ``colours``, when given)."""
@@ -47,7 +54,7 @@ def status(state: State, colours: list[str] | None = None) -> Text:
                 style=f"bold reverse {seat_style(colours, player.seat)}".strip())
     text.append(f" {stage}  ")
     text.append(f"Order: {names(state, state.turn_order)}  ")
-    text.append(f"Next: {names(state, state.next_order)}  ")
+    text.append(f"Next: {track(state)}  ")
     text.append_text(workers(state, colours))
     return text
 
