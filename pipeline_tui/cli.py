@@ -26,7 +26,8 @@ from .storage import (
     SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,
     save_game,
 )
-from .text import render_scores, render_state
+from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
+from .text import render_components_text, render_scores, render_state
 
 PROG = "pipeline-tui"
 MOVE_LIMIT = 100_000  # a random game far longer than this means the engine loops
@@ -377,6 +378,15 @@ def _open_app(args: argparse.Namespace, mode: str, **options) -> int:
     return 0
 
 
+def cmd_components(args: argparse.Namespace) -> int:
+    """Every component table with its source, as text or JSON (``data.reference``)."""
+    if args.json:
+        _out(reference_json(args.edition).decode())
+    else:
+        _out(render_components_text(reference(args.edition)), end="")
+    return 0
+
+
 def cmd_title(args: argparse.Namespace) -> int:
     return _open_app(args, "title")
 
@@ -513,6 +523,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let any key in; the key's fingerprint is the player's identity")
     p.set_defaults(func=cmd_serve)
 
+    p = sub.add_parser("components", help="every component table (Contracts, Orders, markets, "
+                                          "shops, upgrades, valuation) with its source")
+    p.add_argument("--json", action="store_true", help="as JSON, for tools")
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=LATEST_EDITION,
+                   help=f"component edition (default {LATEST_EDITION}, the one new games use)")
+    p.set_defaults(func=cmd_components)
+
     p = sub.add_parser("saves", help="list the saves in a folder, broken ones included")
     p.add_argument("dir", metavar="DIR", nargs="?", help="default $PIPELINE_TUI_SAVES or ./saves")
     p.set_defaults(func=cmd_saves)
@@ -520,7 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web",
-            "serve")
+            "serve", "components")
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -8,8 +8,11 @@ next to places are the ones the move notation uses, all counting from 1 (``CL.1`
 
 from __future__ import annotations
 
+import textwrap
+
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
+from .data.reference import Reference
 from .engine.rules import network
 from .engine.scoring import Score
 from .engine.setup import GameSetup
@@ -289,4 +292,88 @@ def render_scores(scores: list[Score]) -> str:
     out.append(f"{'Total':<{width}}" + "".join(f"  {s.total:>{w}}" for s, w in zip(scores, cols)))
     out.append(f"{'Rank':<{width}}" + "".join(f"  {s.rank:>{w}}" for s, w in zip(scores, cols)))
     out.append("Winner: " + ", ".join(s.name for s in scores if s.rank == 1))
+    return "\n".join(out) + "\n"
+
+
+# --- The component reference (``pipeline-tui components`` and the app's reference screen) -------
+
+COMPONENT_SECTIONS = ("Contracts", "Orders", "Markets", "Shops", "Upgrades", "Valuation",
+                      "Refinement markers")
+
+
+def _wrap(text: str, indent: str, width: int, hang: str | None = None) -> list[str]:
+    return textwrap.wrap(text, width=width, initial_indent=indent, break_on_hyphens=False,
+                         subsequent_indent=indent if hang is None else hang)
+
+
+def _source_line(ref: Reference, table: str, width: int) -> list[str]:
+    src = ref.sources[table]
+    return _wrap(f"Source: {src.source.value} ({src.note}).", "", width)
+
+
+def _slots(spaces: list[int]) -> str:
+    """Printed slots in use, runs shortened: ``[2, 3, 4, 6]`` -> ``2-4,6``."""
+    runs: list[list[int]] = []
+    for s in spaces:
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
+
+
+def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[str]]]:
+    """Every component table of an edition as (title, lines), each opening with its source."""
+    contracts = _source_line(ref, "contracts", width) + [""]
+    for row in ("Low", "Mid", "High"):
+        contracts.append(f"{row} row")
+        contracts += [f"  #{c.id:<3} {' '.join(c.needs):<12} ${c.pay}"
+                      for c in ref.contracts if c.row == row]
+    orders = _source_line(ref, "orders", width) + [""]
+    for size in (3, 4, 5):
+        orders.append(f"{size} barrels")
+        orders += [f"  #{o.id:<3} {' '.join(o.needs):<18} ${o.pay}"
+                   for o in ref.orders if o.size == size]
+    markets = _source_line(ref, "markets", width)
+    markets += _wrap("Prices per printed slot; then the slots in use by player count, numbered "
+                     "from the left. At each Refresh supply fills empty slots from the right, "
+                     "demand empties slots from the left.", "", width)
+    name = ""
+    for m in ref.markets:
+        if m.market != name:
+            name = m.market
+            markets += ["", name]
+        change = f"supply {m.supply}" if m.supply else f"demand {m.demand}"
+        use = "  ".join(f"{n}p {_slots(s)}" for n, s in sorted(m.slots.items()))
+        markets.append(f"  {m.code:<5} {' '.join(f'{p:>2}' for p in m.prices):<24} {use:<24} "
+                       f"{change}".rstrip())
+    shops = _source_line(ref, "shops", width) + [""]
+    for shop in ref.shops:
+        prices = " ".join(f"${p}" for p in shop.prices)
+        use = "  ".join(f"{n}p {'/'.join(map(str, s))}" for n, s in sorted(shop.spaces.items()))
+        shops.append(f"{shop.shop:<13} rows {prices:<12} tiles per row: {use}")
+    shops += [""] + _source_line(ref, "shop_pipes", width) + _wrap(ref.shop_pipes, "", width)
+    upgrades = _source_line(ref, "upgrades", width)
+    for u in ref.upgrades:
+        if u.level == 1:
+            upgrades += ["", f"{u.name} ({u.family})"]
+        upgrades += _wrap(u.text, f"  {'I' * u.level:<4}", width, hang="      ")
+    valuation = _source_line(ref, "valuations", width) + [""]
+    valuation += _wrap(f"{ref.valuation_tile.name}. {ref.valuation_tile.text}", "Tile: ", width,
+                       hang="    ")
+    for v in ref.valuations:
+        valuation += [""] + _wrap(f"{v.name}. {v.text}", f"{v.id:>2}. ", width, hang="    ")
+    markers = ref.refinement_markers
+    marker_lines = _source_line(ref, "refinement_markers", width) + [""]
+    marker_lines += [f"Markers: {' '.join(map(str, markers.values))} ({len(markers.values)})"]
+    marker_lines += _wrap(markers.text, "", width)
+    return list(zip(COMPONENT_SECTIONS, (contracts, orders, markets, shops, upgrades, valuation,
+                                         marker_lines)))
+
+
+def render_components_text(ref: Reference, width: int = 78) -> str:
+    """The whole reference as plain text, a heading per table."""
+    out = [f"Pipeline components, edition {ref.edition}"]
+    for title, lines in render_components(ref, width):
+        out += ["", title.upper(), *lines]
     return "\n".join(out) + "\n"
