@@ -234,7 +234,7 @@ _SOURCES = {
         "orders": TableSource(Source.DESIGN, "the tile faces are not in the rulebook; 8 each of "
                               "3, 4 and 5 barrels, pay $30/$45/$55 from public sources"),
         "markets": TableSource(Source.DESIGN, "prices and overlays designed around the prices "
-                               "public sources give (DESIGN.md sections 4 and 5)"),
+                               "public sources give, DESIGN.md sections 4 and 5"),
         "shops": TableSource(Source.DESIGN, "Machine Shop $20 and $30 from the rulebook's "
                              "example; Tank Shop prices and all spaces designed"),
         "shop_pipes": TableSource(Source.RULEBOOK, "prices and 2 tiles per player by each shop"),

@@ -16,6 +16,7 @@ from ..engine.setup import GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
 )
+from .reference_screen import ReferenceScreen
 from .replay_screen import ReplayScreen
 from .table_screen import TableScreen
 
@@ -32,6 +33,7 @@ class PipelineApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1", "help", "Help"),
+        Binding("f7", "reference", "Components"),
     ]
 
     def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
@@ -121,6 +123,11 @@ class PipelineApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_reference(self) -> None:
+        """Every component table with its source (``pipeline-tui components``)."""
+        if not isinstance(self.screen, ReferenceScreen):
+            self.push_screen(ReferenceScreen())
+
     def _table(self) -> TableScreen | None:
         """The live game's table, if one is open (the replay viewer is not a live game)."""
         for screen in reversed(self.screen_stack):
@@ -144,6 +151,8 @@ class PipelineApp(App):
         yield SystemCommand("Replay game", "Step through a saved game",
                             lambda: self.push_screen(LoadScreen(replay=True)))
         yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
+        yield SystemCommand("Components", "Every component table with its source",
+                            self.action_reference)
         table = self._table()
         if table is not None:
             yield SystemCommand("Save game as", "Save this game under a name",

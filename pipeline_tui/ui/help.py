@@ -60,6 +60,8 @@ delivered and `-` while open; a Tank is `[..]`.
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
 | 1 2 3 4 / 0 | show another player's board and network / back to the player to act |
 | F6 | scores (final at the end, a projection before) |
+| F7 (or `c` here) | components: every Contract, Order, market row, shop, upgrade and Valuation card, with its source |
+| F8, or a click on the Contracts, Upgrades or Valuation panel | the cards on the table: pick one to read its full text |
 | ctrl+s | save the game under a name |
 | ctrl+p | command palette |
 | F1 | this help |

@@ -298,7 +298,13 @@ class EndScreen(Screen):
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close"),
+                Binding("c", "components", "Components")]
+
+    def action_components(self) -> None:
+        """From the help to the component reference (the app's F7)."""
+        self.dismiss()
+        self.app.action_reference()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
