@@ -12,8 +12,11 @@ from pipeline_tui.engine.state import HeldContract, clone_state
 from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
 
 
-def new_game(players: int = 2, seed: int = 5, first_game: bool = False) -> Game:
-    return Game(GameSetup.default(players=players, seed=seed, first_game=first_game))
+def new_game(players: int = 2, seed: int = 5, first_game: bool = False,
+             edition: int = 1) -> Game:
+    """Edition 1 by default: these tests read its fixed market rows and prices."""
+    return Game(GameSetup.default(players=players, seed=seed, first_game=first_game,
+                                  edition=edition))
 
 
 def row_index(code: str) -> int:
