@@ -21,6 +21,7 @@ from . import __version__
 from .engine.errors import IllegalMove, NotationError
 from .engine.game import Game, public_view
 from .engine.moves import Move, format_move, parse_move
+from .data.editions import EDITIONS, PRINTED_EDITION
 from .engine.setup import GameSetup
 from .storage import (
     SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,
@@ -318,9 +319,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"{len(bots)} bots named for {args.players} seats")
     started = time.perf_counter()
     records = run_games(bots, args.players, args.games, args.seed, jobs=args.jobs,
-                        seconds=args.seconds, samples=args.samples)
+                        seconds=args.seconds, samples=args.samples, edition=args.edition)
     _out(f"arena: {args.players} players, {args.games} games, seeds {args.seed}-"
-         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game)")
+         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+         f"component edition {args.edition}")
     for line in report(summarise(records)):
         _out(line)
     if args.balance:
@@ -491,6 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search bot: rollouts per turn (reproducible, instead of --seconds)")
     p.add_argument("--balance", action="store_true",
                    help="also what winners do, score spread and each plan's win rate")
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=PRINTED_EDITION,
+                   help="component edition: 2 printed (default), 1 our earlier design")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")

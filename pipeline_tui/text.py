@@ -13,7 +13,7 @@ import textwrap
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
 from .data.reference import Reference
-from .engine.rules import network
+from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
 from .engine.setup import GameSetup
 from .engine.state import PlayerState, State
@@ -125,7 +125,7 @@ def _cross(state: State) -> list[str]:
 def market_row_text(state: State, index: int) -> str:
     """One market row: code, then price and contents of each slot in play, e.g.
     ``2-TH  45[T] 45[ ] 50[ ] 50[ ]`` (slots count from 1, as in ``buy 2-TH#1``)."""
-    row = C.MARKET_ROWS[index]
+    row = market_rows(state)[index]
     prices = [row.prices[i] for i in row.slots[len(state.players)]]
     slots = " ".join(f"{price}[{COLOUR_LETTERS[c] if c >= 0 else ' '}]"
                      for price, c in zip(prices, state.markets[index]))
@@ -136,7 +136,7 @@ def _markets(state: State) -> list[str]:
     lines = []
     for market in ("C", "1", "2", "3"):
         lines.append(f"{C.MARKET_NAMES[market]}:")
-        for index, row in enumerate(C.MARKET_ROWS):
+        for index, row in enumerate(market_rows(state)):
             if row.market == market:
                 lines.append("  " + market_row_text(state, index))
     lines.append("Oil in the supply: " + ", ".join(
@@ -163,8 +163,8 @@ def _shops(state: State) -> list[str]:
         return ", ".join(f"${p} x{n}" for p, n in zip(prices, counts))
 
     lines = [
-        f"Tank Shop: {stock(C.TANK_SHOP_PRICES, state.tank_shop)}   (reserve {state.tank_reserve})",
-        f"Machine Shop: {stock(C.MACHINE_SHOP_PRICES, state.machine_shop)}   "
+        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   (reserve {state.tank_reserve})",
+        f"Machine Shop: {stock(edition(state).machine_shop_prices, state.machine_shop)}   "
         f"(reserve {state.machine_reserve})",
     ]
     for shop, tiles in zip(C.SHOPS, state.shop_pipes):

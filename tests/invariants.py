@@ -12,6 +12,7 @@ from collections import Counter
 
 from pipeline_tui.data import components as C
 from pipeline_tui.engine.network import DIRS, tile_cells
+from pipeline_tui.engine.rules import market_rows
 from pipeline_tui.engine.state import State
 
 __all__ = ["check_invariants"]
@@ -29,8 +30,9 @@ def _check_barrels(state: State) -> None:
     where: list[Counter] = [Counter() for _ in range(3)]
     for colour in range(3):
         where[colour]["supply"] += state.supply[colour]
+    rows = market_rows(state)
     for index, slots in enumerate(state.markets):
-        code = C.MARKET_ROWS[index].code
+        code = rows[index].code
         for slot, colour in enumerate(slots):
             if not -1 <= colour <= 2:
                 _fail(f"market {code} slot {slot} holds {colour}, not a colour or -1")

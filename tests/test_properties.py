@@ -65,15 +65,18 @@ def players_for(seed: int) -> int:
 
 def setup_for(seed: int, players: int) -> GameSetup:
     """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades);
-    every 5th the rules version of old saves (1)."""
-    setup = GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0)
+    every 5th plays component edition 1 (fixed markets), the others the printed edition; every
+    5th (another residue) the rules version of old saves (1)."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0,
+                              edition=1 if seed % 5 == 0 else 2)
     return msgspec.structs.replace(setup, rules_version=1 if seed % 5 == 1 else RULES_VERSION)
 
 
 # --- random candidate moves -------------------------------------------------------------------
 
 _ACTION_NAMES = list(rules.CROSS_ACTIONS) + ["bogus", ""]
-_ROW_CODES = [row.code for row in C.MARKET_ROWS] + ["9-XX"]
+_ROW_CODES = [f"{market}-{colour}{grade}" for market in "C123" for colour in "OTS"
+              for grade in "CLMH"] + ["9-XX"]
 _FAMILIES = list(C.UPGRADE_CODES) + ["NOPE"]
 
 
@@ -214,7 +217,7 @@ def seeker(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
     want = _wanted_colours(state)
     if want and rng.random() < 0.8:
         feed = [m for m in legal if isinstance(m, M.Buy)
-                and C.MARKET_ROWS[C.MARKET_ROW_INDEX[m.row]].colour in want]
+                and rules.market_rows(state)[rules.market_row_index(state)[m.row]].colour in want]
         feed += [m for m in legal if m == M.Action(action="crude")]
         if feed:
             return rng.choice(feed)

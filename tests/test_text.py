@@ -15,8 +15,9 @@ from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
 
 
 def new_game(players: int = 2, seed: int = 5, first_game: bool = False,
-             rules_version: int = RULES_VERSION) -> Game:
-    setup = GameSetup.default(players=players, seed=seed, first_game=first_game)
+             edition: int = 1, rules_version: int = RULES_VERSION) -> Game:
+    """Edition 1 by default: these tests read its fixed market rows and prices."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=first_game, edition=edition)
     return Game(msgspec.structs.replace(setup, rules_version=rules_version))
 
 

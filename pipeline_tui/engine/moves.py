@@ -16,7 +16,7 @@ from typing import Union
 
 import msgspec
 
-from ..data.components import MARKET_ROW_INDEX, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
+from ..data.components import MARKET_NAMES, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
 from ..data.oil import barrel_code, parse_barrel
 from .errors import NotationError
 
@@ -317,7 +317,11 @@ def _action(text: str) -> str:
 
 
 def _row(text: str) -> str:
-    if text not in MARKET_ROW_INDEX:
+    """A market row code: market letter, a dash, then a barrel (which rows a game has depends
+    on its market tiles, so the rules check the rest)."""
+    market, dash, barrel = text[:1], text[1:2], text[2:]
+    if (market not in MARKET_NAMES or dash != "-" or len(barrel) != 2
+            or barrel[0] not in "OTS" or barrel[1] not in "CLMH"):
         raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
     return text
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 from itertools import product
 
 from ..data import components as C
+from ..data import editions as E
 from . import moves as M
 from .errors import IllegalMove
 from .network import NetworkMap, build_map, legal_placements, placement_ok
@@ -38,6 +39,26 @@ def current(state: State) -> PlayerState:
     return state.players[state.turn.player]
 
 
+def edition(state: State) -> E.Edition:
+    """The component tables this game is played with."""
+    return E.edition(state.edition)
+
+
+def market_rows(state: State) -> tuple[C.MarketRow, ...]:
+    """The market rows in ``state.markets`` order (edition 2: from the market tiles' layout)."""
+    return E.market_rows(state.edition, tuple(state.market_layout), len(state.players))
+
+
+def market_row_index(state: State) -> dict[str, int]:
+    """Market row code (like ``1-OL``) to its index in ``state.markets``."""
+    return E.market_row_index(state.edition, tuple(state.market_layout), len(state.players))
+
+
+def government_adjacency(state: State) -> tuple[frozenset[int], ...]:
+    """Per Government space of a quadrant, the spaces sharing an edge with it."""
+    return E.government_adjacency(state.edition)
+
+
 def n_players(state: State) -> int:
     return len(state.players)
 
@@ -56,7 +77,7 @@ def cross_distance(state: State, a: str, b: str) -> int:
 
 def market_price(state: State, player: PlayerState, row_index: int, slot: int) -> int:
     """The price printed above a slot, plus $5 for refined oil with Refined Markets I."""
-    row = C.MARKET_ROWS[row_index]
+    row = market_rows(state)[row_index]
     price = row.prices[row.slots[n_players(state)][slot]]
     if row.market != "C" and row.grade > 0 and player.level("RM") >= 1:
         price += C.REFINED_MARKETS_I_BONUS
@@ -125,7 +146,7 @@ def _market_rows_in_scope(state: State) -> list[int]:
         markets = {"1", "2", "3"}
     else:
         markets = {market}
-    return [i for i, row in enumerate(C.MARKET_ROWS) if row.market in markets]
+    return [i for i, row in enumerate(market_rows(state)) if row.market in markets]
 
 
 def _run_scope(state: State):
@@ -343,7 +364,7 @@ def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
     why = _in_action(state, C.ACTION_MARKET, "Markets: buy and sell only during a market Action")
     if why:
         return why, -1
-    index = C.MARKET_ROW_INDEX.get(row, -1)
+    index = market_row_index(state).get(row, -1)
     if index not in _market_rows_in_scope(state):
         return f"Markets: row {row} is not part of the market you are visiting", -1
     if not 0 <= slot < len(state.markets[index]):
@@ -359,7 +380,7 @@ def _check_buy(state: State, m: M.Buy) -> str | None:
     if colour < 0:
         return "Markets: that slot is empty"
     player = current(state)
-    grade = C.MARKET_ROWS[index].grade
+    grade = market_rows(state)[index].grade
     if player.free_space(grade) < 1:
         return f"Tank Farm: no free Tank in the {('Crude', 'Low', 'Mid', 'High')[grade]} row"
     if player.money < market_price(state, player, index, m.slot):
@@ -375,7 +396,7 @@ def _check_sell(state: State, m: M.Sell) -> str | None:
         return "Markets: complete all your selling before purchasing"
     if state.markets[index][m.slot] >= 0:
         return "Markets: that slot is taken"
-    row = C.MARKET_ROWS[index]
+    row = market_rows(state)[index]
     player = current(state)
     if not (0 <= m.colour <= 2 and 0 <= m.grade <= 3) or player.oil[m.grade][m.colour] < 1:
         return "Tank Farm: you have no such barrel"
@@ -439,8 +460,8 @@ def _check_buy_tank(state: State, m: M.BuyTank) -> str | None:
     if why:
         return why
     t = state.turn
-    if current(state).money < C.TANK_SHOP_PRICES[m.shop_row]:
-        return f"Tank Shop: that Tank costs ${C.TANK_SHOP_PRICES[m.shop_row]}"
+    if current(state).money < edition(state).tank_shop_prices[m.shop_row]:
+        return f"Tank Shop: that Tank costs ${edition(state).tank_shop_prices[m.shop_row]}"
     return None
 
 
@@ -455,8 +476,8 @@ def _check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
         return "Machine Shop: Machines come from the cheapest row that has one"
     if not _free_cells_for_machine(current(state)):
         return "Machines: a Machine must cover a Pipe tile half without one"
-    if current(state).money < C.MACHINE_SHOP_PRICES[m.shop_row]:
-        return f"Machine Shop: that Machine costs ${C.MACHINE_SHOP_PRICES[m.shop_row]}"
+    if current(state).money < edition(state).machine_shop_prices[m.shop_row]:
+        return f"Machine Shop: that Machine costs ${edition(state).machine_shop_prices[m.shop_row]}"
     return None
 
 
@@ -542,7 +563,7 @@ def _check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
     t = state.turn
     if t.gov_bought >= 5:
         return "Government: at most 5 tiles per Action"
-    if not 0 <= m.space < 8 or m.space not in C.government_adjacency()[t.gov_space]:
+    if not 0 <= m.space < 8 or m.space not in government_adjacency(state)[t.gov_space]:
         return "Government: extra tiles must share an edge with the tile under your worker"
     if state.government[t.gov_quadrant][m.space] < 0:
         return "Government: that space is empty"
@@ -854,17 +875,17 @@ def _sync_next_order(state: State) -> None:
 
 
 def _do_buy(state: State, m: M.Buy) -> None:
-    index = C.MARKET_ROW_INDEX[m.row]
+    index = market_row_index(state)[m.row]
     player = current(state)
     colour = state.markets[index][m.slot]
     player.money -= market_price(state, player, index, m.slot)
     state.markets[index][m.slot] = -1
-    player.oil[C.MARKET_ROWS[index].grade][colour] += 1
+    player.oil[market_rows(state)[index].grade][colour] += 1
     state.turn.bought = True
 
 
 def _do_sell(state: State, m: M.Sell) -> None:
-    index = C.MARKET_ROW_INDEX[m.row]
+    index = market_row_index(state)[m.row]
     player = current(state)
     player.money += market_price(state, player, index, m.slot)
     player.oil[m.grade][m.colour] -= 1
@@ -891,13 +912,13 @@ def _do_loan(state: State, m: M.TakeLoan) -> None:
 
 def _do_buy_tank(state: State, m: M.BuyTank) -> None:
     player = current(state)
-    player.money -= C.TANK_SHOP_PRICES[m.shop_row]
+    player.money -= edition(state).tank_shop_prices[m.shop_row]
     state.tank_shop[m.shop_row] -= 1
     player.tanks[m.grade] += 1
 
 
 def _do_buy_machine(state: State, m: M.BuyMachine) -> None:
-    current(state).money -= C.MACHINE_SHOP_PRICES[m.shop_row]
+    current(state).money -= edition(state).machine_shop_prices[m.shop_row]
     state.machine_shop[m.shop_row] -= 1
     state.turn.hand_machine = True
 
@@ -1103,7 +1124,7 @@ def _refresh(state: State) -> None:
     for row, stack in zip(state.contract_rows, state.contract_stacks):
         row.pop()
         row.insert(0, stack.pop() if stack else -1)
-    for index, row in enumerate(C.MARKET_ROWS):
+    for index, row in enumerate(market_rows(state)):
         slots = state.markets[index]
         if row.supply:
             added = 0
@@ -1129,11 +1150,11 @@ def _refresh(state: State) -> None:
             if tile >= 0:
                 state.pipe_discard.append(tile)
             shop[i] = state.pipe_deck.pop() if state.pipe_deck else -1
-    for i, full in enumerate(C.TANK_SHOP_SPACES[n]):
+    for i, full in enumerate(edition(state).tank_shop_spaces[n]):
         add = min(full - state.tank_shop[i], state.tank_reserve)
         state.tank_shop[i] += add
         state.tank_reserve -= add
-    for i, full in enumerate(C.MACHINE_SHOP_SPACES[n]):
+    for i, full in enumerate(edition(state).machine_shop_spaces[n]):
         add = min(full - state.machine_shop[i], state.machine_reserve)
         state.machine_shop[i] += add
         state.machine_reserve -= add
@@ -1319,8 +1340,9 @@ def _action_candidates(state: State) -> list[M.Move]:
     player = current(state)
     out: list[M.Move] = [M.EndAction()]
     if t.action in C.ACTION_MARKET:
+        rows = market_rows(state)
         for index in _market_rows_in_scope(state):
-            row = C.MARKET_ROWS[index]
+            row = rows[index]
             for slot, colour in enumerate(state.markets[index]):
                 if colour >= 0:
                     out.append(M.Buy(row=row.code, slot=slot))
@@ -1353,7 +1375,7 @@ def _action_candidates(state: State) -> list[M.Move]:
             out.append(M.BuyUpgrade(family=family))
             out.append(M.FlipToken(family=family))
     elif t.action == "government":
-        out.extend(M.BuyGovernmentTile(space=s) for s in C.government_adjacency()[t.gov_space])
+        out.extend(M.BuyGovernmentTile(space=s) for s in government_adjacency(state)[t.gov_space])
     elif t.action in RUN_ACTIONS:
         for p in _run_scope(state):
             for f in range(3):

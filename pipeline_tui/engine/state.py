@@ -131,6 +131,9 @@ class State(msgspec.Struct):
     refinement_costs: list[list[int]] = msgspec.field(default_factory=list)  # [colour][step]
     action_tiles: list[str] = msgspec.field(default_factory=list)  # on inner spaces N, W, S, E
     over: bool = False
+    edition: int = 1  # the component edition (data/editions.py)
+    market_layout: list[tuple[int, int]] = msgspec.field(  # edition 2: (colour, tile) per
+        default_factory=list)  # market position, placed at random at setup
     rules_version: int = 1  # GameSetup.rules_version: which rule readings apply (rules-readings.md)
 
 

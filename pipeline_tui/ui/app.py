@@ -12,6 +12,7 @@ from textual.screen import Screen
 
 from .. import storage
 from ..engine.game import Game
+from ..data.editions import PRINTED_EDITION
 from ..engine.setup import GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
@@ -69,7 +70,7 @@ class PipelineApp(App):
             names = list(self.players or DEFAULT_NAMES[:2])
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         return GameSetup(seed=seed, players=tuple(PlayerSetup(n) for n in names),
-                         first_game=self.first_game)
+                         first_game=self.first_game, edition=PRINTED_EDITION)
 
     # --- navigation ---
     def _back_to_title(self) -> None:

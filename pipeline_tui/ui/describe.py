@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..engine import moves as M
-from ..engine.rules import market_price, network, refine_cost
+from ..engine.rules import edition, market_price, market_row_index, market_rows, network, refine_cost
 from ..engine.state import State
 
 GROUPS = (
@@ -79,12 +79,12 @@ def describe(move: M.Move, state: State) -> str:
             return f"Put your disk on space {move.position + 1} of next Round's turn order"
         return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
     if t is M.Buy:
-        index = C.MARKET_ROW_INDEX[move.row]
-        row = C.MARKET_ROWS[index]
+        index = market_row_index(state)[move.row]
+        row = market_rows(state)[index]
         price = market_price(state, player, index, move.slot)
         return f"Buy {_oil(row.colour, row.grade)} for ${price}"
     if t is M.Sell:
-        index = C.MARKET_ROW_INDEX[move.row]
+        index = market_row_index(state)[move.row]
         price = market_price(state, player, index, move.slot)
         return f"Sell {_oil(move.colour, move.grade)} for ${price}"
     if t is M.TakeContract:
@@ -102,10 +102,10 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.TakeLoan:
         return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
     if t is M.BuyTank:
-        price = C.TANK_SHOP_PRICES[move.shop_row]
+        price = edition(state).tank_shop_prices[move.shop_row]
         return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
     if t is M.BuyMachine:
-        return f"Buy a Machine for ${C.MACHINE_SHOP_PRICES[move.shop_row]}"
+        return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
     if t is M.BuyPipe:
         return f"Buy shop Pipe tile {move.index + 1}"
     if t is M.PlaceTile:

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..engine.game import Game
+from ..data.editions import PRINTED_EDITION
 from ..engine.setup import GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
@@ -163,7 +164,8 @@ class NewGameScreen(Screen):
             self.query_one("#new-error", Static).update("The seed must be below 2^63.")
             return
         first = self.query_one("#first-game", Checkbox).value
-        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first), colours)
+        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first,
+                                      edition=PRINTED_EDITION), colours)
 
 
 class LoadScreen(Screen):

@@ -8,6 +8,7 @@ import random
 from rich.console import Console
 
 from pipeline_tui.data import components as C
+from pipeline_tui.data import editions as E
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup
@@ -74,10 +75,22 @@ def test_board_shows_money_tanks_and_barrels_by_letter():
 
 
 def test_market_rows_show_price_and_barrel_letter_per_slot():
-    game = Game(GameSetup.default(2, 7))
+    game = Game(GameSetup.default(2, 7, edition=1))
     text = plain(panels.market(game.state, "C"))
     assert text.splitlines()[0].startswith("OC  8O  7O  6O  5O")
     assert "Bank" in text
+
+
+def test_printed_crude_rows_show_every_slot_in_play_cheapest_first():
+    for players, slots in ((2, 6), (3, 7), (4, 8)):
+        state = Game(GameSetup.default(players, 7)).state
+        rows = plain(panels.market(state, "C")).splitlines()[:3]
+        for line, (colour, ladder) in zip(rows, state.market_layout[:3]):
+            code, *cells = line.split()
+            assert code == "OTS"[colour] + "C" and len(cells) == slots
+            prices = [int(cell[:-1]) for cell in cells]
+            assert prices == list(E.CRUDE_LADDERS[ladder][:slots])
+            assert {cell[-1] for cell in cells} == {code[0]}  # every slot starts full
 
 
 def test_a_tile_is_drawn_with_its_pipes_and_letters():
