@@ -12,6 +12,7 @@ import textwrap
 
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
+from .data.editions import EDITION_NAMES
 from .data.reference import Reference
 from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
@@ -306,9 +307,19 @@ def _wrap(text: str, indent: str, width: int, hang: str | None = None) -> list[s
                          subsequent_indent=indent if hang is None else hang)
 
 
-def _source_line(ref: Reference, table: str, width: int) -> list[str]:
-    src = ref.sources[table]
-    return _wrap(f"Source: {src.source.value} ({src.note}).", "", width)
+SOURCE_WORDS = {"printed": "printed (public transcription)", "rulebook": "rulebook",
+                "design": "our design"}
+
+
+def _source_line(ref: Reference, *tables: str, width: int) -> list[str]:
+    """``Source: ...`` for one table, or a line per table when a section shows several."""
+    lines: list[str] = []
+    for table in tables:
+        src = ref.sources[table]
+        what = f" ({table})" if len(tables) > 1 else ""
+        lines += _wrap(f"Source{what}: {SOURCE_WORDS[src.source.value]}, {src.note}.", "",
+                       width, hang="  ")
+    return lines
 
 
 def _slots(spaces: list[int]) -> str:
@@ -324,17 +335,26 @@ def _slots(spaces: list[int]) -> str:
 
 def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[str]]]:
     """Every component table of an edition as (title, lines), each opening with its source."""
-    contracts = _source_line(ref, "contracts", width) + [""]
+    contracts = _source_line(ref, "contracts", width=width) + [""]
     for row in ("Low", "Mid", "High"):
         contracts.append(f"{row} row")
         contracts += [f"  #{c.id:<3} {' '.join(c.needs):<12} ${c.pay}"
                       for c in ref.contracts if c.row == row]
-    orders = _source_line(ref, "orders", width) + [""]
+    orders = _source_line(ref, "orders", width=width) + [""]
     for size in (3, 4, 5):
         orders.append(f"{size} barrels")
         orders += [f"  #{o.id:<3} {' '.join(o.needs):<18} ${o.pay}"
                    for o in ref.orders if o.size == size]
-    markets = _source_line(ref, "markets", width)
+    markets = _source_line(ref, "markets", "market overlays", "refresh", width=width) + [""]
+    for tile in ref.market_tiles:
+        if "crude" in tile.prices:
+            markets.append(f"  crude ladder {tile.name:<7} {' '.join(map(str, tile.prices['crude']))}")
+        else:
+            markets.append(f"  refined pattern {tile.name}  " + "   ".join(
+                f"{grade} {' '.join(map(str, p))}" for grade, p in tile.prices.items()))
+    if ref.market_tiles:
+        markets.append("")
+    markets += _wrap(ref.market_rows_note, "", width)
     markets += _wrap("Prices per printed slot; then the slots in use by player count, numbered "
                      "from the left. At each Refresh supply fills empty slots from the right, "
                      "demand empties slots from the left.", "", width)
@@ -347,24 +367,24 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
         use = "  ".join(f"{n}p {_slots(s)}" for n, s in sorted(m.slots.items()))
         markets.append(f"  {m.code:<5} {' '.join(f'{p:>2}' for p in m.prices):<24} {use:<24} "
                        f"{change}".rstrip())
-    shops = _source_line(ref, "shops", width) + [""]
+    shops = _source_line(ref, "tank shop", "machine shop", "shop pipes", width=width) + [""]
     for shop in ref.shops:
         prices = " ".join(f"${p}" for p in shop.prices)
         use = "  ".join(f"{n}p {'/'.join(map(str, s))}" for n, s in sorted(shop.spaces.items()))
-        shops.append(f"{shop.shop:<13} rows {prices:<12} tiles per row: {use}")
-    shops += [""] + _source_line(ref, "shop_pipes", width) + _wrap(ref.shop_pipes, "", width)
-    upgrades = _source_line(ref, "upgrades", width)
+        shops.append(f"{shop.shop:<13} {prices:<12} {shop.printed} a row; in use {use}")
+    shops += [""] + _wrap(ref.shop_pipes, "", width)
+    upgrades = _source_line(ref, "upgrades", width=width)
     for u in ref.upgrades:
         if u.level == 1:
             upgrades += ["", f"{u.name} ({u.family})"]
         upgrades += _wrap(u.text, f"  {'I' * u.level:<4}", width, hang="      ")
-    valuation = _source_line(ref, "valuations", width) + [""]
+    valuation = _source_line(ref, "valuation", width=width) + [""]
     valuation += _wrap(f"{ref.valuation_tile.name}. {ref.valuation_tile.text}", "Tile: ", width,
                        hang="    ")
     for v in ref.valuations:
         valuation += [""] + _wrap(f"{v.name}. {v.text}", f"{v.id:>2}. ", width, hang="    ")
     markers = ref.refinement_markers
-    marker_lines = _source_line(ref, "refinement_markers", width) + [""]
+    marker_lines = _source_line(ref, "refinement markers", width=width) + [""]
     marker_lines += [f"Markers: {' '.join(map(str, markers.values))} ({len(markers.values)})"]
     marker_lines += _wrap(markers.text, "", width)
     return list(zip(COMPONENT_SECTIONS, (contracts, orders, markets, shops, upgrades, valuation,
@@ -373,7 +393,8 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
 
 def render_components_text(ref: Reference, width: int = 78) -> str:
     """The whole reference as plain text, a heading per table."""
-    out = [f"Pipeline components, edition {ref.edition}"]
+    out = _wrap(f"Pipeline components, edition {ref.edition}: {EDITION_NAMES[ref.edition]}", "",
+                width, hang="  ")
     for title, lines in render_components(ref, width):
         out += ["", title.upper(), *lines]
     return "\n".join(out) + "\n"

@@ -9,28 +9,20 @@ wording) and the readings in ``docs/rules-readings.md``.
 
 from __future__ import annotations
 
-from enum import Enum
-
 import msgspec
 
 from . import components as C
+from . import editions as E
+from .components import Source
 from .oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
 
-EDITIONS = (1,)  # 1: the values we designed where the rulebook's pictures are missing
-LATEST_EDITION = max(EDITIONS)
+EDITIONS = E.EDITIONS
+LATEST_EDITION = E.PRINTED_EDITION  # what new games use
 GRADE_ROWS = {1: "Low", 2: "Mid", 3: "High"}
 
 
-class Source(str, Enum):
-    """Where a table's values come from."""
-
-    RULEBOOK = "rulebook"
-    PUBLIC = "public sources"
-    DESIGN = "our design"
-
-
 class TableSource(msgspec.Struct):
-    source: Source
+    source: Source  # printed, rulebook or design (ours)
     note: str
 
 
@@ -50,6 +42,11 @@ class OrderEntry(msgspec.Struct):
     text: str
 
 
+class LadderEntry(msgspec.Struct):
+    name: str  # a crude ladder by its prices ("5-11") or a refined pattern by its letter
+    prices: dict[str, list[int]]  # per row grade ("crude", "Low", "Mid", "High"), per slot
+
+
 class MarketRowEntry(msgspec.Struct):
     code: str  # as in the move notation, e.g. "1-OL"
     market: str
@@ -63,6 +60,7 @@ class MarketRowEntry(msgspec.Struct):
 class ShopEntry(msgspec.Struct):
     shop: str
     prices: list[int]  # per row, cheapest first
+    printed: int  # printed spaces per row
     spaces: dict[int, list[int]]  # player count -> tiles per row after each refill
 
 
@@ -93,6 +91,8 @@ class Reference(msgspec.Struct):
     sources: dict[str, TableSource]  # table name -> where its values come from
     contracts: list[ContractEntry]
     orders: list[OrderEntry]
+    market_tiles: list[LadderEntry]  # edition 2: the crude ladders and refined patterns
+    market_rows_note: str
     markets: list[MarketRowEntry]
     shops: list[ShopEntry]
     shop_pipes: str
@@ -227,23 +227,13 @@ def valuation_text(card_id: int) -> str:
 
 # --- The tables ----------------------------------------------------------------------------------
 
-_SOURCES = {
-    1: {
-        "contracts": TableSource(Source.DESIGN, "the tile faces are not in the rulebook; 10 per "
-                                 "row, pay per barrel $20/$35/$45 from public sources"),
-        "orders": TableSource(Source.DESIGN, "the tile faces are not in the rulebook; 8 each of "
-                              "3, 4 and 5 barrels, pay $30/$45/$55 from public sources"),
-        "markets": TableSource(Source.DESIGN, "prices and overlays designed around the prices "
-                               "public sources give, DESIGN.md sections 4 and 5"),
-        "shops": TableSource(Source.DESIGN, "Machine Shop $20 and $30 from the rulebook's "
-                             "example; Tank Shop prices and all spaces designed"),
-        "shop_pipes": TableSource(Source.RULEBOOK, "prices and 2 tiles per player by each shop"),
-        "upgrades": TableSource(Source.RULEBOOK, "Appendix 1, in our words; readings in "
-                                "docs/rules-readings.md"),
-        "valuations": TableSource(Source.RULEBOOK, "Appendix 2, in our words"),
-        "refinement_markers": TableSource(Source.RULEBOOK, "Setup"),
-    },
-}
+_SHOP_PIPES = TableSource(Source.RULEBOOK, "prices, and 2 tiles per player by each shop")
+
+
+def _sources(ed: E.Edition) -> dict[str, TableSource]:
+    out = {entry.table: TableSource(entry.source, entry.note) for entry in ed.sources}
+    out["shop pipes"] = _SHOP_PIPES
+    return out
 
 
 def _contract_entry(tile: C.ContractTile) -> ContractEntry:
@@ -258,6 +248,24 @@ def _order_entry(tile: C.ContractTile) -> OrderEntry:
                       contract_text(tile.id))
 
 
+def _market_tiles(ed: E.Edition) -> list[LadderEntry]:
+    tiles = [LadderEntry(f"{ladder[0]}-{ladder[-1]}", {"crude": list(ladder)})
+             for ladder in ed.crude_ladders]
+    tiles += [LadderEntry(E.PATTERN_NAMES[i], {GRADE_ROWS[g + 1]: list(p) for g, p in
+                                              enumerate(pattern)})
+              for i, pattern in enumerate(ed.refined_patterns)]
+    return tiles
+
+
+def _market_rows(ed: E.Edition) -> tuple[str, tuple[C.MarketRow, ...]]:
+    """Edition 1's fixed rows, or edition 2's rows in the photographed setup as an example."""
+    if ed.number == 1:
+        return "The rows are fixed in this edition.", C.MARKET_ROWS
+    return ("The market tiles are placed at random at each setup; as an example, the rows of "
+            "the photographed 2-player setup (refresh amounts for 2 players).",
+            E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2))
+
+
 def _market_entry(row: C.MarketRow) -> MarketRowEntry:
     return MarketRowEntry(row.code, C.MARKET_NAMES[row.market], barrel_code(row.colour, row.grade),
                           list(row.prices), {n: [i + 1 for i in row.slots[n]] for n in row.slots},
@@ -266,21 +274,22 @@ def _market_entry(row: C.MarketRow) -> MarketRowEntry:
 
 def reference(edition: int = LATEST_EDITION) -> Reference:
     """Every component table of ``edition``, each naming its source."""
-    if edition not in EDITIONS:
-        raise ValueError(f"component edition {edition} is not known "
-                         f"(this program has {', '.join(map(str, EDITIONS))})")
+    ed = E.edition(edition)
     pipe_costs = C.SHOP_PIPE_COSTS
+    rows_note, rows = _market_rows(ed)
     return Reference(
         edition=edition,
-        sources=_SOURCES[edition],
-        contracts=[_contract_entry(t) for t in C.CONTRACTS],
-        orders=[_order_entry(t) for t in C.ORDERS],
-        markets=[_market_entry(row) for row in C.MARKET_ROWS],
+        sources=_sources(ed),
+        contracts=[_contract_entry(t) for t in ed.contracts],
+        orders=[_order_entry(t) for t in ed.orders],
+        market_tiles=_market_tiles(ed),
+        market_rows_note=rows_note,
+        markets=[_market_entry(row) for row in rows],
         shops=[
-            ShopEntry("Tank Shop", list(C.TANK_SHOP_PRICES),
-                      {n: list(s) for n, s in C.TANK_SHOP_SPACES.items()}),
-            ShopEntry("Machine Shop", list(C.MACHINE_SHOP_PRICES),
-                      {n: list(s) for n, s in C.MACHINE_SHOP_SPACES.items()}),
+            ShopEntry("Tank Shop", list(ed.tank_shop_prices), ed.tank_shop_printed,
+                      {n: list(s) for n, s in ed.tank_shop_spaces.items()}),
+            ShopEntry("Machine Shop", list(ed.machine_shop_prices), ed.machine_shop_printed,
+                      {n: list(s) for n, s in ed.machine_shop_spaces.items()}),
         ],
         shop_pipes=(f"{C.SHOP_PIPES_PER_PLAYER} Pipe tiles per player beside each shop, "
                     f"refreshed each Year; ${pipe_costs[2]} for 1 or 2 in one Action, "

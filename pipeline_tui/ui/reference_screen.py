@@ -64,7 +64,8 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
                               f"O{r + 3}.{slot + 1}  {' '.join(_needs(tile))}"))
     for p in state.players:
         for held in p.contracts:
-            kind = "Contract" if held.tile < 100 else "Order as Contract"
+            tile = C.contract_tile(held.tile)
+            kind = "Contract" if tile.kind == "contract" else "Order as Contract"
             cards.append(("contracts", f"tile-{held.tile}",
                           f"{p.name}: {kind} {' '.join(_needs(held.tile))}"))
         for order in p.orders:
