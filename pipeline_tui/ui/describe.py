@@ -8,7 +8,9 @@ from __future__ import annotations
 from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..engine import moves as M
-from ..engine.rules import edition, market_price, market_row_index, market_rows, network, refine_cost
+from ..engine.rules import (
+    edition, market_price, market_row_index, market_rows, network, place_on_track, refine_cost,
+)
 from ..engine.state import State
 
 GROUPS = (
@@ -75,8 +77,11 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.EndTurn:
         return "End your turn"
     if t is M.ChooseTurnOrder:
-        if state.rules_version >= 2:
-            return f"Put your disk on space {move.position + 1} of next Round's turn order"
+        if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
+            track = list(state.next_track)
+            place_on_track(track, state.turn.player, move.position)
+            row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
+            return f"Turn Order space {move.position + 1}: next Round {row}"
         return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
     if t is M.Buy:
         index = market_row_index(state)[move.row]

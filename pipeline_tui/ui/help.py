@@ -14,7 +14,8 @@ row of their Tank Farm. A Tank holds 2 barrels of any colour.
 
 - a **market** (Crude Market, Refined Market 1, 2 or 3): sell first, then buy barrels;
 - an **action tile**: Upgrades, Tanks & Pipes, Machines & Pipes, Contracts & Loans
-  (these four also let you choose your place in next Round's turn order);
+  (these four also let you put your disk on any space of next Round's turn order, pushing a
+  disk already there aside; without that you slide to the leftmost free space);
 - a **Government** Pipe tile (more adjacent tiles in the same quadrant cost more);
 - a tile of **your own Pipe Network**: refine one barrel per Pipeline through that tile.
 

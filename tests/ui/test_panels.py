@@ -11,10 +11,14 @@ from pipeline_tui.data import components as C
 from pipeline_tui.data import editions as E
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.moves import parse_move
 from pipeline_tui.engine.setup import GameSetup
 from pipeline_tui.ui import panels
 from pipeline_tui.ui.describe import GROUPS, describe, group_of
 from pipeline_tui.ui.netgrid import render_network, render_tile
+
+from tests.helpers import new_game as rules_game
+from tests.helpers import pass_turn, play
 
 PREFERRED = (M.Refine, M.Deliver, M.FulfilOrder, M.Buy, M.Sell, M.BuyPipe, M.PlaceTile,
              M.TakeContract, M.BuyMachine, M.PlaceMachine, M.Government, M.BuyUpgrade,
@@ -153,3 +157,25 @@ def test_a_network_is_drawn_at_least_the_size_asked_blank_to_the_right_and_below
     assert not "".join(wide[len(lines):]).strip()
     small, _ = render_network(tiles, [], size=(3, 3))  # smaller than the network: its own size
     assert small.plain == text.plain
+
+
+def test_a_turn_order_choice_names_the_next_round_it_makes():
+    """Rules version 2: the row after the disk is placed, a disk there pushed aside."""
+    game = rules_game(players=3)
+    a, b, c = game.state.turn_order
+    pass_turn(game)
+    play(game, "act tanks", "done")
+    names = [game.state.players[s].name for s in (a, b, c)]
+    assert describe(parse_move("order-place 1"), game.state) == (
+        f"Turn Order space 1: next Round {names[1]} {names[0]} .")
+    assert describe(parse_move("order-place 3"), game.state) == (
+        f"Turn Order space 3: next Round {names[0]} . {names[1]}")
+    old = rules_game(players=3, rules_version=1)
+    play(old, "act tanks", "done")
+    assert describe(parse_move("order-place 1"), old.state) == (
+        "Take the 1st place in next Round's turn order")
+
+
+def test_the_machines_i_stack_gift_is_described():
+    assert describe(parse_move("take-machine stack"), rules_game().state) == (
+        "Take a Machine from the stack beside the board")
