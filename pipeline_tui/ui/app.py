@@ -125,8 +125,14 @@ class PipelineApp(App):
             self.push_screen(HelpScreen())
 
     def action_reference(self) -> None:
-        """Every component table with its source (``pipeline-tui components``)."""
-        if not isinstance(self.screen, ReferenceScreen):
+        """Every component table with its source (``pipeline-tui components``): of the edition
+        of the game on show, else of the edition new games use."""
+        if isinstance(self.screen, ReferenceScreen):
+            return
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        if tables:
+            self.push_screen(ReferenceScreen(tables[-1].game.setup.edition))
+        else:
             self.push_screen(ReferenceScreen())
 
     def _table(self) -> TableScreen | None:

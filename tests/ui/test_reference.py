@@ -7,8 +7,11 @@ import pytest
 from textual.widgets import OptionList, Static, TabbedContent
 
 from pipeline_tui.data import components as C
-from pipeline_tui.data.reference import contract_text, upgrade_text, valuation_text
+from pipeline_tui.data.reference import (
+    LATEST_EDITION, contract_text, upgrade_text, valuation_text,
+)
 from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, card_text, table_cards
 from pipeline_tui.ui.screens import HelpScreen
 
@@ -26,7 +29,7 @@ def _shown(screen) -> str:
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_f7_opens_every_table_with_its_source(tmp_path, size):
-    async with table_for(new_game(players=3), tmp_path, size) as (app, pilot):
+    async with table_for(new_game(players=3, edition=2), tmp_path, size) as (app, pilot):
         await pilot.press("f7")
         await pilot.pause()
         screen = app.screen
@@ -40,12 +43,24 @@ async def test_f7_opens_every_table_with_its_source(tmp_path, size):
             text = _shown(screen)
             assert text.startswith("Source"), pane
             shown.append(text)
-        assert "#200 SL SL SL     $60" in shown[0]  # the printed edition, as new games
+        assert "#200 SL SL SL     $60" in shown[0]  # the printed edition, as the game
         assert "crude ladder 5-11" in shown[2]
         assert upgrade_text("HR", 3)[:40] in " ".join(shown[4].split())
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ReferenceScreen)
+
+
+async def test_the_reference_shows_the_edition_of_the_game_on_show(tmp_path):
+    async with table_for(new_game(players=2, edition=1), tmp_path, (80, 24)) as (app, pilot):
+        await pilot.press("f7")
+        await pilot.pause()
+        assert app.screen.edition == 1
+        assert "#0   OL OL        $40" in _shown(app.screen)
+    async with PipelineApp(mode="title", saves_dir=tmp_path).run_test(size=(80, 24)) as pilot:
+        await pilot.press("f7")
+        await pilot.pause()
+        assert pilot.app.screen.edition == LATEST_EDITION == 2
 
 
 async def test_the_help_leads_to_the_components(tmp_path):
