@@ -383,6 +383,21 @@ def test_fixtures_cover_finished_and_unfinished_games_of_each_size():
     assert {(2, True), (4, True), (3, False)} <= seen
 
 
+def test_fixtures_cover_both_component_editions():
+    seen = {(read_save(p).setup.edition, len(read_save(p).setup.players), read_save(p).meta["finished"])
+            for p in FIXTURES}
+    for edition in (1, 2):
+        assert {(edition, 2, True), (edition, 4, True), (edition, 3, False)} <= seen
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_a_fixture_plays_the_edition_its_setup_records(path):
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    game = load_game(path)
+    assert game.setup.edition == game.state.edition == raw["setup"].get("edition", 1)
+    assert bool(game.state.market_layout) == (game.state.edition == 2)
+
+
 def test_saved_moves_decode_back_to_the_same_structs(finished):
     raw = msgspec.json.encode(finished.moves)
     assert msgspec.json.decode(raw, type=list[M.AnyMove]) == finished.moves
