@@ -157,7 +157,8 @@ def _shops(state: State) -> list[str]:
         return ", ".join(f"${p} x{n}" for p, n in zip(prices, counts))
 
     lines = [
-        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   (reserve {state.tank_reserve})",
+        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   "
+        f"(reserve {state.tank_reserve})",
         f"Machine Shop: {stock(edition(state).machine_shop_prices, state.machine_shop)}   "
         f"(reserve {state.machine_reserve})",
     ]
