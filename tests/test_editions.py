@@ -231,3 +231,16 @@ def test_barrel_codes_of_printed_rows_are_the_move_notation():
         for row in E.printed_market_rows(layout, 3):
             assert row.code == f"{row.market}-{barrel_code(row.colour, row.grade)}"
             assert M.parse_move(f"buy {row.code}#1") == M.Buy(row=row.code, slot=0)
+
+
+def test_two_players_sell_into_the_dearer_printed_pair_and_refined_markets_i_adds_5():
+    game = _printed_game()
+    player = setup_player(game, money=0, tanks=[1, 1, 1, 1], oil={"OL": 2},
+                          upgrades={"RM": 1})
+    game.apply(M.Action(action="refined1"))
+    game.apply(M.Sell(row="1-OL", slot=0, colour=0, grade=1))  # pattern A Low: 20 20 [25 25]
+    assert player.money == 25 + C.REFINED_MARKETS_I_BONUS
+    game.apply(M.Sell(row="1-OL", slot=1, colour=0, grade=1))
+    assert player.money == 2 * 30
+    with pytest.raises(IllegalMove, match="row 1-OL has no slot 2"):
+        game.apply(M.Sell(row="1-OL", slot=2, colour=0, grade=1))
