@@ -164,7 +164,8 @@ def _shops(state: State) -> list[str]:
         return ", ".join(f"${p} x{n}" for p, n in zip(prices, counts))
 
     lines = [
-        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   (reserve {state.tank_reserve})",
+        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   "
+        f"(reserve {state.tank_reserve})",
         f"Machine Shop: {stock(edition(state).machine_shop_prices, state.machine_shop)}   "
         f"(reserve {state.machine_reserve})",
     ]
@@ -311,9 +312,11 @@ SOURCE_WORDS = {"printed": "printed (public transcription)", "rulebook": "rulebo
                 "design": "our design"}
 
 
-def _source_line(ref: Reference, *tables: str, width: int) -> list[str]:
-    """``Source: ...`` for one table, or a line per table when a section shows several."""
+def _source_line(ref: Reference, *names: str, width: int) -> list[str]:
+    """``Source: ...`` for one table, or a line per table when a section shows several; a name
+    stands for its table and the tables named after it (``refresh 3-4 players``)."""
     lines: list[str] = []
+    tables = [t for name in names for t in ref.sources if t == name or t.startswith(name + " ")]
     for table in tables:
         src = ref.sources[table]
         what = f" ({table})" if len(tables) > 1 else ""

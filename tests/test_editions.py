@@ -69,6 +69,9 @@ def test_every_table_names_its_source():
         assert all(isinstance(s.source, Source) and s.note for s in ed.sources)
     assert E.edition(1).source_of("contracts") is Source.DESIGN
     assert E.edition(2).source_of("contracts") is Source.PRINTED
+    for table in ("market overlays", "refresh", "tank shop", "machine shop"):
+        assert E.edition(2).source_of(table) is Source.PRINTED  # the 2-player use as printed
+        assert E.edition(2).source_of(f"{table} 3-4 players") is Source.DESIGN  # derived: ours
     with pytest.raises(KeyError):
         E.edition(2).source_of("bananas")
     with pytest.raises(ValueError, match="edition 3 is not known"):
@@ -76,7 +79,8 @@ def test_every_table_names_its_source():
 
 
 def test_printed_rows_at_two_players_as_transcribed():
-    rows = {r.code: r for r in E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2)}
+    rows = {r.code: r for r in E.edition(2).market_rows(E.PHOTOGRAPHED_LAYOUT, 2)}
+    assert E.edition(1).market_rows(players=2) == C.MARKET_ROWS
     # The photographed setup: Market 1 crude Teal on 5-11, Orange on A, Silver on B.
     assert rows["1-TC"].prices == (5, 5, 7, 7, 9, 9, 11, 11) and rows["1-TC"].supply == 4
     assert [rows["1-OL"].prices[i] for i in rows["1-OL"].slots[2]] == [25, 25]
@@ -227,3 +231,16 @@ def test_barrel_codes_of_printed_rows_are_the_move_notation():
         for row in E.printed_market_rows(layout, 3):
             assert row.code == f"{row.market}-{barrel_code(row.colour, row.grade)}"
             assert M.parse_move(f"buy {row.code}#1") == M.Buy(row=row.code, slot=0)
+
+
+def test_two_players_sell_into_the_dearer_printed_pair_and_refined_markets_i_adds_5():
+    game = _printed_game()
+    player = setup_player(game, money=0, tanks=[1, 1, 1, 1], oil={"OL": 2},
+                          upgrades={"RM": 1})
+    game.apply(M.Action(action="refined1"))
+    game.apply(M.Sell(row="1-OL", slot=0, colour=0, grade=1))  # pattern A Low: 20 20 [25 25]
+    assert player.money == 25 + C.REFINED_MARKETS_I_BONUS
+    game.apply(M.Sell(row="1-OL", slot=1, colour=0, grade=1))
+    assert player.money == 2 * 30
+    with pytest.raises(IllegalMove, match="row 1-OL has no slot 2"):
+        game.apply(M.Sell(row="1-OL", slot=2, colour=0, grade=1))

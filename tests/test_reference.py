@@ -59,6 +59,18 @@ def test_every_table_names_its_source(edition):
         assert lines[0].startswith("Source"), title
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_text_names_the_source_of_every_table_it_shows(edition):
+    ref = reference(edition)
+    text = render_components_text(ref)
+    shown = set(ref.sources) - {"government layout", "pipe tiles"}  # not drawn as a table
+    single = {"contracts", "orders", "upgrades", "valuation", "refinement markers"}
+    for table in shown - single:
+        assert f"Source ({table}): " in text, table
+    if edition == 2:
+        assert "Source (refresh 3-4 players): our design" in text
+
+
 def test_edition_1_markets_are_its_fixed_rows():
     ref = reference(1)
     assert ref.market_tiles == []

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 
 import msgspec
 import pytest
 
 from pipeline_tui.data import components as C
-from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.engine import Game, GameSetup, rules
 from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import HeldContract, clone_state
 from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
@@ -71,6 +72,17 @@ def test_four_players_use_every_printed_slot():
     text = render_state(new_game(4).state)
     assert "  3-SL  25[ ] 30[ ] 30[ ] 35[ ]\n" in text
     assert "  1-TC  12[T] 11[T] 10[T] 10[T] 9[T] 8[T]\n" in text
+
+
+def test_printed_rows_show_the_slots_each_player_count_uses():
+    for players, crude, refined in ((2, 6, 2), (3, 7, 3), (4, 8, 4)):
+        state = new_game(players, edition=2).state
+        text = render_state(state)
+        for index, row in enumerate(rules.market_rows(state)):
+            line = next(line for line in text.splitlines() if line.startswith(f"  {row.code} "))
+            prices = [int(p) for p in re.findall(r"(\d+)\[.\]", line)]
+            assert len(prices) == (crude if row.grade == 0 else refined)
+            assert prices == list(row.prices[-refined:] if row.grade else row.prices[:crude])
 
 
 def test_contracts_and_orders_rows_use_notation_numbers_and_barrel_codes():

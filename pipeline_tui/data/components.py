@@ -139,8 +139,9 @@ def _row(market: str, barrel: str, prices: tuple[int, ...], supply: int = 0, dem
                      starts_full=grade == 0, source=source)
 
 
-# DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4 (M1 silver High 50,50,55,55;
-# M1 orange Low 25; M2 orange Low 30,30; M2 teal High and Mid 45; M2 silver crude 10).
+# Edition 1's fixed markets. DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4
+# (M1 silver High 50,50,55,55; M1 orange Low 25; M2 orange Low 30,30; M2 teal High and Mid 45;
+# M2 silver crude 10).
 MARKET_ROWS: tuple[MarketRow, ...] = (
     _row("C", "OC", (10, 9, 8, 7, 6, 5), supply=4),
     _row("C", "TC", (10, 9, 8, 7, 6, 5), supply=4),
@@ -171,7 +172,7 @@ MARKET_ROW_INDEX = {row.code: i for i, row in enumerate(MARKET_ROWS)}
 MARKET_NAMES = {"C": "Crude Market", "1": "Refined Market 1", "2": "Refined Market 2",
                 "3": "Refined Market 3"}
 
-# --- Shops (DESIGN: tanks clearly cheaper than machines; Machine Shop cheapest rows PUBLIC) ----
+# --- Shops, edition 1 (DESIGN: tanks cheaper than machines; Machine Shop $20 and $30 PUBLIC) --
 
 TANK_SHOP_PRICES = (5, 10, 15)  # DESIGN
 TANK_SHOP_SPACES = {2: (2, 2, 2), 3: (3, 3, 2), 4: (4, 4, 3)}  # DESIGN
@@ -180,7 +181,7 @@ MACHINE_SHOP_SPACES = {2: (1, 1, 1), 3: (1, 2, 1), 4: (2, 2, 2)}  # DESIGN
 SHOP_PIPES_PER_PLAYER = 2  # PUBLIC: "reveal 2 Pipe tiles per player" next to each shop
 SHOPS = ("T", "M")  # pipe rows next to the Tank Shop and next to the Machine Shop
 
-# --- Contracts and Orders (DESIGN: tile faces unknown) ----------------------------------------
+# --- Contracts and Orders (edition 1 DESIGN: tile faces were unknown; edition 2 PRINTED) -----
 
 
 class ContractTile(msgspec.Struct, frozen=True):
@@ -283,7 +284,7 @@ MARKET_CELLS = {"crude": (0, -2), "refined1": (-2, 0), "refined2": (0, 2), "refi
 INNER_CELLS = ((0, -1), (-1, 0), (0, 1), (1, 0))  # N, W, S, E: where the action tiles lie
 CROSS_CENTRE = (0, 0)
 
-# --- Government (PUBLIC counts and prices; DESIGN layout of the domino spaces) ----------------
+# --- Government (PUBLIC counts and prices; edition 1's DESIGN layout of the domino spaces) ----
 
 GOVERNMENT_QUADRANTS = 4
 # One quadrant: a 4x4 cell grid tiled by 8 domino spaces (the number is the space).

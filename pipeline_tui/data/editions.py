@@ -59,6 +59,12 @@ class Edition(msgspec.Struct, frozen=True):
     government_layout: tuple[tuple[int, ...], ...]
     sources: tuple[TableSource, ...]
 
+    def market_rows(self, layout: MarketLayout = (), players: int = 2) -> tuple[MarketRow, ...]:
+        """This edition's market rows for a layout (edition 2; edition 1 has fixed rows)."""
+        if self.number != 1 and not layout:
+            layout = PHOTOGRAPHED_LAYOUT
+        return market_rows(self.number, layout, players)
+
     def source_of(self, table: str) -> Source:
         """The source of the named table (see :attr:`sources`)."""
         for entry in self.sources:
@@ -153,7 +159,8 @@ def _scaled(value: int, slots: int, slots_2p: int) -> int:
 def printed_market_rows(layout: MarketLayout, players: int) -> tuple[MarketRow, ...]:
     """The market rows of an edition-2 game with this layout and player count."""
     if len(layout) != len(MARKET_POSITIONS):
-        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, not {len(layout)}")
+        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, "
+                         f"not {len(layout)}")
     rows: list[MarketRow] = []
     for (market, kind, position), (colour, tile) in zip(MARKET_POSITIONS, layout):
         if kind == "crude":
@@ -229,10 +236,18 @@ _EDITION_1 = Edition(
         TableSource("markets", Source.DESIGN,
                     "fixed colours; crude rows 6 slots, refined rows 4; prices fitted to the "
                     "rulebook's market example"),
-        TableSource("market overlays", Source.DESIGN, "fewer slots for fewer players"),
-        TableSource("refresh", Source.DESIGN, "supply 2-4 per crude row, demand 0-2 per row"),
-        TableSource("tank shop", Source.DESIGN, "$5 / $10 / $15"),
-        TableSource("machine shop", Source.DESIGN, "$20 / $30 from the rulebook, $40 ours"),
+        TableSource("market overlays", Source.DESIGN,
+                    "2 players: crude 4 of 6 slots, refined the middle 2 of 4"),
+        TableSource("market overlays 3-4 players", Source.DESIGN,
+                    "3 players: crude 5, refined the right 3; 4 players: every slot"),
+        TableSource("refresh", Source.DESIGN,
+                    "supply 2-4 per crude row, demand 0-2 per refined row, any player count"),
+        TableSource("refresh 3-4 players", Source.DESIGN, "as at 2 players"),
+        TableSource("tank shop", Source.DESIGN, "$5 / $10 / $15, 2 Tanks a row at 2 players"),
+        TableSource("tank shop 3-4 players", Source.DESIGN, "3/3/2 Tanks, and 4/4/3"),
+        TableSource("machine shop", Source.DESIGN,
+                    "$20 / $30 from the rulebook, $40 ours; 1 Machine a row at 2 players"),
+        TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
         TableSource("government layout", Source.DESIGN, "our domino layout of a quadrant"),
     ) + _COMMON_SOURCES,
 )
@@ -258,14 +273,21 @@ _EDITION_2 = Edition(
                     "3 crude ladders of 8 slots, 2 refined patterns of 4 slots; tiles placed "
                     "at random at setup"),
         TableSource("market overlays", Source.PRINTED,
-                    "2 players as printed; 3 and 4 players ours, derived from the printed slots"),
+                    "2 players: crude rows the first 6 of 8 slots, refined rows the dearer pair"),
+        TableSource("market overlays 3-4 players", Source.DESIGN,
+                    "from the printed slots: crude 7 (the '3+' slot) and 8; refined the dearer "
+                    "3, and all 4"),
         TableSource("refresh", Source.PRINTED,
-                    "2 players as printed; 3 and 4 players ours, scaled with the slots in play"),
+                    "2 players: every crude row gains up to 4; refined demand per market "
+                    "position and grade as on the overlays"),
+        TableSource("refresh 3-4 players", Source.DESIGN,
+                    "the 2-player amounts scaled with the slots in play, rounded up"),
         TableSource("tank shop", Source.PRINTED,
-                    "$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players; 3-4 players ours"),
+                    "$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players"),
+        TableSource("tank shop 3-4 players", Source.DESIGN, "3 Tanks a row, and all 4"),
         TableSource("machine shop", Source.PRINTED,
-                    "$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players; 3-4 players "
-                    "ours"),
+                    "$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players"),
+        TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
         TableSource("government layout", Source.PRINTED, "the pinwheel of the transcription"),
     ) + _COMMON_SOURCES,
 )
