@@ -95,7 +95,9 @@ async def test_f8_lists_the_cards_on_the_table_and_shows_the_full_text(tmp_path,
 @pytest.mark.parametrize("panel, option", [("upgrades", "upgrade"), ("valuation", "valuation")])
 async def test_a_click_on_a_panel_opens_its_cards(tmp_path, panel, option):
     async with table_for(new_game(players=2), tmp_path, (160, 48)) as (app, pilot):
-        assert await pilot.click(f"#{panel}")
+        app.screen.query_one(f"#{panel}").scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        assert await pilot.click(f"#{panel}", offset=(2, 1))  # its first line
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CardsScreen)
