@@ -21,12 +21,14 @@ from . import __version__
 from .engine.errors import IllegalMove, NotationError
 from .engine.game import Game, public_view
 from .engine.moves import Move, format_move, parse_move
+from .data.editions import PRINTED_EDITION
 from .engine.setup import GameSetup
 from .storage import (
     SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,
     save_game,
 )
-from .text import render_scores, render_state
+from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
+from .text import render_components_text, render_scores, render_state
 
 PROG = "pipeline-tui"
 MOVE_LIMIT = 100_000  # a random game far longer than this means the engine loops
@@ -317,9 +319,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"{len(bots)} bots named for {args.players} seats")
     started = time.perf_counter()
     records = run_games(bots, args.players, args.games, args.seed, jobs=args.jobs,
-                        seconds=args.seconds, samples=args.samples)
+                        seconds=args.seconds, samples=args.samples, edition=args.edition)
     _out(f"arena: {args.players} players, {args.games} games, seeds {args.seed}-"
-         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game)")
+         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+         f"component edition {args.edition}")
     for line in report(summarise(records)):
         _out(line)
     if args.balance:
@@ -374,6 +377,15 @@ def _open_app(args: argparse.Namespace, mode: str, **options) -> int:
     from .ui import run_app
 
     run_app(mode=mode, saves_dir=args.saves, mouse=not args.no_mouse, **options)
+    return 0
+
+
+def cmd_components(args: argparse.Namespace) -> int:
+    """Every component table with its source, as text or JSON (``data.reference``)."""
+    if args.json:
+        _out(reference_json(args.edition).decode())
+    else:
+        _out(render_components_text(reference(args.edition)), end="")
     return 0
 
 
@@ -481,6 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search bot: rollouts per turn (reproducible, instead of --seconds)")
     p.add_argument("--balance", action="store_true",
                    help="also what winners do, score spread and each plan's win rate")
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=PRINTED_EDITION,
+                   help="component edition: 2 printed (default), 1 our earlier design")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")
@@ -513,6 +527,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let any key in; the key's fingerprint is the player's identity")
     p.set_defaults(func=cmd_serve)
 
+    p = sub.add_parser("components", help="every component table (Contracts, Orders, markets, "
+                                          "shops, upgrades, valuation) with its source")
+    p.add_argument("--json", action="store_true", help="as JSON, for tools")
+    p.add_argument("--edition", type=int, choices=EDITIONS, default=LATEST_EDITION,
+                   help=f"component edition (default {LATEST_EDITION}, the one new games use)")
+    p.set_defaults(func=cmd_components)
+
     p = sub.add_parser("saves", help="list the saves in a folder, broken ones included")
     p.add_argument("dir", metavar="DIR", nargs="?", help="default $PIPELINE_TUI_SAVES or ./saves")
     p.set_defaults(func=cmd_saves)
@@ -520,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web",
-            "serve")
+            "serve", "components")
 
 
 def _run(argv: Sequence[str] | None) -> int:

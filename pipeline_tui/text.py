@@ -8,9 +8,13 @@ next to places are the ones the move notation uses, all counting from 1 (``CL.1`
 
 from __future__ import annotations
 
+import textwrap
+
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
-from .engine.rules import network
+from .data.editions import EDITION_NAMES
+from .data.reference import Reference
+from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
 from .engine.setup import GameSetup
 from .engine.state import PlayerState, State
@@ -69,7 +73,10 @@ def _header(state: State, setup: GameSetup | None) -> list[str]:
         seats = ", ".join(f"{p.name} ({p.kind})" for p in setup.players)
         lines.append(f"Players: {seats}" + ("; first-game setup" if setup.first_game else ""))
     order = " > ".join(_name(state, s) for s in state.turn_order)
-    nxt = " > ".join(_name(state, s) for s in state.next_order) or "(empty)"
+    if state.next_track:  # rules version 2: the row by space, "." where a space is free
+        nxt = " ".join(_name(state, s) if s >= 0 else "." for s in state.next_track)
+    else:
+        nxt = " > ".join(_name(state, s) for s in state.next_order) or "(empty)"
     lines.append(f"Turn Order: {order}   next Round: {nxt}")
     if not state.over:
         lines.append(_turn_line(state))
@@ -119,7 +126,7 @@ def _cross(state: State) -> list[str]:
 def market_row_text(state: State, index: int) -> str:
     """One market row: code, then price and contents of each slot in play, e.g.
     ``2-TH  45[T] 45[ ] 50[ ] 50[ ]`` (slots count from 1, as in ``buy 2-TH#1``)."""
-    row = C.MARKET_ROWS[index]
+    row = market_rows(state)[index]
     prices = [row.prices[i] for i in row.slots[len(state.players)]]
     slots = " ".join(f"{price}[{COLOUR_LETTERS[c] if c >= 0 else ' '}]"
                      for price, c in zip(prices, state.markets[index]))
@@ -130,7 +137,7 @@ def _markets(state: State) -> list[str]:
     lines = []
     for market in ("C", "1", "2", "3"):
         lines.append(f"{C.MARKET_NAMES[market]}:")
-        for index, row in enumerate(C.MARKET_ROWS):
+        for index, row in enumerate(market_rows(state)):
             if row.market == market:
                 lines.append("  " + market_row_text(state, index))
     lines.append("Oil in the supply: " + ", ".join(
@@ -157,8 +164,9 @@ def _shops(state: State) -> list[str]:
         return ", ".join(f"${p} x{n}" for p, n in zip(prices, counts))
 
     lines = [
-        f"Tank Shop: {stock(C.TANK_SHOP_PRICES, state.tank_shop)}   (reserve {state.tank_reserve})",
-        f"Machine Shop: {stock(C.MACHINE_SHOP_PRICES, state.machine_shop)}   "
+        f"Tank Shop: {stock(edition(state).tank_shop_prices, state.tank_shop)}   "
+        f"(reserve {state.tank_reserve})",
+        f"Machine Shop: {stock(edition(state).machine_shop_prices, state.machine_shop)}   "
         f"(reserve {state.machine_reserve})",
     ]
     for shop, tiles in zip(C.SHOPS, state.shop_pipes):
@@ -286,4 +294,110 @@ def render_scores(scores: list[Score]) -> str:
     out.append(f"{'Total':<{width}}" + "".join(f"  {s.total:>{w}}" for s, w in zip(scores, cols)))
     out.append(f"{'Rank':<{width}}" + "".join(f"  {s.rank:>{w}}" for s, w in zip(scores, cols)))
     out.append("Winner: " + ", ".join(s.name for s in scores if s.rank == 1))
+    return "\n".join(out) + "\n"
+
+
+# --- The component reference (``pipeline-tui components`` and the app's reference screen) -------
+
+COMPONENT_SECTIONS = ("Contracts", "Orders", "Markets", "Shops", "Upgrades", "Valuation",
+                      "Refinement markers")
+
+
+def _wrap(text: str, indent: str, width: int, hang: str | None = None) -> list[str]:
+    return textwrap.wrap(text, width=width, initial_indent=indent, break_on_hyphens=False,
+                         subsequent_indent=indent if hang is None else hang)
+
+
+SOURCE_WORDS = {"printed": "printed (public transcription)", "rulebook": "rulebook",
+                "design": "our design"}
+
+
+def _source_line(ref: Reference, *names: str, width: int) -> list[str]:
+    """``Source: ...`` for one table, or a line per table when a section shows several; a name
+    stands for its table and the tables named after it (``refresh 3-4 players``)."""
+    lines: list[str] = []
+    tables = [t for name in names for t in ref.sources if t == name or t.startswith(name + " ")]
+    for table in tables:
+        src = ref.sources[table]
+        what = f" ({table})" if len(tables) > 1 else ""
+        lines += _wrap(f"Source{what}: {SOURCE_WORDS[src.source.value]}, {src.note}.", "",
+                       width, hang="  ")
+    return lines
+
+
+def _slots(spaces: list[int]) -> str:
+    """Printed slots in use, runs shortened: ``[2, 3, 4, 6]`` -> ``2-4,6``."""
+    runs: list[list[int]] = []
+    for s in spaces:
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
+
+
+def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[str]]]:
+    """Every component table of an edition as (title, lines), each opening with its source."""
+    contracts = _source_line(ref, "contracts", width=width) + [""]
+    for row in ("Low", "Mid", "High"):
+        contracts.append(f"{row} row")
+        contracts += [f"  #{c.id:<3} {' '.join(c.needs):<12} ${c.pay}"
+                      for c in ref.contracts if c.row == row]
+    orders = _source_line(ref, "orders", width=width) + [""]
+    for size in (3, 4, 5):
+        orders.append(f"{size} barrels")
+        orders += [f"  #{o.id:<3} {' '.join(o.needs):<18} ${o.pay}"
+                   for o in ref.orders if o.size == size]
+    markets = _source_line(ref, "markets", "market overlays", "refresh", width=width) + [""]
+    for tile in ref.market_tiles:
+        if "crude" in tile.prices:
+            markets.append(f"  crude ladder {tile.name:<7} {' '.join(map(str, tile.prices['crude']))}")
+        else:
+            markets.append(f"  refined pattern {tile.name}  " + "   ".join(
+                f"{grade} {' '.join(map(str, p))}" for grade, p in tile.prices.items()))
+    if ref.market_tiles:
+        markets.append("")
+    markets += _wrap(ref.market_rows_note, "", width)
+    markets += _wrap("Prices per printed slot; then the slots in use by player count, numbered "
+                     "from the left. At each Refresh supply fills empty slots from the right, "
+                     "demand empties slots from the left.", "", width)
+    name = ""
+    for m in ref.markets:
+        if m.market != name:
+            name = m.market
+            markets += ["", name]
+        change = f"supply {m.supply}" if m.supply else f"demand {m.demand}"
+        use = "  ".join(f"{n}p {_slots(s)}" for n, s in sorted(m.slots.items()))
+        markets.append(f"  {m.code:<5} {' '.join(f'{p:>2}' for p in m.prices):<24} {use:<24} "
+                       f"{change}".rstrip())
+    shops = _source_line(ref, "tank shop", "machine shop", "shop pipes", width=width) + [""]
+    for shop in ref.shops:
+        prices = " ".join(f"${p}" for p in shop.prices)
+        use = "  ".join(f"{n}p {'/'.join(map(str, s))}" for n, s in sorted(shop.spaces.items()))
+        shops.append(f"{shop.shop:<13} {prices:<12} {shop.printed} a row; in use {use}")
+    shops += [""] + _wrap(ref.shop_pipes, "", width)
+    upgrades = _source_line(ref, "upgrades", width=width)
+    for u in ref.upgrades:
+        if u.level == 1:
+            upgrades += ["", f"{u.name} ({u.family})"]
+        upgrades += _wrap(u.text, f"  {'I' * u.level:<4}", width, hang="      ")
+    valuation = _source_line(ref, "valuation", width=width) + [""]
+    valuation += _wrap(f"{ref.valuation_tile.name}. {ref.valuation_tile.text}", "Tile: ", width,
+                       hang="    ")
+    for v in ref.valuations:
+        valuation += [""] + _wrap(f"{v.name}. {v.text}", f"{v.id:>2}. ", width, hang="    ")
+    markers = ref.refinement_markers
+    marker_lines = _source_line(ref, "refinement markers", width=width) + [""]
+    marker_lines += [f"Markers: {' '.join(map(str, markers.values))} ({len(markers.values)})"]
+    marker_lines += _wrap(markers.text, "", width)
+    return list(zip(COMPONENT_SECTIONS, (contracts, orders, markets, shops, upgrades, valuation,
+                                         marker_lines)))
+
+
+def render_components_text(ref: Reference, width: int = 78) -> str:
+    """The whole reference as plain text, a heading per table."""
+    out = _wrap(f"Pipeline components, edition {ref.edition}: {EDITION_NAMES[ref.edition]}", "",
+                width, hang="  ")
+    for title, lines in render_components(ref, width):
+        out += ["", title.upper(), *lines]
     return "\n".join(out) + "\n"

@@ -12,12 +12,15 @@ Pipe tiles are described in board orientation, one half at a time, as paths such
 
 from __future__ import annotations
 
+import msgspec
+
 from pipeline_tui.data import components as C
 from pipeline_tui.data.oil import parse_barrel
 from pipeline_tui.engine import Game, GameSetup
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.network import Pipeline, rotated_halves, tile_cells
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import PlayerState
 
 Cell = tuple[int, int]
@@ -33,11 +36,15 @@ EDGES = "NESW"
 
 
 def new_game(players: int = 2, seed: int = 1, *, tanks: tuple[int, ...] = (0, 0, 1, 2, 3),
-             first_game: bool = False, cross: list[str] | None = None) -> Game:
+             first_game: bool = False, cross: list[str] | None = None, edition: int = 1,
+             rules_version: int = RULES_VERSION) -> Game:
     """A game after setup: every player placed their 5 starting Tanks in the rows ``tanks``
     (the rulebook's recommendation by default: 2 Crude, one each of Low, Mid and High) and the
-    action tiles lie as :data:`CROSS`."""
-    game = Game(GameSetup.default(players=players, seed=seed, first_game=first_game))
+    action tiles lie as :data:`CROSS`. The rules tests name market rows and prices of
+    component edition 1 (fixed markets), so that is the default; ``edition=2`` for the printed.
+    ``rules_version`` 1 plays the readings of old saves."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=first_game, edition=edition)
+    game = Game(msgspec.structs.replace(setup, rules_version=rules_version))
     game.state.action_tiles = list(cross or CROSS)
     for _ in range(players):
         for grade in tanks:

@@ -12,6 +12,7 @@ from collections import Counter
 
 from pipeline_tui.data import components as C
 from pipeline_tui.engine.network import DIRS, tile_cells
+from pipeline_tui.engine.rules import market_rows
 from pipeline_tui.engine.state import State
 
 __all__ = ["check_invariants"]
@@ -29,8 +30,9 @@ def _check_barrels(state: State) -> None:
     where: list[Counter] = [Counter() for _ in range(3)]
     for colour in range(3):
         where[colour]["supply"] += state.supply[colour]
+    rows = market_rows(state)
     for index, slots in enumerate(state.markets):
-        code = C.MARKET_ROWS[index].code
+        code = rows[index].code
         for slot, colour in enumerate(slots):
             if not -1 <= colour <= 2:
                 _fail(f"market {code} slot {slot} holds {colour}, not a colour or -1")
@@ -233,8 +235,26 @@ def _check_contracts(state: State) -> None:
                       f"{len(C.contract_tile(held.tile).needs)} needs")
 
 
+def _check_turn_order(state: State) -> None:
+    """Every seat is in this Round's order once and on the next-Round track at most once; from
+    rules version 2 the track has a space per player and the next order reads it left to right."""
+    n = len(state.players)
+    if sorted(state.turn_order) != list(range(n)):
+        _fail(f"Turn Order: this Round's order {state.turn_order} is not every seat once")
+    if len(set(state.next_order)) != len(state.next_order) or not set(state.next_order) <= set(range(n)):
+        _fail(f"Turn Order: next Round's order {state.next_order} repeats or invents a seat")
+    if state.rules_version >= 2:
+        if len(state.next_track) != n:
+            _fail(f"Turn Order: the track {state.next_track} has not {n} spaces")
+        if [s for s in state.next_track if s >= 0] != state.next_order:
+            _fail(f"Turn Order: track {state.next_track} and next order {state.next_order} differ")
+    elif state.next_track:
+        _fail("Turn Order: rules version 1 keeps no track")
+
+
 def check_invariants(state: State) -> None:
     """Raise ``AssertionError`` naming the first invariant ``state`` breaks."""
+    _check_turn_order(state)
     _check_counts(state)
     _check_barrels(state)
     _check_pipe_tiles(state)

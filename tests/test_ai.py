@@ -170,10 +170,10 @@ def test_evaluation_scores_pipelines_and_cards_as_the_scoring_does():
 
 def _reference_outlets(state, player):
     """The outlets as evaluate first listed them, slot by slot with ``rules.market_price``."""
-    from pipeline_tui.engine.rules import market_price
+    from pipeline_tui.engine.rules import market_price, market_rows
 
     out = [[], [], []]
-    for index, row in enumerate(C.MARKET_ROWS):
+    for index, row in enumerate(market_rows(state)):
         for slot, held in enumerate(state.markets[index]):
             if held >= 0:
                 continue

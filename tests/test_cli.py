@@ -297,3 +297,32 @@ def test_play_bad_load_file_is_one_line(capsys, monkeypatch, saves, tmp_path):
     code, _, err = play(capsys, monkeypatch, "", "--load", str(bad))
     assert code == 1 and "x.json: not a pipeline-tui save" in one_line_error(err)
 
+
+
+# --- components -------------------------------------------------------------------------------
+
+def test_components_prints_every_table_with_its_source(capsys):
+    code, out, err = run(capsys, "components")
+    assert (code, err) == (0, "")
+    assert out.startswith("Pipeline components, edition 2: printed components")
+    for heading in ("CONTRACTS", "ORDERS", "MARKETS", "SHOPS", "UPGRADES", "VALUATION",
+                    "REFINEMENT MARKERS"):
+        assert f"\n{heading}\nSource" in out
+
+
+def test_components_json_lists_contracts_and_orders_with_needs(capsys):
+    code, out, _ = run(capsys, "components", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["edition"] == 2 and data["contracts"][0]["needs"] == ["SL", "SL", "SL"]
+    assert all(set(o) >= {"id", "size", "needs", "pay", "text"} for o in data["orders"])
+
+
+def test_components_of_edition_1(capsys):
+    code, out, _ = run(capsys, "components", "--edition", "1", "--json")
+    assert code == 0 and json.loads(out)["contracts"][0]["needs"] == ["OL", "OL"]
+
+
+def test_components_refuses_an_unknown_edition_in_one_line(capsys):
+    code, _, err = run(capsys, "components", "--edition", "7")
+    assert code == 2 and "invalid choice: 7" in one_line_error(err)

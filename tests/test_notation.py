@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import msgspec
 import pytest
 
 from pipeline_tui.engine import Game, GameSetup, IllegalMove, NotationError, format_move, parse_move
@@ -16,13 +17,14 @@ ALL_MOVE_TYPES = set(M.AnyMove.__args__)
 IDLE = (M.EndTurn, M.Pass, M.EndAction, M.Decline)
 
 
-def _random_game(seed: int, players: int, rich: bool, seen: set) -> int:
+def _random_game(seed: int, players: int, rich: bool, seen: set, rules_version: int) -> int:
     """Play one seeded random game to its end, adding every legal move met to ``seen``.
 
     A rich game starts everyone with money, Tanks and oil so that late-game moves (Upgrades,
     Machines, refining, Orders) come up; the random player prefers doing something to ending.
     """
-    game = Game(GameSetup.default(players=players, seed=seed))
+    setup = GameSetup.default(players=players, seed=seed)
+    game = Game(msgspec.structs.replace(setup, rules_version=rules_version))
     if rich:
         for p in game.state.players:
             p.money, p.tanks = 2000, [3, 3, 3, 3]
@@ -42,8 +44,10 @@ def _random_game(seed: int, players: int, rich: bool, seen: set) -> int:
 @lru_cache(maxsize=1)
 def moves_seen() -> frozenset:
     seen: set = set()
-    for seed in range(30):
-        _random_game(seed, players=(2, 3, 4)[seed % 3], rich=seed % 2 == 0, seen=seen)
+    for rules_version in (1, 2):  # the moves of old saves and of new games
+        for seed in range(30):
+            _random_game(seed, players=(2, 3, 4)[seed % 3], rich=seed % 2 == 0, seen=seen,
+                         rules_version=rules_version)
     return frozenset(seen)
 
 

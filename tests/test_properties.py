@@ -35,6 +35,7 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.network import build_map
 from pipeline_tui.engine.moves import AnyMove, format_move, parse_move
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import State, clone_state
 from pipeline_tui.storage import load_game, save_game
 
@@ -63,14 +64,19 @@ def players_for(seed: int) -> int:
 
 
 def setup_for(seed: int, players: int) -> GameSetup:
-    """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades)."""
-    return GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0)
+    """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades);
+    every 5th plays component edition 1 (fixed markets), the others the printed edition; every
+    5th (another residue) the rules version of old saves (1)."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0,
+                              edition=1 if seed % 5 == 0 else 2)
+    return msgspec.structs.replace(setup, rules_version=1 if seed % 5 == 1 else RULES_VERSION)
 
 
 # --- random candidate moves -------------------------------------------------------------------
 
 _ACTION_NAMES = list(rules.CROSS_ACTIONS) + ["bogus", ""]
-_ROW_CODES = [row.code for row in C.MARKET_ROWS] + ["9-XX"]
+_ROW_CODES = [f"{market}-{colour}{grade}" for market in "C123" for colour in "OTS"
+              for grade in "CLMH"] + ["9-XX"]
 _FAMILIES = list(C.UPGRADE_CODES) + ["NOPE"]
 
 
@@ -211,7 +217,7 @@ def seeker(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
     want = _wanted_colours(state)
     if want and rng.random() < 0.8:
         feed = [m for m in legal if isinstance(m, M.Buy)
-                and C.MARKET_ROWS[C.MARKET_ROW_INDEX[m.row]].colour in want]
+                and rules.market_rows(state)[rules.market_row_index(state)[m.row]].colour in want]
         feed += [m for m in legal if m == M.Action(action="crude")]
         if feed:
             return rng.choice(feed)

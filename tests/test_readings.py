@@ -11,7 +11,7 @@ from pipeline_tui.engine.scoring import final_scores
 
 from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_round,
                            pass_to_year, pass_turn, pipeline_at, play, refine, setup_player,
-                           straight_row)
+                           straight_row, use_families)
 
 ORANGE, TEAL, SILVER = 0, 1, 2
 ROW = C.MARKET_ROW_INDEX
@@ -236,14 +236,64 @@ def test_a_barrel_refined_in_a_run_is_not_refined_again_in_that_run():
 
 # --- Turn order ---------------------------------------------------------------------------------
 
-def test_turn_order_choosers_insert_and_the_others_append():
-    game = new_game(players=3)
+@pytest.mark.parametrize("rules_version", [1, 2])
+def test_turn_order_choosers_insert_and_the_others_append(rules_version):
+    """Without gaps on the track both rules versions give the same order."""
+    game = new_game(players=3, rules_version=rules_version)
     a, b, c = game.state.turn_order
     pass_turn(game)
     play(game, "act tanks", "done", "order-place 1", "end")
     assert game.state.next_order == [b, a]
     play(game, "act machines", "done", "order-place 2", "end")
     assert game.state.turn_order == [b, c, a]
+
+
+def test_track_a_chooser_takes_any_free_space_and_the_others_slide_to_the_leftmost_free():
+    game = new_game(players=3)
+    a, b, c = game.state.turn_order
+    pass_turn(game)
+    assert game.state.next_track == [a, -1, -1]
+    play(game, "act tanks", "done", "order-place 3", "end")
+    assert game.state.next_track == [a, -1, b]
+    pass_turn(game)  # c did not change, so c slides into the gap ahead of b
+    assert game.state.turn_order == [a, c, b] and game.state.next_track == [-1, -1, -1]
+
+
+def test_track_an_occupied_space_pushes_the_touching_disks_right():
+    """The rulebook's example: the disk there and the disks beside it are bumped right."""
+    game = new_game(players=4)
+    a, b, c, d = game.state.turn_order
+    play(game, "act tanks", "done", "order-place 2", "end")
+    pass_turn(game)
+    assert game.state.next_track == [b, a, -1, -1]
+    play(game, "act machines", "done", "order-place 1", "end")
+    assert game.state.next_track == [c, b, a, -1]
+    pass_turn(game)
+    assert game.state.turn_order == [c, b, a, d]
+
+
+def test_track_an_occupied_space_pushes_left_when_nothing_is_free_to_its_right():
+    game = new_game(players=3)
+    a, b, c = game.state.turn_order
+    play(game, "act tanks", "done", "order-place 3", "end")
+    play(game, "act machines", "done", "order-place 3", "end")
+    assert game.state.next_track == [-1, a, b]
+    pass_turn(game)
+    assert game.state.turn_order == [c, a, b]
+
+
+def test_track_spaces_are_one_per_player_and_version_1_counts_places_instead():
+    game = new_game(players=3)
+    play(game, "act tanks", "done")
+    assert [m.position for m in legal_of(game, M.ChooseTurnOrder)] == [0, 1, 2]
+    with pytest.raises(IllegalMove, match="choose a space from 1 to 3"):
+        game.play("order-place 4")
+    old = new_game(players=3, rules_version=1)
+    play(old, "act tanks", "done")
+    assert [m.position for m in legal_of(old, M.ChooseTurnOrder)] == [0]
+    with pytest.raises(IllegalMove, match="choose a place from 1 to 1"):
+        old.play("order-place 3")
+    assert old.state.next_track == []
 
 
 def test_only_the_four_action_tiles_show_the_turn_order_icon():
@@ -378,3 +428,107 @@ def test_supply_adds_only_the_barrels_the_bank_still_has():
     s.supply[ORANGE] = 1
     pass_to_year(game, 2)
     assert s.markets[ROW["C-OC"]] == [-1, -1, -1, ORANGE] and s.supply[ORANGE] == 0
+
+
+# --- Human Resources III: "any 2 Actions" -----------------------------------------------------
+
+def test_human_resources_iii_any_two_actions_may_repeat_a_cross_space():
+    """Rules version 2: the second Main Action may be the same space (version 1 refuses it:
+    test_rules_turns)."""
+    game = new_game()
+    player = setup_player(game, upgrades={"HR": 3})
+    play(game, "act upgrades", "done", "act upgrades", "done")
+    assert game.state.turn.mains == 2 and player.worker == "upgrades"
+    with pytest.raises(IllegalMove, match="taken your Action"):
+        game.play("act upgrades")
+
+
+@pytest.mark.parametrize("rules_version", [1, 2])
+def test_human_resources_iii_may_run_the_same_pipeline_in_both_actions(rules_version):
+    """A Pipeline runs once per Action, so the same tile twice refines two barrels."""
+    game = new_game(rules_version=rules_version)
+    game.state.refinement_costs = EXAMPLE_COSTS
+    player = setup_player(game, upgrades={"HR": 3}, tanks=[2, 2, 2, 2], oil={"OC": 2},
+                          tiles=build(*straight_row("O", 2)))
+    orange = pipeline_at(player, (0, 0), "EW")
+    play(game, "run 0,0")
+    game.apply(refine(orange, "C", "L"))
+    play(game, "done", "run 0,0")
+    game.apply(refine(orange, "C", "L"))
+    assert oil(player, "OL") == 2 and oil(player, "OC") == 0
+
+
+# --- Machines I with an empty Machine Shop ---------------------------------------------------------
+
+def _machines_i_game(rules_version: int, shop_empty: bool = True):
+    game = new_game(rules_version=rules_version)
+    use_families(game, ["MACH", "GOV", "HR", "ENG", "RM"])
+    setup_player(game, money=100, tiles=build(*straight_row("O", 1)))
+    if shop_empty:
+        game.state.machine_reserve += sum(game.state.machine_shop)
+        game.state.machine_shop = [0] * len(game.state.machine_shop)
+    return game
+
+
+def test_machines_i_takes_from_the_stack_when_the_machine_shop_is_empty():
+    """Rules version 2: the card gives a Machine with no "if available" clause."""
+    game = _machines_i_game(2)
+    reserve = game.state.machine_reserve
+    play(game, "act upgrades", "upgrade MACH")
+    assert legal_of(game, M.TakeMachine) == [M.TakeMachine(shop_row=M.MACHINE_STACK)]
+    play(game, "take-machine stack", "put-machine 1,0")
+    assert me(game).machines == [(1, 0)] and game.state.machine_reserve == reserve - 1
+
+
+def test_machines_i_takes_from_the_shop_while_it_has_one():
+    game = _machines_i_game(2, shop_empty=False)
+    play(game, "act upgrades", "upgrade MACH")
+    with pytest.raises(IllegalMove, match="from the Machine Shop while it has one"):
+        game.play("take-machine stack")
+    play(game, "take-machine 1", "put-machine 1,0")
+    assert me(game).machines == [(1, 0)]
+
+
+def test_machines_i_with_an_empty_machine_shop_gives_nothing_in_rules_version_1():
+    game = _machines_i_game(1)
+    reserve = game.state.machine_reserve
+    play(game, "act upgrades", "upgrade MACH")
+    assert game.state.turn.grants == [] and game.state.machine_reserve == reserve
+    with pytest.raises(IllegalMove, match="nothing of that kind is due"):
+        game.play("take-machine stack")
+
+
+def test_machines_i_with_shop_and_stack_empty_gives_nothing():
+    game = _machines_i_game(2)
+    game.state.machine_reserve = 0
+    play(game, "act upgrades", "upgrade MACH")
+    assert game.state.turn.grants == []
+
+
+def test_the_shops_machine_never_comes_from_the_stack():
+    """Shops II and III say "from the Machine Shop" and "if available"."""
+    game = new_game()
+    use_families(game, ["SHOP", "GOV", "HR", "ENG", "RM"])
+    setup_player(game, money=100, upgrades={"SHOP": 1}, tiles=build(*straight_row("O", 1)))
+    play(game, "act upgrades", "upgrade SHOP", "decline")
+    with pytest.raises(IllegalMove, match="their Machine comes from the Machine Shop"):
+        game.play("take-machine stack")
+
+
+# --- Government grants may open a quadrant ------------------------------------------------------
+
+@pytest.mark.parametrize("rules_version", [1, 2])
+def test_an_upgrade_grant_opens_a_quadrant_when_none_opened_this_year(rules_version):
+    """The rulebook: a quadrant is declared open by a player taking a tile from it "by
+    purchasing ... or by taking them due to a Government Upgrade"; within the Year's limit,
+    and (as the yearly benefit says) only if no quadrant was opened this Year."""
+    game = new_game(rules_version=rules_version)
+    use_families(game, ["GOV", "SHOP", "HR", "ENG", "RM"])
+    setup_player(game, money=100, upgrades={"GOV": 1})
+    game.state.year = 2
+    game.state.government_opened = [1, 0, 0, 0]
+    play(game, "act upgrades", "upgrade GOV", "take-gov 3.1", "place 0,0 r0")
+    assert game.state.government_opened == [1, 0, 2, 0]
+    with pytest.raises(IllegalMove, match="quadrant is closed"):
+        game.play("take-gov 2.1")
+    play(game, "take-gov 3.2", "place 1,1 r0", "take-gov 1.1")

@@ -191,7 +191,8 @@ def test_human_resources_ii_does_not_reach_three_spaces(main, second):
 
 
 def test_human_resources_iii_two_main_actions_and_no_secondary():
-    game = new_game()
+    """Rules version 1 refuses the same cross space twice (version 2: test_readings)."""
+    game = new_game(rules_version=1)
     player = setup_player(game, upgrades={"HR": 3})
     play(game, "act crude", "done")
     with pytest.raises(IllegalMove, match="different spaces"):

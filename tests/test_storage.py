@@ -13,11 +13,14 @@ import pytest
 
 from pipeline_tui.engine import Game, GameSetup
 from pipeline_tui.engine import moves as M
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.storage import (
     UPCASTERS, SaveError, autosave, default_saves_dir, latest_autosave, list_saves, load_game,
     read_save, save_game,
 )
 from pipeline_tui.storage import saves as saves_module
+
+from tests.helpers import new_game, pass_turn, play
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "saves").glob("*.json"))
 
@@ -86,7 +89,7 @@ def test_envelope_uses_msgspec_default_tag_field_type(finished, tmp_path):
     path = tmp_path / "game.json"
     save_game(finished, path)
     data = json.loads(path.read_bytes())
-    assert data["format"] == "pipeline-tui-save" and data["version"] == 1
+    assert data["format"] == "pipeline-tui-save" and data["version"] == 2
     assert data["moves"][0] == {"type": "start_tank", "grade": finished.moves[0].grade}
     assert data["setup"]["seed"] == 21
     assert len(data["moves"]) == len(finished.moves)
@@ -345,6 +348,23 @@ def test_an_old_version_loads_through_its_upcaster(tmp_path, save_dict, monkeypa
     assert game.is_over()
 
 
+def test_a_version_1_save_upcasts_to_component_edition_1():
+    v1 = FIXTURES[[p.name for p in FIXTURES].index("v1-finished-2p.json")]
+    raw = json.loads(v1.read_text(encoding="utf-8"))
+    assert raw["version"] == 1 and "edition" not in raw["setup"]
+    upcast = UPCASTERS[1](json.loads(v1.read_text(encoding="utf-8")))
+    assert upcast["version"] == 2 and upcast["setup"] == {**raw["setup"], "edition": 1}
+    assert read_save(v1).version == 2 and read_save(v1).setup.edition == 1
+
+
+def test_new_saves_name_their_edition_in_format_version_2(tmp_path):
+    game = Game(GameSetup.default(2, 8))
+    save_game(game, tmp_path / "new.json")
+    data = json.loads((tmp_path / "new.json").read_bytes())
+    assert data["version"] == 2 and data["setup"]["edition"] == 2
+    assert load_game(tmp_path / "new.json").state.market_layout == game.state.market_layout
+
+
 def test_a_failing_upcaster_gives_one_line(tmp_path, save_dict, monkeypatch):
     path = tmp_path / "v0.json"
     path.write_text(json.dumps(dict(save_dict, version=0)))
@@ -383,6 +403,47 @@ def test_fixtures_cover_finished_and_unfinished_games_of_each_size():
     assert {(2, True), (4, True), (3, False)} <= seen
 
 
+def test_fixtures_cover_both_component_editions():
+    seen = {(read_save(p).setup.edition, len(read_save(p).setup.players), read_save(p).meta["finished"])
+            for p in FIXTURES}
+    for edition in (1, 2):
+        assert {(edition, 2, True), (edition, 4, True), (edition, 3, False)} <= seen
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_a_fixture_plays_the_edition_its_setup_records(path):
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    game = load_game(path)
+    assert game.setup.edition == game.state.edition == raw["setup"].get("edition", 1)
+    assert bool(game.state.market_layout) == (game.state.edition == 2)
+
+
 def test_saved_moves_decode_back_to_the_same_structs(finished):
     raw = msgspec.json.encode(finished.moves)
     assert msgspec.json.decode(raw, type=list[M.AnyMove]) == finished.moves
+
+
+def test_new_games_use_rules_version_2_and_a_save_keeps_its_version(tmp_path):
+    assert GameSetup.default(players=2, seed=3).rules_version == RULES_VERSION == 2
+    game = new_game(players=3, rules_version=1)
+    play(game, "act tanks", "done", "order-place 1", "end")
+    path = tmp_path / "old-rules.json"
+    save_game(game, path)
+    loaded = load_game(path)
+    assert loaded.setup.rules_version == loaded.state.rules_version == 1
+    assert loaded.state.next_order == game.state.next_order and loaded.state.next_track == []
+
+
+def test_a_move_log_replays_by_the_rules_version_its_setup_names(tmp_path):
+    """Space 3 of the track is free in rules version 2; version 1 has only places 1 and 2."""
+    game = new_game(players=3)
+    pass_turn(game)
+    play(game, "act tanks", "done", "order-place 3", "end")
+    path = tmp_path / "new-rules.json"
+    save_game(game, path)
+    assert load_game(path).state.next_track == game.state.next_track
+    data = json.loads(path.read_text())
+    data["setup"]["rules_version"] = 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=r"order-place 3\): Turn Order: choose a place from 1 to 2"):
+        load_game(path)

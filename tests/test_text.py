@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import random
+import re
 
+import msgspec
 import pytest
 
 from pipeline_tui.data import components as C
-from pipeline_tui.engine import Game, GameSetup
+from pipeline_tui.engine import Game, GameSetup, rules
+from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import HeldContract, clone_state
 from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
 
 
-def new_game(players: int = 2, seed: int = 5, first_game: bool = False) -> Game:
-    return Game(GameSetup.default(players=players, seed=seed, first_game=first_game))
+def new_game(players: int = 2, seed: int = 5, first_game: bool = False,
+             edition: int = 1, rules_version: int = RULES_VERSION) -> Game:
+    """Edition 1 by default: these tests read its fixed market rows and prices."""
+    setup = GameSetup.default(players=players, seed=seed, first_game=first_game, edition=edition)
+    return Game(msgspec.structs.replace(setup, rules_version=rules_version))
 
 
 def row_index(code: str) -> int:
@@ -29,7 +35,8 @@ def finished_game(players: int, seed: int) -> Game:
 
 
 def test_header_turn_order_and_whose_turn():
-    game = new_game(3, seed=8)
+    """Rules version 1 keeps the next Round as a list (version 2: the track by space)."""
+    game = new_game(3, seed=8, rules_version=1)
     state = game.state
     text = render_state(state, game.setup)
     names = [state.players[s].name for s in state.turn_order]
@@ -38,6 +45,14 @@ def test_header_turn_order_and_whose_turn():
     assert f"Turn Order: {' > '.join(names)}   next Round: (empty)" in text
     assert f"To act: {names[0]}, Setup (placing starting Tanks), 0 of 5 placed" in text
     assert f"{names[0]} (seat {state.turn_order[0]}): $40, Penalty markers: 0  <- to act" in text
+
+
+def test_header_shows_the_next_round_track_by_space():
+    game = new_game(3, seed=8)
+    state = game.state
+    assert "next Round: . . .\n" in render_state(state)
+    state.next_track = [-1, state.turn_order[1], -1]
+    assert f"next Round: . {state.players[state.turn_order[1]].name} .\n" in render_state(state)
 
 
 def test_market_rows_show_prices_and_contents_in_letters():
@@ -57,6 +72,17 @@ def test_four_players_use_every_printed_slot():
     text = render_state(new_game(4).state)
     assert "  3-SL  25[ ] 30[ ] 30[ ] 35[ ]\n" in text
     assert "  1-TC  12[T] 11[T] 10[T] 10[T] 9[T] 8[T]\n" in text
+
+
+def test_printed_rows_show_the_slots_each_player_count_uses():
+    for players, crude, refined in ((2, 6, 2), (3, 7, 3), (4, 8, 4)):
+        state = new_game(players, edition=2).state
+        text = render_state(state)
+        for index, row in enumerate(rules.market_rows(state)):
+            line = next(line for line in text.splitlines() if line.startswith(f"  {row.code} "))
+            prices = [int(p) for p in re.findall(r"(\d+)\[.\]", line)]
+            assert len(prices) == (crude if row.grade == 0 else refined)
+            assert prices == list(row.prices[-refined:] if row.grade else row.prices[:crude])
 
 
 def test_contracts_and_orders_rows_use_notation_numbers_and_barrel_codes():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline_tui.data import tilegen
@@ -116,3 +118,32 @@ def test_neighbouring_tiles_join_only_matching_colours():
                   ((2, 0), "EW:T NS:*", (3, 0), "EW:T NS:*"))
     net = build_map(tiles, [])
     assert sorted(p.segments for p in net.pipelines if p.colour in (0, 1) and p.segments > 1) == [2, 2]
+
+
+PRINTED = Path(__file__).parent / "fixtures" / "printed_pipe_tiles.txt"
+
+
+def _printed_faces() -> list[tuple[str, tilegen.Half, tilegen.Half, int]]:
+    """The printed tiles from the transcription (docs/components.md), with our matching id."""
+    out = []
+    for line in PRINTED.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        where, faces = line[:16].strip(), line[16:]
+        halves, ours = faces.split("=")
+        a, b = (tuple(sorted(("NESW".index(p[0]), "NESW".index(p[1]), "OTS".index(p[3]))
+                             for p in half.split())) for half in halves.split("|"))
+        out.append((where, a, b, int(ours)))
+    return out
+
+
+def test_the_printed_tiles_are_our_135_face_for_face_under_a_half_turn():
+    printed = _printed_faces()
+    assert len(printed) == 135
+    keys = {tilegen.canonical_key(a, b) for _, a, b, _ in printed}
+    assert len(keys) == 135  # no printed tile repeats another, turned or not
+    ours = {tilegen.canonical_key(_as_half(t.a), _as_half(t.b)): t.id for t in TILES}
+    assert keys == set(ours)
+    for where, a, b, our_id in printed:
+        assert ours[tilegen.canonical_key(a, b)] == our_id, where
+    assert sorted(our_id for *_, our_id in printed) == list(range(135))

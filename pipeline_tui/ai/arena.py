@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine import moves as M
+from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup
 from . import KINDS, choose_move
 
@@ -63,10 +64,11 @@ def action_name(move: M.Move) -> str | None:
 
 
 def play_game(bots: list[str], seed: int, seconds: float | None = None,
-              samples: int | None = None) -> GameRecord:
-    """One game between ``bots`` (one per seat) from setup seed ``seed``."""
+              samples: int | None = None, edition: int = PRINTED_EDITION) -> GameRecord:
+    """One game between ``bots`` (one per seat) from setup seed ``seed``, with the components
+    of ``edition`` (the printed ones unless told)."""
     setup = GameSetup(seed=seed, players=tuple(
-        PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)))
+        PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)), edition=edition)
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
     while not game.is_over():
@@ -92,12 +94,13 @@ def play_game(bots: list[str], seed: int, seconds: float | None = None,
 
 
 def _play_indexed(job: tuple) -> GameRecord:
-    bots, players, seed, index, seconds, samples = job
-    return play_game(seat_bots(bots, players, index), seed + index, seconds, samples)
+    bots, players, seed, index, seconds, samples, edition = job
+    return play_game(seat_bots(bots, players, index), seed + index, seconds, samples, edition)
 
 
 def run_games(bots: list[str], players: int, games: int, seed: int, jobs: int = 1,
-              seconds: float | None = None, samples: int | None = None) -> list[GameRecord]:
+              seconds: float | None = None, samples: int | None = None,
+              edition: int = PRINTED_EDITION) -> list[GameRecord]:
     """Play the arena's games, in ``jobs`` processes; records in game order."""
     unknown = [b for b in bots if b not in KINDS]
     if unknown:
@@ -108,7 +111,7 @@ def run_games(bots: list[str], players: int, games: int, seed: int, jobs: int = 
         raise ValueError(f"{len(bots)} bots named for {players} seats")
     if games < 1:
         raise ValueError("play at least 1 game")
-    work = [(bots, players, seed, i, seconds, samples) for i in range(games)]
+    work = [(bots, players, seed, i, seconds, samples, edition) for i in range(games)]
     if jobs <= 1 or games == 1:
         return [_play_indexed(job) for job in work]
     import multiprocessing

@@ -13,8 +13,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..data import components as C
+from ..data import editions as E
 from ..engine import (
-    PlayerState, State, card_value, highest_grade_from_crude, network_map, refine_cost, score_player,
+    PlayerState, State, card_value, highest_grade_from_crude, market_rows, network_map, refine_cost,
+    score_player,
 )
 
 SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components market rows)
@@ -80,11 +82,12 @@ def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
     return pay + (C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0)
 
 
-@lru_cache(maxsize=16)
-def _market_slots(players: int, refined_bonus: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+@lru_cache(maxsize=64)
+def _market_slots(edition: int, layout: tuple, players: int,
+                  refined_bonus: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per market row, (slot, price) for each slot in play (``rules.market_price``, tabled)."""
     table = []
-    for row in C.MARKET_ROWS:
+    for row in E.market_rows(edition, layout, players):
         bonus = C.REFINED_MARKETS_I_BONUS if refined_bonus and row.market != "C" and row.grade > 0 else 0
         table.append(tuple((slot, row.prices[printed] + bonus)
                            for slot, printed in enumerate(row.slots[players])))
@@ -108,7 +111,8 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
     that change prices (a plan's steps mostly leave them as they are)."""
     levels = player.upgrades
-    key = (len(state.players), min(levels[_RM], 3), levels[_CO] >= 2,
+    key = (len(state.players), state.edition, tuple(state.market_layout),
+           min(levels[_RM], 3), levels[_CO] >= 2,
            tuple(map(tuple, state.markets)), tuple(map(tuple, state.order_rows)))
     found = _OUTLETS.get(key)
     if found is None:
@@ -122,8 +126,10 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
 def _list_outlets(state: State, levels: list[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
     any_colour = levels[_RM] >= 3
     out: list[list[tuple[int, int]]] = [[], [], []]
-    table = _market_slots(len(state.players), levels[_RM] >= 1)
-    for index, row in enumerate(C.MARKET_ROWS):
+    rows = market_rows(state)
+    table = _market_slots(state.edition, tuple(state.market_layout), len(state.players),
+                          levels[_RM] >= 1)
+    for index, row in enumerate(rows):
         held_row = state.markets[index]
         spread = any_colour and row.market != "C"
         for slot, price in table[index]:

@@ -18,8 +18,9 @@ from functools import lru_cache
 from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
-    DIRS, State, apply_trusted, clone_state, highest_grade_from_crude, legal_moves,
-    legal_placements, market_price, network_map, rotated_halves, tile_cells,
+    DIRS, State, apply_trusted, clone_state, government_adjacency, highest_grade_from_crude,
+    legal_moves, legal_placements, market_price, market_row_index, network_map, rotated_halves,
+    tile_cells,
 )
 from .evaluate import SALE, evaluate
 
@@ -209,14 +210,15 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
     buys: dict[str, tuple[int, M.Move]] = {}
     sells: dict[tuple, tuple[int, M.Move]] = {}
     out: list[M.Move] = []
+    row_index = market_row_index(state)
     for m in legal:
         t = type(m)
         if t is M.Buy:
-            price = market_price(state, player, C.MARKET_ROW_INDEX[m.row], m.slot)
+            price = market_price(state, player, row_index[m.row], m.slot)
             if m.row not in buys or price < buys[m.row][0]:
                 buys[m.row] = (price, m)
         elif t is M.Sell:
-            price = market_price(state, player, C.MARKET_ROW_INDEX[m.row], m.slot)
+            price = market_price(state, player, row_index[m.row], m.slot)
             key = (m.row, m.colour, m.grade)
             if key not in sells or price > sells[key][0]:
                 sells[key] = (price, m)
@@ -314,7 +316,7 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
     out: list[M.Move] = [m for m in legal if type(m) is M.Action]
     gov = [m for m in legal if type(m) is M.Government]
     if gov:
-        adjacency = C.government_adjacency()
+        adjacency = government_adjacency(state)
 
         def gov_score(m: M.Government) -> float:
             quadrant = state.government[m.quadrant]

@@ -14,6 +14,7 @@ import zlib
 import msgspec
 
 from ..data import components as C
+from ..data import editions as E
 from ..engine import Game, State, clone_state
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -39,7 +40,7 @@ def visible_contracts(state: State) -> set[int]:
     """Contract ids in sight: the display, every player's Contracts, each stack's top tile."""
     seen = {t for row in state.contract_rows for t in row if t >= 0}
     for player in state.players:
-        seen.update(h.tile for h in player.contracts if h.tile < 100)
+        seen.update(h.tile for h in player.contracts if C.contract_tile(h.tile).kind == "contract")
     seen.update(stack[-1] for stack in state.contract_stacks if stack)
     return seen
 
@@ -56,10 +57,11 @@ def determinize(source: State | Game, seat: int, rng: random.Random) -> State:
     rng.shuffle(unseen)
     state.pipe_deck = unseen[:len(state.pipe_deck)]
     seen = visible_contracts(state)
+    contracts = E.edition(state.edition).contracts
     for grade, stack in zip(C.CONTRACT_ROWS, state.contract_stacks):
         if len(stack) < 2:
             continue
-        pool = sorted(t.id for t in C.CONTRACTS if t.row == grade and t.id not in seen)
+        pool = sorted(t.id for t in contracts if t.row == grade and t.id not in seen)
         below = rng.sample(pool, min(len(stack) - 1, len(pool)))
         stack[:] = below + [stack[-1]]
     return state

@@ -1,14 +1,15 @@
-"""Every component of Pipeline as data, in one place.
+"""Every component of Pipeline as data, in one place, per component edition.
 
-Each table names its source: ``PUBLIC`` (a fact printed in the rulebook or found in public
-sources, see DESIGN.md section 4) or ``DESIGN`` (a value we chose because the rulebook's pictures
-are missing, DESIGN.md section 5). Change a ``DESIGN`` value only with evidence from the bot arena
-and a CHANGELOG line.
+Edition 1 holds the values we designed while the rulebook's pictures were missing; edition 2
+holds the printed components from a public transcription (see ``editions.py`` and
+docs/components.md). Each table names its :class:`Source`. Change a ``DESIGN`` value only with
+evidence from the bot arena and a CHANGELOG line.
 """
 
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from functools import lru_cache
 from typing import Literal
 
@@ -16,9 +17,17 @@ import msgspec
 
 from .oil import parse_barrel
 
-PUBLIC = "public"
-DESIGN = "design"
-Source = Literal["public", "design"]
+
+class Source(StrEnum):
+    """Where a table's values come from."""
+
+    PRINTED = "printed"  # the public transcription of the printed components
+    RULEBOOK = "rulebook"  # the rulebook's text, or public sources agreeing with it
+    DESIGN = "design"  # our design: nothing public is known
+
+
+PUBLIC = Source.RULEBOOK
+DESIGN = Source.DESIGN
 
 # --- Counts and rules constants (rulebook "Contents" and setup) ------------------------------
 
@@ -130,8 +139,9 @@ def _row(market: str, barrel: str, prices: tuple[int, ...], supply: int = 0, dem
                      starts_full=grade == 0, source=source)
 
 
-# DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4 (M1 silver High 50,50,55,55;
-# M1 orange Low 25; M2 orange Low 30,30; M2 teal High and Mid 45; M2 silver crude 10).
+# Edition 1's fixed markets. DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4
+# (M1 silver High 50,50,55,55; M1 orange Low 25; M2 orange Low 30,30; M2 teal High and Mid 45;
+# M2 silver crude 10).
 MARKET_ROWS: tuple[MarketRow, ...] = (
     _row("C", "OC", (10, 9, 8, 7, 6, 5), supply=4),
     _row("C", "TC", (10, 9, 8, 7, 6, 5), supply=4),
@@ -162,7 +172,7 @@ MARKET_ROW_INDEX = {row.code: i for i, row in enumerate(MARKET_ROWS)}
 MARKET_NAMES = {"C": "Crude Market", "1": "Refined Market 1", "2": "Refined Market 2",
                 "3": "Refined Market 3"}
 
-# --- Shops (DESIGN: tanks clearly cheaper than machines; Machine Shop cheapest rows PUBLIC) ----
+# --- Shops, edition 1 (DESIGN: tanks cheaper than machines; Machine Shop $20 and $30 PUBLIC) --
 
 TANK_SHOP_PRICES = (5, 10, 15)  # DESIGN
 TANK_SHOP_SPACES = {2: (2, 2, 2), 3: (3, 3, 2), 4: (4, 4, 3)}  # DESIGN
@@ -171,7 +181,7 @@ MACHINE_SHOP_SPACES = {2: (1, 1, 1), 3: (1, 2, 1), 4: (2, 2, 2)}  # DESIGN
 SHOP_PIPES_PER_PLAYER = 2  # PUBLIC: "reveal 2 Pipe tiles per player" next to each shop
 SHOPS = ("T", "M")  # pipe rows next to the Tank Shop and next to the Machine Shop
 
-# --- Contracts and Orders (DESIGN: tile faces unknown) ----------------------------------------
+# --- Contracts and Orders (edition 1 DESIGN: tile faces were unknown; edition 2 PRINTED) -----
 
 
 class ContractTile(msgspec.Struct, frozen=True):
@@ -185,12 +195,13 @@ class ContractTile(msgspec.Struct, frozen=True):
     source: Source = DESIGN
 
 
-def _tiles(kind: str, specs: list[str], start: int) -> tuple[ContractTile, ...]:
+def _tiles(kind: str, specs: list[str], start: int,
+           source: Source = DESIGN) -> tuple[ContractTile, ...]:
     out = []
     for i, spec in enumerate(specs):
         needs = tuple(parse_barrel(code) for code in spec.split())
         row = max(g for _, g in needs) if kind == "contract" else len(needs)
-        out.append(ContractTile(start + i, kind, row, needs))  # type: ignore[arg-type]
+        out.append(ContractTile(start + i, kind, row, needs, source))  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -221,9 +232,36 @@ CONTRACT_ROWS = (1, 2, 3)  # Low, Mid, High
 ORDER_ROWS = (3, 4, 5)
 
 
+# Edition 2 (printed, from the public transcription). Ids never overlap edition 1's, so a tile
+# id alone names its tile: Contracts 200..229, Orders 300..323.
+PRINTED_CONTRACTS = _tiles("contract", [
+    # Low row (10)
+    "SL SL SL", "TL TL", "TL TL TL", "SL SL", "OL OL", "OL SL", "OL OL SL", "SL OL TL", "OL TL",
+    "SL TL",
+    # Mid row (10)
+    "SM SM", "SM OM TM", "SM SM TM", "OM OL", "SM TM", "OM OM", "OM OM OM", "TM TM TM", "SM TL",
+    "TM TM",
+    # High row (10)
+    "OH OH", "SH SH", "TH TH", "SH SH SH", "OH TM", "SH SM", "OH OM TL", "TH TL", "TH TH TH",
+    "TH TH SH",
+], 200, Source.PRINTED)
+PRINTED_ORDERS = _tiles("order", [
+    # 3 barrels (8)
+    "OH SL TL", "SH SH TH", "OH OH TH", "SH SM OL", "SH TM OM", "TH TM OL", "OH SH TH", "SH TM OL",
+    # 4 barrels (8)
+    "OM OM OM OM", "SM SM OL OL", "OH OH OM OL", "OH OH TL TL", "SH TM OL OL", "SL SL SL SL",
+    "SH OH SM SL", "TH TH TH TH",
+    # 5 barrels (8)
+    "TM TM TM TM TM", "SH SH SH OM OM", "SM SM SM SM SM", "SH OH TH SM OM", "OL OL OL OL OL",
+    "OH OH OH OM OL", "TL TL TL OL OL", "TM TM TM SL SL",
+], 300, Source.PRINTED)
+_TILES_BY_ID = {t.id: t for t in CONTRACTS + ORDERS + PRINTED_CONTRACTS + PRINTED_ORDERS}
+
+
 def contract_tile(tile_id: int) -> ContractTile:
-    """The Contract or Order tile with this id (Contracts 0..29, Orders 100..123)."""
-    return CONTRACTS[tile_id] if tile_id < 100 else ORDERS[tile_id - 100]
+    """The Contract or Order tile with this id, in any edition (edition 1: Contracts 0..29,
+    Orders 100..123; edition 2: Contracts 200..229, Orders 300..323)."""
+    return _TILES_BY_ID[tile_id]
 
 
 # --- Refinement cost markers (PUBLIC) ----------------------------------------------------------
@@ -246,7 +284,7 @@ MARKET_CELLS = {"crude": (0, -2), "refined1": (-2, 0), "refined2": (0, 2), "refi
 INNER_CELLS = ((0, -1), (-1, 0), (0, 1), (1, 0))  # N, W, S, E: where the action tiles lie
 CROSS_CENTRE = (0, 0)
 
-# --- Government (PUBLIC counts and prices; DESIGN layout of the domino spaces) ----------------
+# --- Government (PUBLIC counts and prices; edition 1's DESIGN layout of the domino spaces) ----
 
 GOVERNMENT_QUADRANTS = 4
 # One quadrant: a 4x4 cell grid tiled by 8 domino spaces (the number is the space).
@@ -256,23 +294,6 @@ GOVERNMENT_LAYOUT = (
     (3, 4, 5, 5),
     (6, 6, 7, 7),
 )
-
-
-@lru_cache(maxsize=1)
-def government_adjacency() -> tuple[frozenset[int], ...]:
-    """For each of the 8 spaces of a quadrant, the spaces sharing an edge with it."""
-    adj: list[set[int]] = [set() for _ in range(8)]
-    for y in range(4):
-        for x in range(4):
-            here = GOVERNMENT_LAYOUT[y][x]
-            for dx, dy in ((1, 0), (0, 1)):
-                nx, ny = x + dx, y + dy
-                if nx < 4 and ny < 4:
-                    there = GOVERNMENT_LAYOUT[ny][nx]
-                    if there != here:
-                        adj[here].add(there)
-                        adj[there].add(here)
-    return tuple(frozenset(s) for s in adj)
 
 
 # --- Upgrades (PUBLIC: families, levels and card counts) --------------------------------------

@@ -16,7 +16,7 @@ from typing import Union
 
 import msgspec
 
-from ..data.components import MARKET_ROW_INDEX, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
+from ..data.components import MARKET_NAMES, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
 from ..data.oil import barrel_code, parse_barrel
 from .errors import NotationError
 
@@ -77,7 +77,8 @@ class EndTurn(Move, tag="end_turn", frozen=True):
 
 
 class ChooseTurnOrder(Move, tag="turn_order", frozen=True):
-    """After an Action with the Turn Order icon: take this place (0 = first) next round."""
+    """After an Action with the Turn Order icon: take this place (0 = first) next round; from
+    rules version 2 a space of the next-Round row (an occupied one pushes the disks there)."""
     position: int
 
 
@@ -191,7 +192,11 @@ class TakeTank(Move, tag="take_tank", frozen=True):
     grade: int
 
 
+MACHINE_STACK = -1  # TakeMachine.shop_row: the stack of Machines beside the board
+
+
 class TakeMachine(Move, tag="take_machine", frozen=True):
+    """Upgrade gift: a Machine from a Machine Shop row, or the stack (Machines I, version 2)."""
     shop_row: int
 
 
@@ -286,7 +291,8 @@ def format_move(m: Move) -> str:
         case TakeTank():
             return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
         case TakeMachine():
-            return f"take-machine {m.shop_row + 1}"
+            return ("take-machine stack" if m.shop_row == MACHINE_STACK
+                    else f"take-machine {m.shop_row + 1}")
         case TakePipe():
             return f"take-pipe {m.shop}{m.index + 1}"
         case Decline():
@@ -312,7 +318,11 @@ def _action(text: str) -> str:
 
 
 def _row(text: str) -> str:
-    if text not in MARKET_ROW_INDEX:
+    """A market row code: market letter, a dash, then a barrel (which rows a game has depends
+    on its market tiles, so the rules check the rest)."""
+    market, dash, barrel = text[:1], text[1:2], text[2:]
+    if (market not in MARKET_NAMES or dash != "-" or len(barrel) != 2
+            or barrel[0] not in "OTS" or barrel[1] not in "CLMH"):
         raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
     return text
 
@@ -406,6 +416,8 @@ def parse_move(text: str) -> Move:
             return tank(shop_row=_index(args[0]), grade=_grade(args[1]))
         if verb in ("machine", "take-machine"):
             need(1)
+            if verb == "take-machine" and args[0].lower() == "stack":
+                return TakeMachine(shop_row=MACHINE_STACK)
             machine = BuyMachine if verb == "machine" else TakeMachine
             return machine(shop_row=_index(args[0]))
         if verb == "pipe":

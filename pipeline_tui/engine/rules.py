@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..data import components as C
+from ..data import editions as E
 from . import moves as M
 from .errors import IllegalMove
 from .network import NetworkMap, build_map, legal_placements, placement_ok
@@ -37,6 +38,26 @@ def current(state: State) -> PlayerState:
     return state.players[state.turn.player]
 
 
+def edition(state: State) -> E.Edition:
+    """The component tables this game is played with."""
+    return E.edition(state.edition)
+
+
+def market_rows(state: State) -> tuple[C.MarketRow, ...]:
+    """The market rows in ``state.markets`` order (edition 2: from the market tiles' layout)."""
+    return E.market_rows(state.edition, tuple(state.market_layout), len(state.players))
+
+
+def market_row_index(state: State) -> dict[str, int]:
+    """Market row code (like ``1-OL``) to its index in ``state.markets``."""
+    return E.market_row_index(state.edition, tuple(state.market_layout), len(state.players))
+
+
+def government_adjacency(state: State) -> tuple[frozenset[int], ...]:
+    """Per Government space of a quadrant, the spaces sharing an edge with it."""
+    return E.government_adjacency(state.edition)
+
+
 def n_players(state: State) -> int:
     return len(state.players)
 
@@ -55,7 +76,7 @@ def cross_distance(state: State, a: str, b: str) -> int:
 
 def market_price(state: State, player: PlayerState, row_index: int, slot: int) -> int:
     """The price printed above a slot, plus $5 for refined oil with Refined Markets I."""
-    row = C.MARKET_ROWS[row_index]
+    row = market_rows(state)[row_index]
     price = row.prices[row.slots[n_players(state)][slot]]
     if row.market != "C" and row.grade > 0 and player.level("RM") >= 1:
         price += C.REFINED_MARKETS_I_BONUS
@@ -124,7 +145,7 @@ def _market_rows_in_scope(state: State) -> list[int]:
         markets = {"1", "2", "3"}
     else:
         markets = {market}
-    return [i for i, row in enumerate(C.MARKET_ROWS) if row.market in markets]
+    return [i for i, row in enumerate(market_rows(state)) if row.market in markets]
 
 
 def _run_scope(state: State):
@@ -206,7 +227,8 @@ def _check_action(state: State, m: M.Action) -> str | None:
         return why
     if m.action not in CROSS_ACTIONS:
         return f"Action: there is no action space {m.action!r}"
-    if state.turn.mains == 1 and m.action == state.turn.last_cross:
+    if (state.rules_version < 2 and state.turn.mains == 1
+            and m.action == state.turn.last_cross):
         return "Human Resources III: your two Actions must be on different spaces"
     return None
 
@@ -329,7 +351,10 @@ def _check_turn_order(state: State, m: M.ChooseTurnOrder) -> str | None:
         return "Turn Order: only after an Action showing the Turn Order icon"
     if t.order_chosen:
         return "Turn Order: you have chosen your place already this turn"
-    if not 0 <= m.position <= len(state.next_order):
+    if state.rules_version >= 2:
+        if not 0 <= m.position < len(state.next_track):
+            return f"Turn Order: choose a space from 1 to {len(state.next_track)}"
+    elif not 0 <= m.position <= len(state.next_order):
         return f"Turn Order: choose a place from 1 to {len(state.next_order) + 1}"
     return None
 
@@ -338,7 +363,7 @@ def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
     why = _in_action(state, C.ACTION_MARKET, "Markets: buy and sell only during a market Action")
     if why:
         return why, -1
-    index = C.MARKET_ROW_INDEX.get(row, -1)
+    index = market_row_index(state).get(row, -1)
     if index not in _market_rows_in_scope(state):
         return f"Markets: row {row} is not part of the market you are visiting", -1
     if not 0 <= slot < len(state.markets[index]):
@@ -354,7 +379,7 @@ def _check_buy(state: State, m: M.Buy) -> str | None:
     if colour < 0:
         return "Markets: that slot is empty"
     player = current(state)
-    grade = C.MARKET_ROWS[index].grade
+    grade = market_rows(state)[index].grade
     if player.free_space(grade) < 1:
         return f"Tank Farm: no free Tank in the {('Crude', 'Low', 'Mid', 'High')[grade]} row"
     if player.money < market_price(state, player, index, m.slot):
@@ -370,7 +395,7 @@ def _check_sell(state: State, m: M.Sell) -> str | None:
         return "Markets: complete all your selling before purchasing"
     if state.markets[index][m.slot] >= 0:
         return "Markets: that slot is taken"
-    row = C.MARKET_ROWS[index]
+    row = market_rows(state)[index]
     player = current(state)
     if not (0 <= m.colour <= 2 and 0 <= m.grade <= 3) or player.oil[m.grade][m.colour] < 1:
         return "Tank Farm: you have no such barrel"
@@ -433,8 +458,8 @@ def _check_buy_tank(state: State, m: M.BuyTank) -> str | None:
            or _check_tank_common(state, m.shop_row, m.grade))
     if why:
         return why
-    if current(state).money < C.TANK_SHOP_PRICES[m.shop_row]:
-        return f"Tank Shop: that Tank costs ${C.TANK_SHOP_PRICES[m.shop_row]}"
+    if current(state).money < edition(state).tank_shop_prices[m.shop_row]:
+        return f"Tank Shop: that Tank costs ${edition(state).tank_shop_prices[m.shop_row]}"
     return None
 
 
@@ -448,8 +473,8 @@ def _check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
         return "Machine Shop: Machines come from the cheapest row that has one"
     if not _free_cells_for_machine(current(state)):
         return "Machines: a Machine must cover a Pipe tile half without one"
-    if current(state).money < C.MACHINE_SHOP_PRICES[m.shop_row]:
-        return f"Machine Shop: that Machine costs ${C.MACHINE_SHOP_PRICES[m.shop_row]}"
+    if current(state).money < edition(state).machine_shop_prices[m.shop_row]:
+        return f"Machine Shop: that Machine costs ${edition(state).machine_shop_prices[m.shop_row]}"
     return None
 
 
@@ -535,7 +560,7 @@ def _check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
     t = state.turn
     if t.gov_bought >= 5:
         return "Government: at most 5 tiles per Action"
-    if not 0 <= m.space < 8 or m.space not in C.government_adjacency()[t.gov_space]:
+    if not 0 <= m.space < 8 or m.space not in government_adjacency(state)[t.gov_space]:
         return "Government: extra tiles must share an edge with the tile under your worker"
     if state.government[t.gov_quadrant][m.space] < 0:
         return "Government: that space is empty"
@@ -655,7 +680,14 @@ def _check_take_machine(state: State, m: M.TakeMachine) -> str | None:
     why = _grant_head(state, "machine")
     if why:
         return why
-    if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
+    if m.shop_row == M.MACHINE_STACK:
+        if not state.turn.grants[0].stack:
+            return "Shops: their Machine comes from the Machine Shop (Machines I: also the stack)"
+        if any(state.machine_shop):
+            return "Machines I: the Machine comes from the Machine Shop while it has one"
+        if state.machine_reserve < 1:
+            return "Machines I: no Machine is left in the stack beside the board"
+    elif not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
     if any(state.machine_shop[:m.shop_row]):
         return "Machine Shop: Machines come from the cheapest row that has one"
@@ -802,7 +834,11 @@ def _do_run_machines(state: State, m: M.RunMachines) -> None:
 def _do_end_turn(state: State, m: M.EndTurn) -> None:
     t = state.turn
     if not t.order_chosen:
-        state.next_order.append(t.player)
+        if state.rules_version >= 2:  # slide down to the leftmost free space
+            state.next_track[state.next_track.index(-1)] = t.player
+            _sync_next_order(state)
+        else:
+            state.next_order.append(t.player)
     state.turn_index += 1
     if state.turn_index < len(state.turn_order):
         _start_turn(state)
@@ -811,22 +847,42 @@ def _do_end_turn(state: State, m: M.EndTurn) -> None:
 
 
 def _do_turn_order(state: State, m: M.ChooseTurnOrder) -> None:
-    state.next_order.insert(m.position, state.turn.player)
+    if state.rules_version >= 2:
+        place_on_track(state.next_track, state.turn.player, m.position)
+        _sync_next_order(state)
+    else:
+        state.next_order.insert(m.position, state.turn.player)
     state.turn.order_chosen = True
 
 
+def place_on_track(track: list[int], seat: int, space: int) -> None:
+    """Rules version 2, "Turn Order": put a disk on a space of the next-Round row. A disk already
+    there is pushed, with the disks touching it, toward the nearest free space: to the right as
+    in the rulebook's example when there is one, otherwise to the left."""
+    if track[space] >= 0:
+        right = [i for i in range(space + 1, len(track)) if track[i] < 0]
+        free = right[0] if right else max(i for i in range(space) if track[i] < 0)
+        del track[free]
+        track.insert(space, -1)
+    track[space] = seat
+
+
+def _sync_next_order(state: State) -> None:
+    state.next_order = [seat for seat in state.next_track if seat >= 0]
+
+
 def _do_buy(state: State, m: M.Buy) -> None:
-    index = C.MARKET_ROW_INDEX[m.row]
+    index = market_row_index(state)[m.row]
     player = current(state)
     colour = state.markets[index][m.slot]
     player.money -= market_price(state, player, index, m.slot)
     state.markets[index][m.slot] = -1
-    player.oil[C.MARKET_ROWS[index].grade][colour] += 1
+    player.oil[market_rows(state)[index].grade][colour] += 1
     state.turn.bought = True
 
 
 def _do_sell(state: State, m: M.Sell) -> None:
-    index = C.MARKET_ROW_INDEX[m.row]
+    index = market_row_index(state)[m.row]
     player = current(state)
     player.money += market_price(state, player, index, m.slot)
     player.oil[m.grade][m.colour] -= 1
@@ -853,13 +909,13 @@ def _do_loan(state: State, m: M.TakeLoan) -> None:
 
 def _do_buy_tank(state: State, m: M.BuyTank) -> None:
     player = current(state)
-    player.money -= C.TANK_SHOP_PRICES[m.shop_row]
+    player.money -= edition(state).tank_shop_prices[m.shop_row]
     state.tank_shop[m.shop_row] -= 1
     player.tanks[m.grade] += 1
 
 
 def _do_buy_machine(state: State, m: M.BuyMachine) -> None:
-    current(state).money -= C.MACHINE_SHOP_PRICES[m.shop_row]
+    current(state).money -= edition(state).machine_shop_prices[m.shop_row]
     state.machine_shop[m.shop_row] -= 1
     state.turn.hand_machine = True
 
@@ -904,7 +960,9 @@ def _do_buy_upgrade(state: State, m: M.BuyUpgrade) -> None:
     player.upgrades[C.UPGRADE_CODES.index(m.family)] = level + 1
     state.turn.upgrades_bought.append(m.family)
     for kind, count in _UPGRADE_GRANTS.get((m.family, level + 1), ()):
-        state.turn.grants.append(Grant(kind, count, f"{m.family} {'I' * (level + 1)}"))
+        # Rules version 2: the Machines I card has no "if available" clause (rules-readings.md).
+        stack = state.rules_version >= 2 and m.family == "MACH"
+        state.turn.grants.append(Grant(kind, count, f"{m.family} {'I' * (level + 1)}", stack))
 
 
 def _do_flip(state: State, m: M.FlipToken) -> None:
@@ -975,7 +1033,10 @@ def _do_take_tank(state: State, m: M.TakeTank) -> None:
 
 def _do_take_machine(state: State, m: M.TakeMachine) -> None:
     _use_grant(state)
-    state.machine_shop[m.shop_row] -= 1
+    if m.shop_row == M.MACHINE_STACK:
+        state.machine_reserve -= 1
+    else:
+        state.machine_shop[m.shop_row] -= 1
     state.turn.hand_machine = True
 
 
@@ -1002,7 +1063,8 @@ def _grant_possible(state: State, grant: Grant) -> bool:
     if grant.kind == "pipe":
         return any(tile >= 0 for shop in state.shop_pipes for tile in shop)
     if grant.kind == "machine":
-        return any(state.machine_shop) and bool(_free_cells_for_machine(player))
+        return (bool(any(state.machine_shop) or (grant.stack and state.machine_reserve))
+                and bool(_free_cells_for_machine(player)))
     return False
 
 
@@ -1059,7 +1121,7 @@ def _refresh(state: State) -> None:
     for row, stack in zip(state.contract_rows, state.contract_stacks):
         row.pop()
         row.insert(0, stack.pop() if stack else -1)
-    for index, row in enumerate(C.MARKET_ROWS):
+    for index, row in enumerate(market_rows(state)):
         slots = state.markets[index]
         if row.supply:
             added = 0
@@ -1085,11 +1147,11 @@ def _refresh(state: State) -> None:
             if tile >= 0:
                 state.pipe_discard.append(tile)
             shop[i] = state.pipe_deck.pop() if state.pipe_deck else -1
-    for i, full in enumerate(C.TANK_SHOP_SPACES[n]):
+    for i, full in enumerate(edition(state).tank_shop_spaces[n]):
         add = min(full - state.tank_shop[i], state.tank_reserve)
         state.tank_shop[i] += add
         state.tank_reserve -= add
-    for i, full in enumerate(C.MACHINE_SHOP_SPACES[n]):
+    for i, full in enumerate(edition(state).machine_shop_spaces[n]):
         add = min(full - state.machine_shop[i], state.machine_reserve)
         state.machine_shop[i] += add
         state.machine_reserve -= add
@@ -1099,6 +1161,7 @@ def _refresh(state: State) -> None:
 def _end_round(state: State) -> None:
     state.turn_order = state.next_order
     state.next_order = []
+    state.next_track = [-1] * len(state.next_track)
     state.turn_index = 0
     for player in state.players:
         player.worker = ""
@@ -1274,8 +1337,9 @@ def _action_candidates(state: State) -> list[M.Move]:
     player = current(state)
     out: list[M.Move] = [M.EndAction()]
     if t.action in C.ACTION_MARKET:
+        rows = market_rows(state)
         for index in _market_rows_in_scope(state):
-            row = C.MARKET_ROWS[index]
+            row = rows[index]
             for slot, colour in enumerate(state.markets[index]):
                 if colour >= 0:
                     out.append(M.Buy(row=row.code, slot=slot))
@@ -1308,7 +1372,7 @@ def _action_candidates(state: State) -> list[M.Move]:
             out.append(M.BuyUpgrade(family=family))
             out.append(M.FlipToken(family=family))
     elif t.action == "government":
-        out.extend(M.BuyGovernmentTile(space=s) for s in C.government_adjacency()[t.gov_space])
+        out.extend(M.BuyGovernmentTile(space=s) for s in government_adjacency(state)[t.gov_space])
     elif t.action in RUN_ACTIONS:
         for p in _run_scope(state):
             for f in range(3):
@@ -1337,7 +1401,8 @@ def legal_moves(state: State) -> list[M.Move]:
             cands = [M.TakeTank(shop_row=r, grade=g) for r in range(len(state.tank_shop))
                      for g in range(4)]
         elif kind == "machine":
-            cands = [M.TakeMachine(shop_row=r) for r in range(len(state.machine_shop))]
+            cands = [M.TakeMachine(shop_row=r)
+                     for r in (*range(len(state.machine_shop)), M.MACHINE_STACK)]
         else:
             cands = [M.TakePipe(shop=s, index=i) for si, s in enumerate(C.SHOPS)
                      for i in range(len(state.shop_pipes[si]))]
@@ -1356,6 +1421,7 @@ def legal_moves(state: State) -> list[M.Move]:
             cands.extend(M.Secondary(action=a) for a in CROSS_ACTIONS)
     cands.append(M.RunMachines())
     if t.icon and not t.order_chosen:
-        cands.extend(M.ChooseTurnOrder(position=i) for i in range(len(state.next_order) + 1))
+        places = len(state.next_track) if state.rules_version >= 2 else len(state.next_order) + 1
+        cands.extend(M.ChooseTurnOrder(position=i) for i in range(places))
     cands.append(M.EndTurn())
     return _keep(state, cands) + _fulfilment_moves(state)

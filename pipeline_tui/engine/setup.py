@@ -11,9 +11,11 @@ import random
 import msgspec
 
 from ..data import components as C
+from ..data import editions as E
 from .state import PlayerState, State, TurnState
 
-RULES_VERSION = 1
+RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
+RULES_VERSIONS = (1, 2)  # saves of every version keep replaying as they were played
 
 
 class PlayerSetup(msgspec.Struct, frozen=True):
@@ -24,16 +26,21 @@ class PlayerSetup(msgspec.Struct, frozen=True):
 
 
 class GameSetup(msgspec.Struct, frozen=True):
+    """Everything a game starts from. ``edition`` names the component tables (1 = our design,
+    which every save made before editions has; 2 = the printed components)."""
+
     seed: int
     players: tuple[PlayerSetup, ...]
     first_game: bool = False
     rules_version: int = RULES_VERSION
+    edition: int = 1
 
     @classmethod
-    def default(cls, players: int, seed: int, first_game: bool = False) -> "GameSetup":
+    def default(cls, players: int, seed: int, first_game: bool = False,
+                edition: int = E.PRINTED_EDITION) -> "GameSetup":
         names = ("Ada", "Bo", "Cy", "Di")
         return cls(seed=seed, players=tuple(PlayerSetup(names[i]) for i in range(players)),
-                   first_game=first_game)
+                   first_game=first_game, edition=edition)
 
 
 class SetupError(ValueError):
@@ -43,15 +50,21 @@ class SetupError(ValueError):
 def validate_setup(setup: GameSetup) -> None:
     if len(setup.players) not in C.PLAYER_COUNTS:
         raise SetupError(f"Pipeline is for 2 to 4 players, not {len(setup.players)}")
-    if setup.rules_version != RULES_VERSION:
-        raise SetupError(f"rules version {setup.rules_version} is not known (this is {RULES_VERSION})")
+    if setup.rules_version not in RULES_VERSIONS:
+        raise SetupError(f"rules version {setup.rules_version} is not known "
+                         f"(this program plays {', '.join(map(str, RULES_VERSIONS))})")
+    if setup.edition not in E.EDITIONS:
+        raise SetupError(f"component edition {setup.edition} is not known (known: 1, 2)")
     if not 0 <= setup.seed < 2**63:
         raise SetupError("the seed must be a whole number from 0 to 2^63-1")
 
 
 def initial_state(setup: GameSetup) -> State:
-    """The table after setup, before the players place their 5 starting Tanks."""
+    """The table after setup, before the players place their 5 starting Tanks. Edition 2 then
+    places the market tiles at random (after every draw edition 1 makes, so both editions deal
+    the rest of the table alike from one seed)."""
     validate_setup(setup)
+    ed = E.edition(setup.edition)
     n = len(setup.players)
     rng = random.Random(setup.seed)
     spaces = C.DISPLAY_SPACES[n]
@@ -62,7 +75,7 @@ def initial_state(setup: GameSetup) -> State:
 
     contract_rows, contract_stacks = [], []
     for grade in C.CONTRACT_ROWS:
-        stack = [t.id for t in C.CONTRACTS if t.row == grade]
+        stack = [t.id for t in ed.contracts if t.row == grade]
         rng.shuffle(stack)
         stack = stack[: C.CONTRACT_STACK_SIZE[n]]
         row = [stack.pop() for _ in range(spaces)]
@@ -70,7 +83,7 @@ def initial_state(setup: GameSetup) -> State:
         contract_stacks.append(stack)
     order_rows = []
     for size in C.ORDER_ROWS:
-        stack = [t.id for t in C.ORDERS if t.row == size]
+        stack = [t.id for t in ed.orders if t.row == size]
         rng.shuffle(stack)
         order_rows.append(stack[:spaces])
 
@@ -80,8 +93,8 @@ def initial_state(setup: GameSetup) -> State:
         families = rng.sample(list(C.UPGRADE_CODES), C.UPGRADE_FAMILIES_PER_GAME)
     families.sort(key=C.UPGRADE_CODES.index)
 
-    tank_shop = list(C.TANK_SHOP_SPACES[n])
-    machine_shop = list(C.MACHINE_SHOP_SPACES[n])
+    tank_shop = list(ed.tank_shop_spaces[n])
+    machine_shop = list(ed.machine_shop_spaces[n])
     tank_reserve = C.TANK_TILES - C.START_TANKS * n - sum(tank_shop)
     machine_reserve = C.MACHINE_TILES - sum(machine_shop)
 
@@ -105,8 +118,9 @@ def initial_state(setup: GameSetup) -> State:
     start = rng.randrange(n)
     order = [(start + i) % n for i in range(n)]
 
+    layout = E.random_market_layout(rng) if setup.edition != 1 else ()
     markets = []
-    for row in C.MARKET_ROWS:
+    for row in E.market_rows(setup.edition, layout, n):
         slots = row.slots[n]
         if row.starts_full:
             filled = min(len(slots), supply[row.colour])
@@ -139,4 +153,8 @@ def initial_state(setup: GameSetup) -> State:
         valuation_cards=valuations,
         refinement_costs=costs,
         action_tiles=action_tiles,
+        rules_version=setup.rules_version,
+        next_track=[-1] * n if setup.rules_version >= 2 else [],
+        edition=setup.edition,
+        market_layout=list(layout),
     )

@@ -61,6 +61,7 @@ class Grant(msgspec.Struct):
     kind: str  # "gov", "tank", "pipe", "machine"
     count: int
     source: str = ""  # the upgrade it comes from, for display
+    stack: bool = False  # a Machine that may come from the stack beside the board (Machines I)
 
 
 class TurnState(msgspec.Struct):
@@ -104,7 +105,9 @@ class State(msgspec.Struct):
     round: int = 1
     turn_order: list[int] = msgspec.field(default_factory=list)  # seats, this Round
     turn_index: int = 0
-    next_order: list[int] = msgspec.field(default_factory=list)  # the Turn Order track below
+    next_order: list[int] = msgspec.field(default_factory=list)  # seats placed for next Round
+    next_track: list[int] = msgspec.field(  # rules version 2: the row below, a seat or -1 per space
+        default_factory=list)
     turn: TurnState = msgspec.field(default_factory=TurnState)
     supply: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])  # barrels in the bank
     markets: list[list[int]] = msgspec.field(default_factory=list)  # per row: colour or -1
@@ -128,6 +131,10 @@ class State(msgspec.Struct):
     refinement_costs: list[list[int]] = msgspec.field(default_factory=list)  # [colour][step]
     action_tiles: list[str] = msgspec.field(default_factory=list)  # on inner spaces N, W, S, E
     over: bool = False
+    edition: int = 1  # the component edition (data/editions.py)
+    market_layout: list[tuple[int, int]] = msgspec.field(  # edition 2: (colour, tile) per
+        default_factory=list)  # market position, placed at random at setup
+    rules_version: int = 1  # GameSetup.rules_version: which rule readings apply (rules-readings.md)
 
 
 _ENCODER = msgspec.msgpack.Encoder()

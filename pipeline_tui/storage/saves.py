@@ -1,6 +1,6 @@
 """Save files: a versioned JSON envelope around a game's setup and move log (DESIGN.md section 2).
 
-A save is ``{"format": "pipeline-tui-save", "version": 1, "meta": {...}, "setup": {...},
+A save is ``{"format": "pipeline-tui-save", "version": 2, "meta": {...}, "setup": {...},
 "moves": [...]}``. Each move is its tagged msgspec Struct as msgspec writes it by default: an
 object whose ``"type"`` field is the move's tag (``{"type": "buy", "row": "C-OC", "slot": 2}``).
 ``meta`` is a convenience summary for listings; the setup and the moves are the truth, and
@@ -27,14 +27,25 @@ from ..engine.moves import AnyMove, format_move
 from ..engine.setup import GameSetup, SetupError
 
 FORMAT = "pipeline-tui-save"
-VERSION = 1
+VERSION = 2
 ENV_DIR = "PIPELINE_TUI_SAVES"
 AUTOSAVE_PREFIX = "autosave-"
 MAX_MESSAGE = 400
 
-# Version N dict -> version N+1 dict, so files written by older releases keep loading. Version 1
-# is the first released format, so there is nothing to upcast yet.
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 setups name their component edition; every version 1 save played edition 1.
+    (The bump makes older releases refuse an edition-2 save instead of replaying it with the
+    wrong components.)"""
+    setup = data.get("setup")
+    if isinstance(setup, dict):
+        data["setup"] = {**setup, "edition": setup.get("edition", 1)}
+    data["version"] = 2
+    return data
+
+
+# Version N dict -> version N+1 dict, so files written by older releases keep loading.
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 # Facts about the game that meta always states from the log itself (a caller cannot override
 # them, so meta never contradicts the replay).

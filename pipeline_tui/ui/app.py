@@ -11,10 +11,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .. import storage
+from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
 )
+from .reference_screen import ReferenceScreen
 from .replay_screen import ReplayScreen
 from .table_screen import TableScreen
 
@@ -31,6 +33,7 @@ class PipelineApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1", "help", "Help"),
+        Binding("f7", "reference", "Components"),
     ]
 
     def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
@@ -66,7 +69,7 @@ class PipelineApp(App):
             names = list(self.players or DEFAULT_NAMES[:2])
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         return GameSetup(seed=seed, players=tuple(PlayerSetup(n) for n in names),
-                         first_game=self.first_game)
+                         first_game=self.first_game, edition=PRINTED_EDITION)
 
     # --- navigation ---
     def _back_to_title(self) -> None:
@@ -120,6 +123,17 @@ class PipelineApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_reference(self) -> None:
+        """Every component table with its source (``pipeline-tui components``): of the edition
+        of the game on show, else of the edition new games use."""
+        if isinstance(self.screen, ReferenceScreen):
+            return
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        if tables:
+            self.push_screen(ReferenceScreen(tables[-1].game.setup.edition))
+        else:
+            self.push_screen(ReferenceScreen())
+
     def _table(self) -> TableScreen | None:
         """The live game's table, if one is open (the replay viewer is not a live game)."""
         for screen in reversed(self.screen_stack):
@@ -143,6 +157,8 @@ class PipelineApp(App):
         yield SystemCommand("Replay game", "Step through a saved game",
                             lambda: self.push_screen(LoadScreen(replay=True)))
         yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
+        yield SystemCommand("Components", "Every component table with its source",
+                            self.action_reference)
         table = self._table()
         if table is not None:
             yield SystemCommand("Save game as", "Save this game under a name",

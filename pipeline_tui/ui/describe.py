@@ -8,7 +8,10 @@ from __future__ import annotations
 from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..engine import moves as M
-from ..engine import State, market_price, network_map, refine_cost
+from ..engine import (
+    State, edition, market_price, market_row_index, market_rows, network_map, place_on_track,
+    refine_cost,
+)
 
 GROUPS = (
     "Setup", "Turn", "Actions", "Government", "Your Pipe Network", "Market", "Contracts & Loans",
@@ -74,14 +77,19 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.EndTurn:
         return "End your turn"
     if t is M.ChooseTurnOrder:
+        if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
+            track = list(state.next_track)
+            place_on_track(track, state.turn.player, move.position)
+            row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
+            return f"Turn Order space {move.position + 1}: next Round {row}"
         return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
     if t is M.Buy:
-        index = C.MARKET_ROW_INDEX[move.row]
-        row = C.MARKET_ROWS[index]
+        index = market_row_index(state)[move.row]
+        row = market_rows(state)[index]
         price = market_price(state, player, index, move.slot)
         return f"Buy {_oil(row.colour, row.grade)} for ${price}"
     if t is M.Sell:
-        index = C.MARKET_ROW_INDEX[move.row]
+        index = market_row_index(state)[move.row]
         price = market_price(state, player, index, move.slot)
         return f"Sell {_oil(move.colour, move.grade)} for ${price}"
     if t is M.TakeContract:
@@ -99,10 +107,10 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.TakeLoan:
         return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
     if t is M.BuyTank:
-        price = C.TANK_SHOP_PRICES[move.shop_row]
+        price = edition(state).tank_shop_prices[move.shop_row]
         return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
     if t is M.BuyMachine:
-        return f"Buy a Machine for ${C.MACHINE_SHOP_PRICES[move.shop_row]}"
+        return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
     if t is M.BuyPipe:
         return f"Buy shop Pipe tile {move.index + 1}"
     if t is M.PlaceTile:
@@ -132,6 +140,8 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.TakeTank:
         return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
     if t is M.TakeMachine:
+        if move.shop_row == M.MACHINE_STACK:
+            return "Take a Machine from the stack beside the board"
         return f"Take a Machine from shop row {move.shop_row + 1}"
     if t is M.TakePipe:
         shop = "Tank" if move.shop == "T" else "Machine"

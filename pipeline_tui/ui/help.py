@@ -14,7 +14,8 @@ row of their Tank Farm. A Tank holds 2 barrels of any colour.
 
 - a **market** (Crude Market, Refined Market 1, 2 or 3): sell first, then buy barrels;
 - an **action tile**: Upgrades, Tanks & Pipes, Machines & Pipes, Contracts & Loans
-  (these four also let you choose your place in next Round's turn order);
+  (these four also let you put your disk on any space of next Round's turn order, pushing a
+  disk already there aside; without that you slide to the leftmost free space);
 - a **Government** Pipe tile (more adjacent tiles in the same quadrant cost more);
 - a tile of **your own Pipe Network**: refine one barrel per Pipeline through that tile.
 
@@ -60,6 +61,8 @@ delivered and `-` while open; a Tank is `[..]`.
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
 | 1 2 3 4 / 0 | show another player's board and network / back to the player to act |
 | F6 | scores (final at the end, a projection before) |
+| F7 (or `c` here) | components: every Contract, Order, market row, shop, upgrade and Valuation card, with its source |
+| F8, or a click on the Contracts, Upgrades or Valuation panel | the cards on the table: pick one to read its full text |
 | ctrl+s | save the game under a name |
 | ctrl+p | command palette |
 | F1 | this help |

@@ -16,7 +16,8 @@ from functools import lru_cache
 from rich.text import Text
 
 from ..data import components as C
-from ..engine.rules import network
+from ..data import editions as E
+from ..engine.rules import market_rows, network
 from ..engine.state import PlayerState, State
 from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
                     seat_style)
@@ -29,6 +30,13 @@ _SHORT = {"crude": "Crude", "refined1": "Ref 1", "refined2": "Ref 2", "refined3"
 
 def names(state: State, seats) -> str:
     return " > ".join(state.players[s].name for s in seats) or "-"
+
+
+def track(state: State) -> str:
+    """The next-Round Turn Order row: by space (rules version 2, "." = free) or as a list."""
+    if not state.next_track:
+        return names(state, state.next_order)
+    return " ".join(state.players[s].name if s >= 0 else "." for s in state.next_track)
 
 
 def status(state: State, colours: list[str] | None = None) -> Text:
@@ -47,7 +55,7 @@ def status(state: State, colours: list[str] | None = None) -> Text:
                 style=f"bold reverse {seat_style(colours, player.seat)}".strip())
     text.append(f" {stage}  ")
     text.append(f"Order: {names(state, state.turn_order)}  ")
-    text.append(f"Next: {names(state, state.next_order)}  ")
+    text.append(f"Next: {track(state)}  ")
     text.append_text(workers(state, colours))
     return text
 
@@ -103,18 +111,20 @@ def _where(worker: str) -> str:
 
 def market(state: State, market_key: str, viewer: PlayerState | None = None) -> Text:
     """One market: per row its code, then each slot in play as price and barrel letter."""
-    rows = tuple(tuple(state.markets[index]) for index, row in enumerate(C.MARKET_ROWS)
+    rows = tuple(tuple(state.markets[index]) for index, row in enumerate(market_rows(state))
                  if row.market == market_key)
     supply = tuple(state.supply) if market_key == "C" else ()
-    return _market(len(state.players), market_key, rows, supply).copy()
+    return _market(state.edition, tuple(state.market_layout), len(state.players), market_key,
+                   rows, supply).copy()
 
 
 @lru_cache(maxsize=64)
-def _market(players: int, market_key: str, rows: tuple[tuple[int, ...], ...],
-            supply: tuple[int, ...]) -> Text:
+def _market(edition: int, layout: tuple, players: int, market_key: str,
+            rows: tuple[tuple[int, ...], ...], supply: tuple[int, ...]) -> Text:
     out = Text()
-    market_rows = [row for row in C.MARKET_ROWS if row.market == market_key]
-    for row, slots in zip(market_rows, rows):
+    in_market = [row for row in E.market_rows(edition, layout, players)
+                 if row.market == market_key]
+    for row, slots in zip(in_market, rows):
         if out:
             out.append("\n")
         out.append_text(barrel(row.colour, row.grade))
@@ -166,21 +176,23 @@ def _tiles_row(out: Text, row) -> None:
 def shops(state: State) -> Text:
     """Tank Shop and Machine Shop rows (price: tiles left, then +reserve) and the Pipe tiles
     beside each shop (T and M), numbered as in the notation."""
-    return _shops(tuple(state.tank_shop), state.tank_reserve, tuple(state.machine_shop),
-                  state.machine_reserve, len(state.pipe_deck),
+    return _shops(state.edition, tuple(state.tank_shop), state.tank_reserve,
+                  tuple(state.machine_shop), state.machine_reserve, len(state.pipe_deck),
                   tuple(map(tuple, state.shop_pipes))).copy()
 
 
 @lru_cache(maxsize=16)
-def _shops(tank_shop: tuple[int, ...], tank_reserve: int, machine_shop: tuple[int, ...],
-           machine_reserve: int, deck: int, shop_pipes: tuple[tuple[int, ...], ...]) -> Text:
+def _shops(edition: int, tank_shop: tuple[int, ...], tank_reserve: int,
+           machine_shop: tuple[int, ...], machine_reserve: int, deck: int,
+           shop_pipes: tuple[tuple[int, ...], ...]) -> Text:
+    ed = E.edition(edition)
     out = Text()
     out.append("Tanks    ", style="bold")
-    for price, count in zip(C.TANK_SHOP_PRICES, tank_shop):
+    for price, count in zip(ed.tank_shop_prices, tank_shop):
         out.append(f"${price}:{count} ", style="" if count else EMPTY)
     out.append(f"+{tank_reserve}\n", style="dim")
     out.append("Machines ", style="bold")
-    for price, count in zip(C.MACHINE_SHOP_PRICES, machine_shop):
+    for price, count in zip(ed.machine_shop_prices, machine_shop):
         out.append(f"${price}:{count} ", style="" if count else EMPTY)
     out.append(f"+{machine_reserve}\n", style="dim")
     out.append(f"Pipes $15 (1-2) $40 (3-4)  deck {deck}", style="dim")
@@ -214,13 +226,14 @@ def tile_summary(tile_id: int) -> Text:
 def government(state: State) -> Text:
     """The 4 quadrants (open or shut, tiles left) and their 8 spaces, numbered from 1 as in the
     notation (· = taken)."""
-    return _government(tuple(map(tuple, state.government)), tuple(state.government_opened),
-                       state.year).copy()
+    return _government(state.edition, tuple(map(tuple, state.government)),
+                       tuple(state.government_opened), state.year).copy()
 
 
 @lru_cache(maxsize=16)
-def _government(spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...],
+def _government(edition: int, spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...],
                 year: int) -> Text:
+    layout = E.edition(edition).government_layout
     out = Text()
     for q in range(C.GOVERNMENT_QUADRANTS):
         opened = opened_in[q]
@@ -231,7 +244,7 @@ def _government(spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...],
     for r in range(4):
         out.append("\n")
         for q in range(C.GOVERNMENT_QUADRANTS):
-            for space in C.GOVERNMENT_LAYOUT[r]:
+            for space in layout[r]:
                 there = spaces[q][space] >= 0
                 out.append(f"{space + 1}" if there else "·", style="" if there else EMPTY)
                 out.append(" ")

@@ -19,6 +19,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from .. import storage
+from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
@@ -162,7 +163,8 @@ class NewGameScreen(Screen):
             self.query_one("#new-error", Static).update("The seed must be below 2^63.")
             return
         first = self.query_one("#first-game", Checkbox).value
-        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first), colours)
+        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first,
+                                      edition=PRINTED_EDITION), colours)
 
 
 class LoadScreen(Screen):
@@ -297,7 +299,13 @@ class EndScreen(Screen):
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close"),
+                Binding("c", "components", "Components")]
+
+    def action_components(self) -> None:
+        """From the help to the component reference (the app's F7)."""
+        self.dismiss()
+        self.app.action_reference()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):

@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -28,6 +28,7 @@ from . import panels
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
+from .reference_screen import CARD_GROUPS, CardsScreen
 from .screens import bot_module
 from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
@@ -66,6 +67,7 @@ class TableScreen(Screen):
         Binding("4", "seat(3)", "Board 4", show=False),
         Binding("0", "seat(-1)", "Own board", show=False),
         Binding("f6", "scores", "Scores", show=False),
+        Binding("f8", "cards", "Cards", show=False),
         Binding("ctrl+s", "save_as", "Save as", show=False),
         Binding("escape", "focus_moves", "Move list", show=False),
     ]
@@ -538,6 +540,19 @@ class TableScreen(Screen):
 
     def action_scores(self) -> None:
         self.app.show_scores(self.game)
+
+    def action_cards(self, group: str = "contracts") -> None:
+        """The cards on the table, to read any one in full."""
+        self.app.push_screen(CardsScreen(self.current_state(), group))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on the Contracts, Upgrades or Valuation panel opens its cards."""
+        widget = event.widget
+        while widget is not None and widget is not self:
+            if widget.id in CARD_GROUPS:
+                self.action_cards(widget.id)
+                return
+            widget = widget.parent
 
     def action_save_as(self) -> None:
         self.app.ask_save_as(self.game, self.save_meta())

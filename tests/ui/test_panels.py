@@ -8,12 +8,17 @@ import random
 from rich.console import Console
 
 from pipeline_tui.data import components as C
+from pipeline_tui.data import editions as E
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.moves import parse_move
 from pipeline_tui.engine.setup import GameSetup
 from pipeline_tui.ui import panels
 from pipeline_tui.ui.describe import GROUPS, describe, group_of
 from pipeline_tui.ui.netgrid import render_network, render_tile
+
+from tests.helpers import new_game as rules_game
+from tests.helpers import pass_turn, play
 
 PREFERRED = (M.Refine, M.Deliver, M.FulfilOrder, M.Buy, M.Sell, M.BuyPipe, M.PlaceTile,
              M.TakeContract, M.BuyMachine, M.PlaceMachine, M.Government, M.BuyUpgrade,
@@ -74,10 +79,22 @@ def test_board_shows_money_tanks_and_barrels_by_letter():
 
 
 def test_market_rows_show_price_and_barrel_letter_per_slot():
-    game = Game(GameSetup.default(2, 7))
+    game = Game(GameSetup.default(2, 7, edition=1))
     text = plain(panels.market(game.state, "C"))
     assert text.splitlines()[0].startswith("OC  8O  7O  6O  5O")
     assert "Bank" in text
+
+
+def test_printed_crude_rows_show_every_slot_in_play_cheapest_first():
+    for players, slots in ((2, 6), (3, 7), (4, 8)):
+        state = Game(GameSetup.default(players, 7)).state
+        rows = plain(panels.market(state, "C")).splitlines()[:3]
+        for line, (colour, ladder) in zip(rows, state.market_layout[:3]):
+            code, *cells = line.split()
+            assert code == "OTS"[colour] + "C" and len(cells) == slots
+            prices = [int(cell[:-1]) for cell in cells]
+            assert prices == list(E.CRUDE_LADDERS[ladder][:slots])
+            assert {cell[-1] for cell in cells} == {code[0]}  # every slot starts full
 
 
 def test_a_tile_is_drawn_with_its_pipes_and_letters():
@@ -140,3 +157,25 @@ def test_a_network_is_drawn_at_least_the_size_asked_blank_to_the_right_and_below
     assert not "".join(wide[len(lines):]).strip()
     small, _ = render_network(tiles, [], size=(3, 3))  # smaller than the network: its own size
     assert small.plain == text.plain
+
+
+def test_a_turn_order_choice_names_the_next_round_it_makes():
+    """Rules version 2: the row after the disk is placed, a disk there pushed aside."""
+    game = rules_game(players=3)
+    a, b, c = game.state.turn_order
+    pass_turn(game)
+    play(game, "act tanks", "done")
+    names = [game.state.players[s].name for s in (a, b, c)]
+    assert describe(parse_move("order-place 1"), game.state) == (
+        f"Turn Order space 1: next Round {names[1]} {names[0]} .")
+    assert describe(parse_move("order-place 3"), game.state) == (
+        f"Turn Order space 3: next Round {names[0]} . {names[1]}")
+    old = rules_game(players=3, rules_version=1)
+    play(old, "act tanks", "done")
+    assert describe(parse_move("order-place 1"), old.state) == (
+        "Take the 1st place in next Round's turn order")
+
+
+def test_the_machines_i_stack_gift_is_described():
+    assert describe(parse_move("take-machine stack"), rules_game().state) == (
+        "Take a Machine from the stack beside the board")

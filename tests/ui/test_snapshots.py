@@ -119,3 +119,29 @@ def test_help_screen(snap_compare, tmp_path, size):
 
     assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=SIZES[size],
                         run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_components_reference(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await _opening(pilot)
+        await pilot.press("f7")
+        await pilot.pause()
+        await pilot.press("right", "right")  # the Markets tab
+        await pilot.pause()
+
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size],
+                        run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cards_on_the_table(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await _opening(pilot)
+        await pilot.press("f8")
+        await pilot.pause()
+        await pilot.press("down", "down")
+        await pilot.pause()
+
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size],
+                        run_before=run_before)

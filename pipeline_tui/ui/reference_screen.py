@@ -1,0 +1,155 @@
+"""The component reference (F7) and the cards on the table (F8): every table and card text
+comes from ``data.reference``; these screens only lay them out."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
+
+from ..data import components as C
+from ..data.reference import LATEST_EDITION, contract_text, reference, upgrade_text, valuation_text
+from ..engine import State
+from ..text import render_components
+
+REFERENCE_WIDTH = 74  # fits the box at 80 columns, with its border and scrollbar
+TAB_LABELS = {"Refinement markers": "Markers"}
+CARD_GROUPS = ("contracts", "upgrades", "valuation")  # the panels whose cards can be picked
+LEVELS = ("", "I", "II", "III")
+
+
+class ReferenceScreen(ModalScreen[None]):
+    """Every component table of an edition with its source, a tab per table."""
+
+    BINDINGS = [Binding("escape,q,f7", "dismiss", "Close")]
+
+    def __init__(self, edition: int = LATEST_EDITION) -> None:
+        super().__init__()
+        self.edition = edition
+
+    def compose(self) -> ComposeResult:
+        ref = reference(self.edition)
+        with Vertical(id="reference-box"):
+            with TabbedContent(id="reference-tabs"):
+                for title, lines in render_components(ref, width=REFERENCE_WIDTH):
+                    tab_id = "ref-" + title.split()[0].lower()
+                    with TabPane(TAB_LABELS.get(title, title), id=tab_id):
+                        with VerticalScroll():
+                            yield Static(Text("\n".join(lines)), classes="reference-table")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#reference-box").border_title = (
+            f"Components, edition {self.edition}  (pipeline-tui components)")
+
+
+def table_cards(state: State) -> list[tuple[str, str, str]]:
+    """The Contracts, Orders, upgrade cards and Valuation cards on the table now, as
+    (group, option id, label), in the order the panels show them."""
+    cards: list[tuple[str, str, str]] = []
+    for r, row in enumerate(state.contract_rows):
+        for slot, tile in enumerate(row):
+            if tile >= 0:
+                needs = " ".join(_needs(tile))
+                cards.append(("contracts", f"tile-{tile}", f"C{'LMH'[r]}.{slot + 1}  {needs}"))
+    for r, row in enumerate(state.order_rows):
+        for slot, tile in enumerate(row):
+            if tile >= 0:
+                cards.append(("contracts", f"tile-{tile}",
+                              f"O{r + 3}.{slot + 1}  {' '.join(_needs(tile))}"))
+    for p in state.players:
+        for held in p.contracts:
+            tile = C.contract_tile(held.tile)
+            kind = "Contract" if tile.kind == "contract" else "Order as Contract"
+            cards.append(("contracts", f"tile-{held.tile}",
+                          f"{p.name}: {kind} {' '.join(_needs(held.tile))}"))
+        for order in p.orders:
+            cards.append(("contracts", f"tile-{order.tile}",
+                          f"{p.name}: Order {' '.join(_needs(order.tile))}"))
+    for code in state.upgrade_families:
+        name = next(f.name for f in C.UPGRADE_FAMILIES if f.code == code)
+        for level in (1, 2, 3):
+            cards.append(("upgrades", f"upgrade-{code}-{level}", f"{name} {LEVELS[level]}"))
+    cards.append(("valuation", "valuation-0", f"Tile: {C.VALUATION_TILE}"))
+    for card in state.valuation_cards:
+        cards.append(("valuation", f"valuation-{card}",
+                      f"Card {card}: {C.VALUATION_BY_ID[card].name}"))
+    return cards
+
+
+def _needs(tile: int) -> list[str]:
+    return ["OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs]
+
+
+def card_text(option_id: str) -> str:
+    """The full text of the card an option of :func:`table_cards` names."""
+    kind, _, rest = option_id.partition("-")
+    if kind == "tile":
+        return contract_text(int(rest))
+    if kind == "upgrade":
+        code, _, level = rest.partition("-")
+        return upgrade_text(code, int(level))
+    return valuation_text(int(rest))
+
+
+class CardsScreen(ModalScreen[None]):
+    """The cards on the table: pick one to read its full text."""
+
+    BINDINGS = [Binding("escape,q,f8", "dismiss", "Close")]
+    GROUP_TITLES = {"contracts": "Contracts and Orders", "upgrades": "Upgrades in play",
+                    "valuation": "Valuation"}
+
+    def __init__(self, state: State, group: str = "contracts") -> None:
+        super().__init__()
+        self.cards = table_cards(state)
+        self.group = group
+
+    def compose(self) -> ComposeResult:
+        options: list[Option | None] = []
+        group = ""
+        for card_group, option_id, label in self.cards:
+            if card_group != group:
+                if group:
+                    options.append(None)
+                group = card_group
+                options.append(Option(Text(self.GROUP_TITLES[group], style="bold"),
+                                      disabled=True))
+            options.append(Option(label, id=option_id))
+        with Vertical(id="cards-box"):
+            yield OptionList(*options, id="cards-list")
+            yield Static(id="card-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#cards-box").border_title = "Cards on the table: pick one to read it"
+        listing = self.query_one("#cards-list", OptionList)
+        first = next((i for i, (g, _, _) in enumerate(self.cards) if g == self.group), 0)
+        listing.highlighted = self._index_of(first)
+        listing.focus()
+
+    def _index_of(self, position: int) -> int:
+        """The OptionList index of the ``position``-th card (headings and separators count)."""
+        listing = self.query_one("#cards-list", OptionList)
+        seen = -1
+        for index in range(listing.option_count):
+            option = listing.get_option_at_index(index)
+            if option.id is not None:
+                seen += 1
+                if seen == position:
+                    return index
+        return 0
+
+    @on(OptionList.OptionHighlighted, "#cards-list")
+    def _show(self, event: OptionList.OptionHighlighted) -> None:
+        option_id = event.option.id
+        if option_id is None:
+            return
+        label = next(label for _, oid, label in self.cards if oid == option_id)
+        text = Text(label + "\n", style="bold")
+        text.append(card_text(option_id))
+        self.query_one("#card-text", Static).update(text)
