@@ -65,5 +65,7 @@ delivered and `-` while open; a Tank is `[..]`.
 | F1 | this help |
 | ctrl+q | save and quit |
 
-Every move is saved to the autosave file in the saves folder as soon as it is made.
+Every move is saved to the autosave file in the saves folder as soon as it is made. A game
+keeps to its own autosave: if that file holds another game, or a later point of this one (a
+game loaded from an earlier save), it is kept and this game autosaves to a new file.
 """

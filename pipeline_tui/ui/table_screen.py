@@ -79,6 +79,8 @@ class TableScreen(Screen):
         self.colours = seat_colours(colours, len(game.setup.players))  # colour name per seat
         self.saves_dir = Path(saves_dir)
         self.save_name = save_name
+        # The moves last written to (or loaded from) the autosave this table continues.
+        self.written: list[M.Move] | None = list(game.moves) if save_name else None
         self.seat_shown: int | None = None  # None: follow the player to act
         self.ghost: Ghost | None = None
         self.last_place: dict[int, tuple[int, int]] = {}  # per seat: where its last tile went
@@ -403,14 +405,20 @@ class TableScreen(Screen):
         return {"colours": list(self.colours)}
 
     def autosave(self) -> None:
-        name = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
+        """Write the game to its own autosave: a file holding another game, or a later point of
+        this one, is kept and this line of play goes on in a new file (said once)."""
         try:
-            self.saves_dir.mkdir(parents=True, exist_ok=True)
-            storage.save_game(self.game, self.saves_dir / name, self.save_meta())
+            path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written,
+                                    self.save_meta())
         except (storage.SaveError, OSError) as exc:
             self.notify(f"Autosave failed: {exc}", severity="error")
             return
-        self.save_name = name
+        base = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
+        if path.name != base:
+            self.notify(f"{base} holds another game or a later point of this one and is kept; "
+                        f"this game autosaves to {path.name}.", timeout=10)
+        self.save_name = path.name
+        self.written = list(self.game.moves)
 
     def show_error(self, text: str) -> None:
         self.error = Text("Not allowed: ", style="bold red") + Text(text)
