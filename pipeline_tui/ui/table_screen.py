@@ -57,7 +57,7 @@ class TableScreen(Screen):
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("colon", "prompt", "Type a move", key_display=":"),
+        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
         Binding("f2", "view('table-view')", "Views", key_display="F2-F5"),
         Binding("f3", "view('board-view')", "Board", show=False),
         Binding("f4", "view('network-view')", "Network", show=False),
@@ -306,7 +306,11 @@ class TableScreen(Screen):
                 out.append("OK: may go here. Enter places it.", style="bold green")
             else:
                 out.append("Not here: " + ghost.reason, style="bold red")
-            out.append("\nArrows move, r turns, enter places.", style="dim")
+            if self.focused is self.query_one(NetworkPanel):
+                out.append("\nArrows move, r turns, enter places.", style="dim")
+            else:
+                out.append("\nA place from the list moves it; F4 to move it with arrows "
+                           "and r.", style="dim")
         else:
             player = state.players[state.turn.player]
             out.append(f"{player.name} to play. ", style="bold")
@@ -440,7 +444,11 @@ class TableScreen(Screen):
         return self.shown_moves[int(index)]
 
     def option_chosen(self, option_id: str) -> None:
+        """Play the chosen entry; with a tile in hand a placement goes where the ghost shows
+        (the list's highlight may be left from before the ghost was moved)."""
         move = self._listed(option_id)
+        if isinstance(move, M.PlaceTile) and self.ghost is not None:
+            move = M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot)
         if move is not None:
             self.play(move)
 
@@ -470,12 +478,19 @@ class TableScreen(Screen):
             return
         if self.play(move):
             event.input.clear()
+            if self.focused is event.input:  # the keys go back to the table (1-4, F2-F5...)
+                self.query_one("#moves", MoveList).focus()
 
     @on(NetworkPanel.Moved)
     def _ghost_moved(self) -> None:
         self.error = None
         self._refresh_ghost()
         self._refresh_hint()
+
+    def on_descendant_focus(self) -> None:
+        """The ghost's hint names the keys of the widget with the focus."""
+        if self.ghost is not None:
+            self._refresh_hint()
 
     @on(NetworkPanel.Place)
     def _ghost_place(self) -> None:
@@ -541,10 +556,25 @@ class TableScreen(Screen):
             lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
 
     def action_focus_moves(self) -> None:
+        """Escape: to the move list; leaving the prompt clears it and its refusal."""
+        prompt = self.query_one("#prompt", Input)
+        if self.focused is prompt or prompt.value:
+            prompt.value = ""
+            if self.error is not None:
+                self.error = None
+                self._refresh_hint()
         self.query_one("#moves", MoveList).focus()
 
     def action_prompt(self) -> None:
-        self.query_one("#prompt", Input).focus()
+        """Open the prompt empty and focused at once. ":" is a priority key, so pressed in the
+        prompt it starts a new move instead of joining the old text, and a move typed right
+        after it lands in the prompt even when the keys arrive together."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = ""
+        if self.error is not None:
+            self.error = None
+            self._refresh_hint()
+        self.set_focus(prompt)
 
     def action_seat(self, seat: int) -> None:
         if seat >= len(self.game.state.players):
@@ -594,7 +624,6 @@ class SharedTableScreen(TableScreen):
     BINDINGS = [
         Binding("f9", "app.lobby", "Lobby"),
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
-        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
     ]
 
     def __init__(self, game) -> None:
@@ -679,12 +708,6 @@ class SharedTableScreen(TableScreen):
             self.game.undo()
         except IllegalMove as exc:
             self.show_error(str(exc))
-
-    def action_prompt(self) -> None:
-        """Focus the prompt at once (":" is a priority key here, handled before the keys after
-        it are passed on), so a move typed right after ":" lands in the prompt even when it
-        arrives in the same SSH packet."""
-        self.set_focus(self.query_one("#prompt", Input))
 
     def action_seat(self, seat: int) -> None:
         """As at a local table, but 0 shows your own board (the one to act's when watching)."""

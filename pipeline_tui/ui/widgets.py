@@ -157,6 +157,10 @@ class MovePrompt(Input):
 
     _typed = False  # inside Input's watcher of ``value``
 
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """':' is left to the table, which opens the prompt anew: no move's notation has one."""
+        return character != ":" and super().check_consume_key(key, character)
+
     def _watch_value(self, value: str) -> None:
         self._typed = True
         try:
