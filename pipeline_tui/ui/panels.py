@@ -16,7 +16,7 @@ from functools import lru_cache
 from rich.text import Text
 
 from ..data import components as C
-from ..engine.rules import network
+from ..engine.rules import action_title, network
 from ..engine.state import PlayerState, State
 from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
                     seat_style)
@@ -40,7 +40,7 @@ def status(state: State, colours: list[str] | None = None) -> Text:
     player = state.players[state.turn.player]
     stage = STAGES.get(state.turn.stage, state.turn.stage)
     if state.turn.stage == "action" and state.turn.action:
-        stage = f"Action: {C.ACTION_NAMES.get(state.turn.action, state.turn.action)}"
+        stage = f"Action: {action_title(state.turn.action)}"
     text = Text()
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")
     text.append(f"{player.seat + 1} {player.name}",
@@ -283,7 +283,8 @@ def score_label(step: str, label: str) -> str:
     """A short label for a scoring step (the engine's full labels are long)."""
     if step.startswith("card:"):
         return "Card: " + _CARD_SHORT.get(step[5:], label)
-    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines"}
+    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines",
+             "penalties": "Penalties"}
     return short.get(step, label)
 
 

@@ -289,7 +289,11 @@ class EndScreen(Screen):
         for i, line in enumerate(scores[0].lines if scores else ()):
             row = [score_label(line.step, line.label)]
             for s in scores:
-                row.append(Text(dollars(s.lines[i].amount), justify="right"))
+                amount = dollars(s.lines[i].amount)
+                if line.step == "penalties":  # each player's own count beside their amount
+                    count = self.game.state.players[s.seat].penalties
+                    amount = f"{count} marker{'' if count == 1 else 's'}  {amount}"
+                row.append(Text(amount, justify="right"))
             table.add_row(*row)
         table.add_row(Text("Total", style="bold"),
                       *[Text(dollars(s.total), style="bold", justify="right") for s in scores])

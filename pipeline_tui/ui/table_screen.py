@@ -87,6 +87,7 @@ class TableScreen(Screen):
         self.mark: tuple[int, int] | None = None  # network cell named by the highlighted move
         self.message: Text | None = None  # shown once, after a move
         self.error: Text | None = None  # the last refusal, shown until a move is made
+        self.warned: M.Move | None = None  # a move the shown warning is about
         self.shown_moves: list[M.Move] = []
         self.listing = 0  # bumped whenever the move list is rebuilt
         self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
@@ -424,6 +425,24 @@ class TableScreen(Screen):
         self.save_name = path.name
         self.written = list(self.game.moves)
 
+    def confirmed(self, move: M.Move) -> bool:
+        """Whether to play ``move`` now. Running Machines that would refine nothing costs money
+        for nothing, so the first choice of it only warns; the same choice again, while the
+        warning shows, pays."""
+        if not isinstance(move, M.RunMachines) or self.game.why_illegal(move) is not None:
+            return True
+        if self.error is not None and self.warned == move:
+            return True
+        if rules.machines_would_refine(self.game.state):
+            return True
+        cost = rules.price(self.game.state, move)
+        self.warned = move
+        self.error = Text("Nothing to gain: ", style="bold yellow") + Text(
+            f"running your Machines costs ${cost} and no Machine could refine a barrel now. "
+            f"Choose it again to pay anyway.")
+        self._refresh_hint()
+        return False
+
     def show_error(self, text: str) -> None:
         self.error = Text("Not allowed: ", style="bold red") + Text(text)
         self._refresh_hint()
@@ -434,6 +453,8 @@ class TableScreen(Screen):
 
     @on(MoveList.Highlighted, "#moves")
     def _option_highlighted(self, event: MoveList.Highlighted) -> None:
+        if event.by_user and self.error is not None:  # the player has moved on from it
+            self.error = None
         self.option_highlighted(event.option.id or "")
 
     def _listed(self, option_id: str) -> M.Move | None:
@@ -449,7 +470,7 @@ class TableScreen(Screen):
         move = self._listed(option_id)
         if isinstance(move, M.PlaceTile) and self.ghost is not None:
             move = M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot)
-        if move is not None:
+        if move is not None and self.confirmed(move):
             self.play(move)
 
     def option_highlighted(self, option_id: str) -> None:
@@ -475,6 +496,8 @@ class TableScreen(Screen):
             move = M.parse_move(text)
         except NotationError as exc:
             self.show_error(str(exc))
+            return
+        if not self.confirmed(move):
             return
         if self.play(move):
             event.input.clear()

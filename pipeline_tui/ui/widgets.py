@@ -351,9 +351,11 @@ class MoveList(LineView, can_focus=True):
     class ChoiceMessage(Message):
         """About entry ``option_index`` of ``move_list``: ``option``."""
 
-        def __init__(self, move_list: MoveList, option: Choice, index: int) -> None:
+        def __init__(self, move_list: MoveList, option: Choice, index: int,
+                     by_user: bool = False) -> None:
             super().__init__()
             self.move_list, self.option, self.option_index = move_list, option, index
+            self.by_user = by_user  # moved by a key or the mouse, not by the program
 
         @property
         def control(self) -> MoveList:
@@ -375,6 +377,7 @@ class MoveList(LineView, can_focus=True):
         self._width = 0  # the width the rows were wrapped at
         self._wrapped: dict[int, list[Text]] = {}
         self._strips: dict[tuple[int, int, str], Strip] = {}  # by (entry, its line, look)
+        self._by_user = False  # the highlight is being moved by a key or the mouse
 
     # --- what is listed ---
     @property
@@ -414,7 +417,15 @@ class MoveList(LineView, can_focus=True):
         self._refresh_entry(index)
         if index is not None and not self._options[index].disabled:
             self._scroll_to_entry(index)
-            self.post_message(self.Highlighted(self, self._options[index], index))
+            self.post_message(self.Highlighted(self, self._options[index], index, self._by_user))
+
+    def _move_to(self, index: int) -> None:
+        """Highlight ``index`` for a key or the mouse."""
+        self._by_user = True
+        try:
+            self.highlighted = index
+        finally:
+            self._by_user = False
 
     # --- lines ---
     def _lay_rows(self) -> None:
@@ -499,23 +510,23 @@ class MoveList(LineView, can_focus=True):
         if not choosable:
             return
         if self._highlighted is None:
-            self.highlighted = choosable[0 if step > 0 else -1]
+            self._move_to(choosable[0 if step > 0 else -1])
             return
         ahead = [i for i in choosable if (i - self._highlighted) * step > 0]
         if ahead:
-            self.highlighted = ahead[0] if step > 0 else ahead[-1]
+            self._move_to(ahead[0] if step > 0 else ahead[-1])
         else:
-            self.highlighted = choosable[0 if step > 0 else -1]
+            self._move_to(choosable[0 if step > 0 else -1])
 
     def action_first(self) -> None:
         choosable = self._choosable()
         if choosable:
-            self.highlighted = choosable[0]
+            self._move_to(choosable[0])
 
     def action_last(self) -> None:
         choosable = self._choosable()
         if choosable:
-            self.highlighted = choosable[-1]
+            self._move_to(choosable[-1])
 
     def action_page(self, step: int) -> None:
         """About a screenful up or down, to the nearest choosable entry."""
@@ -526,8 +537,8 @@ class MoveList(LineView, can_focus=True):
         row = self._first_row[current] + step * self.scrollable_content_region.height
         target = self._rows[max(0, min(len(self._rows) - 1, row))][0]
         ahead = [i for i in choosable if (i - target) * step >= 0]
-        self.highlighted = (ahead[0] if step > 0 else ahead[-1]) if ahead else (
-            choosable[-1] if step > 0 else choosable[0])
+        self._move_to((ahead[0] if step > 0 else ahead[-1]) if ahead else (
+            choosable[-1] if step > 0 else choosable[0]))
 
     def action_select(self) -> None:
         index = self._highlighted
@@ -537,7 +548,7 @@ class MoveList(LineView, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         index = event.style.meta.get("option")
         if index is not None and not self._options[index].disabled:
-            self.highlighted = index
+            self._move_to(index)
             self.action_select()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
