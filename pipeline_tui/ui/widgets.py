@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Checkbox, Footer, Input, Static
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -173,6 +173,15 @@ class MovePrompt(Input):
         if self._typed and not self.styles.auto_dimensions:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class TickBox(Checkbox):
+    """A Checkbox whose box shows X only when ticked: Textual's shows X either way and tells
+    the two apart by a faint colour alone."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name for the box's inside)
+        return "X" if self.value else " "
 
 
 class SteadyFooter(Footer):
