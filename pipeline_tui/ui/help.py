@@ -28,8 +28,16 @@ from one grade to a higher one costs the sum of the Refinement Cost markers for 
 the steps; the cost must not exceed the Pipeline's value.
 
 **Contracts** pay per barrel delivered (Low $20, Mid $35, High $45); an Active Contract left
-unfinished at the end of a Year costs a Penalty marker. **Orders** are fulfilled at once from
-your Tank Farm. A **Loan** gives $15 and a Penalty marker.
+unfinished at the end of a Year costs a Penalty marker. When you take a Contract you choose:
+**Active** (fulfil it this Year) or **Deferred** (it waits for next Year: no barrels go on it
+now, and at the start of next Year it becomes Active; none can be Deferred in Year 3).
+**Orders** are fulfilled at once from your Tank Farm. A **Loan** gives $15 and a Penalty marker.
+
+**End of a Round and of a Year.** After the last turn of a Round the next Round's turn order
+applies. After the last Round of Years 1 and 2 comes the Refresh Phase: each unfinished Active
+Contract is removed with a Penalty marker, Deferred Contracts become Active, the Contracts on
+the board slide one column and new ones come in, and the markets, shops and upgrade tokens are
+refilled. The table says when each of these happens.
 
 **Upgrades** (5 families per game, $20 each, at most 2 per Action) give lasting benefits.
 

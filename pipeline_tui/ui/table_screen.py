@@ -94,6 +94,7 @@ class TableScreen(Screen):
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.actors = actors_of(game)
+        self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.view = "table-view"  # the view shown on a narrow terminal
 
@@ -314,8 +315,12 @@ class TableScreen(Screen):
                            "and r.", style="dim")
         else:
             player = state.players[state.turn.player]
-            out.append(f"{player.name} to play. ", style="bold")
-            out.append("Pick a move, or press : to type one.", style="dim")
+            if state.turn.stage == "machine":
+                out.append(f"{player.name}: Machine Phase. ", style="bold")
+                out.append("Run your Machines, or 'end' your turn.", style="dim")
+            else:
+                out.append(f"{player.name} to play. ", style="bold")
+                out.append("Pick a move, or press : to type one.", style="dim")
         if move is not None:
             tile = _tile_of(move, state)
             if tile is not None:
@@ -343,6 +348,7 @@ class TableScreen(Screen):
         self.seat_shown = None
         self.mark = None
         self.error = None
+        self._announce()
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -355,6 +361,36 @@ class TableScreen(Screen):
         if self.game.is_over():
             self.app.show_scores(self.game)
         self.schedule_bot()
+
+    def _landmarks(self) -> tuple:
+        """What the end of a Round or Year changes: (Year, Round, each player's Penalty
+        markers, each player's Deferred Contracts)."""
+        state = self.game.state
+        return (state.year, state.round, tuple(p.penalties for p in state.players),
+                tuple(sum(held.deferred for held in p.contracts) for p in state.players))
+
+    def _announce(self) -> None:
+        """Say when a new Round or Year begins, and what the Refresh Phase did to each player
+        (rulebook "Refresh Phase"); an undo back over it says nothing."""
+        seen, self.seen = self.seen, self._landmarks()
+        state = self.game.state
+        if state.over or self.seen[:2] <= seen[:2]:
+            return
+        names = [p.name for p in state.players]
+        if self.seen[0] == seen[0]:
+            order = " > ".join(names[s] for s in state.turn_order)
+            self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.",
+                        title="New Round", timeout=8)
+            return
+        penalties = [f"{names[i]} +{now - was}" for i, (was, now)
+                     in enumerate(zip(seen[2], self.seen[2]))]
+        active = [f"{names[i]} {was}" for i, was in enumerate(seen[3]) if was]
+        self.notify(
+            f"Year {state.year} begins: the Refresh Phase. Penalty markers for unfinished "
+            f"Active Contracts: {', '.join(penalties)}. Deferred Contracts now Active: "
+            f"{', '.join(active) or 'none'}. The Contracts on the board slid one column and "
+            f"new ones came in; markets, shops and upgrade tokens were refilled.",
+            title=f"Year {state.year}", timeout=15)
 
     def bot_kind(self) -> str | None:
         """The kind of the computer seat to act, if a bot for it is installed (and working)."""
