@@ -202,13 +202,18 @@ class TableScreen(Screen):
     def _set(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", TextPanel).show(text)
 
+    def moves_shown(self) -> int:
+        """How many moves of the log the table is showing (the replay viewer: up to where it
+        stands)."""
+        return len(self.game.moves)
+
     def _refresh_log(self) -> None:
         """The log, a line per move; lines already made are reused (they depend only on the
         move, its number and who played it)."""
         state = self.current_state()
         made = self.log_lines
         lines = []
-        for i, (move, seat) in enumerate(zip(self.game.moves, self.actors)):
+        for i, (move, seat) in enumerate(zip(self.game.moves[: self.moves_shown()], self.actors)):
             key = (move, seat)
             if i < len(made) and made[i][0] == key:
                 lines.append(made[i])
