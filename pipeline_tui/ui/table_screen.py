@@ -391,11 +391,10 @@ class TableScreen(Screen):
                      in enumerate(zip(seen[2], self.seen[2]))]
         active = [f"{names[i]} {was}" for i, was in enumerate(seen[3]) if was]
         self.notify(
-            f"Year {state.year} begins: the Refresh Phase. Penalty markers for unfinished "
-            f"Active Contracts: {', '.join(penalties)}. Deferred Contracts now Active: "
-            f"{', '.join(active) or 'none'}. The Contracts on the board slid one column and "
-            f"new ones came in; markets, shops and upgrade tokens were refilled.",
-            title=f"Year {state.year}", timeout=15)
+            f"Refresh Phase. Penalty markers for unfinished Contracts: {', '.join(penalties)}. "
+            f"Deferred Contracts now Active: {', '.join(active) or 'none'}. Contracts slid one "
+            f"column; markets, shops and upgrade tokens refilled.",
+            title=f"Year {state.year} begins", timeout=12)
 
     def bot_kind(self) -> str | None:
         """The kind of the computer seat to act, if a bot for it is installed (and working)."""

@@ -48,10 +48,11 @@ async def test_a_new_year_says_what_the_refresh_phase_did_to_each_player(tmp_pat
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await choose(pilot, "end")
         assert game.state.year == 2
-        text = next(n for n in notices(app) if n.startswith("Year 2 begins"))
-        assert f"Penalty markers for unfinished Active Contracts: {ada.name} +1, {bo.name} +0." in text
+        text = next(n.message for n in app._notifications if n.title == "Year 2 begins")
+        assert text.startswith("Refresh Phase.")
+        assert f"Penalty markers for unfinished Contracts: {ada.name} +1, {bo.name} +0." in text
         assert f"Deferred Contracts now Active: {ada.name} 1." in text
-        assert "slid one column" in text
+        assert "Contracts slid one column" in text
 
 
 async def test_undo_back_over_a_new_round_announces_nothing(tmp_path):
