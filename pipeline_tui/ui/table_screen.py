@@ -541,7 +541,7 @@ class TableScreen(Screen):
             return
         if self.play(move):
             event.input.clear()
-            if self.focused is event.input:  # the keys go back to the table (1-4, F2-F5...)
+            if self.ghost is None:  # the keys go back to the table (1-4, F2-F5...)
                 self.query_one("#moves", MoveList).focus()
 
     @on(NetworkPanel.Moved)

@@ -49,3 +49,21 @@ async def test_enter_in_the_move_list_places_where_the_ghost_shows_or_says_why_n
         await pilot.press("escape", "enter")
         await pilot.pause()
         assert game.state.players[seat].tiles[0][1:] == spot
+
+
+async def test_a_tile_taken_from_the_prompt_gives_the_arrows_to_the_ghost(tmp_path):
+    app = PipelineApp(mode="new", players=2, seed=7, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        for _ in range(10):
+            assert screen.play(parse_move("start-tank C"))
+        await pilot.press("colon", *"act tanks", "enter")
+        await pilot.press("colon", *"pipe 1", "enter")
+        await pilot.pause()
+        assert screen.ghost is not None
+        assert isinstance(app.focused, NetworkPanel)
+        assert "Arrows move, r turns" in hint(app)
+        x = screen.ghost.x
+        await pilot.press("right")
+        await pilot.pause()
+        assert screen.ghost.x == x + 1
