@@ -385,7 +385,7 @@ class TableScreen(Screen):
         if self.seen[0] == seen[0]:
             order = " > ".join(names[s] for s in state.turn_order)
             self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.",
-                        title="New Round", timeout=8)
+                        timeout=4)
             return
         penalties = [f"{names[i]} +{now - was}" for i, (was, now)
                      in enumerate(zip(seen[2], self.seen[2]))]
