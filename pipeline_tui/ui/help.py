@@ -61,7 +61,8 @@ delivered and `-` while open; a Tank is `[..]`.
 | up / down, enter | choose a move from the move list (mouse works too) |
 | `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` (always a fresh prompt) |
 | escape | back to the move list (clears the prompt) |
-| arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile (F4 gives them the keys; enter in the move list also places it where the ghost shows) |
+| arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile (F4 first) |
+| enter in the list | with a Pipe tile in hand: place it where the ghost shows |
 | `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); `∙` marks one |
 | ctrl+z / ctrl+y | undo / redo a move |
 | `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |
