@@ -194,12 +194,23 @@ class _HotSeat:
         self.game = game
         self.saves = saves
         self.autosaved: Path | None = None
+        self.written: list[Move] | None = None  # the moves last autosaved
 
     def autosave(self) -> None:
+        """Autosave this line of play; a file holding another game, or a later point of this
+        one, is kept and the game goes on in a new file (said once)."""
+        base = self.autosaved.name if self.autosaved else None
         try:
-            self.autosaved = autosave(self.game, self.saves)
+            path = autosave(self.game, self.saves, base, self.written)
         except (SaveError, OSError) as exc:
             _out(f"autosave failed: {exc}")
+            return
+        base = base or f"autosave-{self.game.setup.seed}.json"
+        if path.name != base:
+            _out(f"{base} holds another game or a later point of this one and is kept; "
+                 f"autosaving to {path}")
+        self.autosaved = path
+        self.written = list(self.game.moves)
 
     def show(self, table: bool) -> None:
         if table:

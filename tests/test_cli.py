@@ -271,6 +271,18 @@ def test_play_load_continues_a_save(capsys, monkeypatch, saves, tmp_path):
     assert after.moves[:-1] == before.moves and len(after.moves) == len(before.moves) + 1
 
 
+def test_play_keeps_a_longer_autosave_of_the_same_seed(capsys, monkeypatch, saves):
+    play(capsys, monkeypatch, "1\n1\n1\n", "--seed", "13")
+    longer = load_game(saves / "autosave-13.json")
+    assert len(longer.moves) == 3
+    code, out, _ = play(capsys, monkeypatch, "1\n", "--seed", "13")
+    assert code == 0
+    assert f"autosave-13.json holds another game or a later point of this one and is kept; " \
+           f"autosaving to {saves / 'autosave-13-2.json'}" in out
+    assert load_game(saves / "autosave-13.json").moves == longer.moves
+    assert load_game(saves / "autosave-13-2.json").moves == longer.moves[:1]
+
+
 def test_play_refuses_to_autosave_over_a_foreign_file(capsys, monkeypatch, saves):
     saves.mkdir()
     foreign = saves / "autosave-9.json"

@@ -242,5 +242,5 @@ def test_two_players_sell_into_the_dearer_printed_pair_and_refined_markets_i_add
     assert player.money == 25 + C.REFINED_MARKETS_I_BONUS
     game.apply(M.Sell(row="1-OL", slot=1, colour=0, grade=1))
     assert player.money == 2 * 30
-    with pytest.raises(IllegalMove, match="row 1-OL has no slot 2"):
+    with pytest.raises(IllegalMove, match=r"row 1-OL has no slot 3 \(slots 1 to 2\)"):
         game.apply(M.Sell(row="1-OL", slot=2, colour=0, grade=1))

@@ -447,3 +447,27 @@ def test_a_move_log_replays_by_the_rules_version_its_setup_names(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(SaveError, match=r"order-place 3\): Turn Order: choose a place from 1 to 2"):
         load_game(path)
+def test_an_autosave_is_never_overwritten_by_an_older_state_of_its_game(tmp_path):
+    finished = random_game(2, 41)
+    first = autosave(finished, tmp_path)
+    assert first == tmp_path / "autosave-41.json"
+    early = Game(finished.setup, finished.moves[:9])
+    branch = autosave(early, tmp_path)
+    assert branch == tmp_path / "autosave-41-2.json"
+    assert load_game(first).moves == finished.moves
+    assert load_game(branch).moves == early.moves
+    other = Game(GameSetup.default(players=3, seed=41))
+    assert autosave(other, tmp_path) == tmp_path / "autosave-41-3.json"
+
+
+def test_an_autosave_goes_on_along_its_own_line_undo_included(tmp_path):
+    game = random_game(2, 42, 6)
+    path = autosave(game, tmp_path)
+    game.apply_trusted(game.legal_moves()[0])
+    assert autosave(game, tmp_path) == path  # a later point of the same line
+    written = list(game.moves)
+    game.undo()
+    game.undo()
+    assert autosave(game, tmp_path, path.name, written) == path  # its own undo
+    assert load_game(path).moves == game.moves
+    assert autosave(Game(game.setup, game.moves[:2]), tmp_path) != path  # a stranger's

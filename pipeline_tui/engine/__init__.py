@@ -10,8 +10,9 @@ from .game import Game, public_view, replay
 from .moves import Move, format_move, parse_move
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
-    apply_trusted, edition, government_adjacency, highest_grade_from_crude, legal_moves, market_price,
-    market_row_index, market_rows, place_on_track, refine_cost,
+    action_title, apply_trusted, edition, government_adjacency, highest_grade_from_crude, legal_moves,
+    machines_would_refine, market_price, market_row_index, market_rows, place_on_track, price,
+    refine_cost,
 )
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
@@ -20,9 +21,10 @@ from .state import PlayerState, State, clone_state
 
 __all__ = [
     "DIRS", "Game", "GameSetup", "IllegalMove", "Move", "NotationError", "PlayerSetup",
-    "PlayerState", "ROT_DIRS", "Score", "ScoreLine", "SetupError", "State", "apply_trusted",
-    "card_value", "clone_state", "edition", "format_move", "government_adjacency",
-    "highest_grade_from_crude", "initial_state", "legal_moves", "legal_placements", "market_price", "market_row_index",
-    "market_rows", "moves", "network_map", "parse_move", "place_on_track",
-    "public_view", "refine_cost", "replay", "rotated_halves", "score_player", "tile_cells",
+    "PlayerState", "ROT_DIRS", "Score", "ScoreLine", "SetupError", "State", "action_title",
+    "apply_trusted", "card_value", "clone_state", "edition", "format_move", "government_adjacency",
+    "highest_grade_from_crude", "initial_state", "legal_moves", "legal_placements",
+    "machines_would_refine", "market_price", "market_row_index", "market_rows", "moves",
+    "network_map", "parse_move", "place_on_track", "price", "public_view", "refine_cost", "replay",
+    "rotated_halves", "score_player", "tile_cells",
 ]

@@ -15,7 +15,7 @@ from ..data import editions as E
 from . import moves as M
 from .errors import IllegalMove
 from .network import NetworkMap, build_map, legal_placements, placement_ok
-from .state import Grant, HeldContract, HeldOrder, PlayerState, State, TurnState
+from .state import Grant, HeldContract, HeldOrder, PlayerState, State, TurnState, clone_state
 
 ICON_ACTIONS = frozenset(C.ACTION_TILES)  # the four action tiles show the Turn Order icon
 CROSS_ACTIONS = C.MARKET_ACTIONS + C.ACTION_TILES
@@ -129,6 +129,42 @@ def _gov_step_cost(bought: int) -> int:
     return C.GOVERNMENT_COSTS[bought + 1] - C.GOVERNMENT_COSTS.get(bought, 0)
 
 
+def secondary_cost(player: PlayerState) -> int:
+    """A Secondary Action costs $10 (free with Human Resources I)."""
+    return 0 if player.level("HR") >= 1 else C.SECONDARY_ACTION_COST
+
+
+def machines_run_cost(player: PlayerState) -> int:
+    """Running all your Machines costs $15 ($5 with Machines II)."""
+    return C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+
+
+def price(state: State, move: M.Move) -> int | None:
+    """What ``move`` costs the current player now, for the moves with a set price that the move
+    itself does not name (a Secondary Action, Government and shop Pipe tiles, running
+    Machines); ``None`` for others."""
+    player, t = current(state), state.turn
+    if isinstance(move, M.Secondary):
+        return secondary_cost(player)
+    if isinstance(move, M.Government):
+        return C.GOVERNMENT_COSTS[1]
+    if isinstance(move, M.BuyGovernmentTile):
+        return _gov_step_cost(t.gov_bought) if t.gov_bought + 1 in C.GOVERNMENT_COSTS else None
+    if isinstance(move, M.BuyPipe):
+        return _pipe_step_cost(t.pipes_bought) if t.pipes_bought + 1 in C.SHOP_PIPE_COSTS else None
+    if isinstance(move, M.RunMachines):
+        return machines_run_cost(player)
+    return None
+
+
+def machines_would_refine(state: State) -> bool:
+    """Whether running the current player's Machines now would let them refine a barrel: a run
+    that cannot costs its price for nothing."""
+    trial = clone_state(state)
+    apply_trusted(trial, M.RunMachines())
+    return any(isinstance(m, M.Refine) for m in legal_moves(trial))
+
+
 def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
     pay = C.CONTRACT_PAY[grade] if kind == "contract" else C.ORDER_PAY[grade]
     if player.level("CO") >= 2:
@@ -182,15 +218,31 @@ def _in_action(state: State, actions, message: str) -> str | None:
     return None if t.stage == "action" and t.action in actions else message
 
 
-def _between_actions(state: State) -> str | None:
-    """Contracts and Orders may be fulfilled in the Work and Machine Phases, between Actions."""
+# What the Actions in progress are called (the cross's Actions, then the others a turn may hold).
+ACTION_TITLES = {
+    **C.ACTION_NAMES, "government": "Government", "network": "Run your Pipe Network",
+    "machine": "Run a Machine", "machines_phase": "Machine Phase (running Machines)",
+    "machines_early": "Machines III (running Machines)",
+}
+
+
+def action_title(action: str) -> str:
+    """The rulebook's name of an Action in progress (``turn.action``)."""
+    return ACTION_TITLES.get(action, action)
+
+
+def _between_actions(state: State, fulfil: bool = False) -> str | None:
+    """Moves made between Actions, in the Work and Machine Phases: a new Action, passing,
+    running Machines, ending the turn; and (``fulfil``) Contracts and Orders."""
     if state.over:
         return "the game is over"
     t = state.turn
     if t.stage == "setup":
         return "Setup: place your starting Tanks first"
     if t.stage == "action":
-        return "Contracts and Orders may not interrupt an Action; finish it first"
+        if fulfil:
+            return "Contracts and Orders may not interrupt an Action; finish it first"
+        return f"{action_title(t.action)}: this Action is in progress; finish it first ('done')"
     return _busy(state)
 
 
@@ -252,7 +304,7 @@ def _check_secondary(state: State, m: M.Secondary) -> str | None:
     if distance > reach:
         return ("Secondary Action: it must be the space next to your Main Action on the same arm"
                 if reach == 1 else "Human Resources II: at most 2 spaces from your Main Action")
-    cost = 0 if player.level("HR") >= 1 else C.SECONDARY_ACTION_COST
+    cost = secondary_cost(player)
     if player.money < cost:
         return f"Secondary Action: it costs ${cost}"
     return None
@@ -300,6 +352,8 @@ def _check_pass(state: State, m: M.Pass) -> str | None:
     if why:
         return why
     t = state.turn
+    if t.stage == "machine" and not t.mains:
+        return "Pass: you have passed; the Machine Phase is next ('end' ends your turn)"
     if t.stage != "work" or t.mains:
         return "Pass: you pass instead of taking an Action"
     return None
@@ -319,7 +373,7 @@ def _check_run_machines(state: State, m: M.RunMachines) -> str | None:
     player = current(state)
     if not player.machines:
         return "Machine Phase: you have no Machines"
-    cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+    cost = machines_run_cost(player)
     if t.stage == "work" and t.mains == 0:
         if player.level("MACH") < 3:
             return "Machine Phase: Machines run after your Actions (Machines III: before too)"
@@ -367,7 +421,8 @@ def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
     if index not in _market_rows_in_scope(state):
         return f"Markets: row {row} is not part of the market you are visiting", -1
     if not 0 <= slot < len(state.markets[index]):
-        return f"Markets: row {row} has no slot {slot}", -1
+        return (f"Markets: row {row} has no slot {slot + 1} "
+                f"(slots 1 to {len(state.markets[index])})"), -1
     return None, index
 
 
@@ -604,7 +659,7 @@ def _contract_max(player: PlayerState) -> int:
 
 
 def _check_deliver(state: State, m: M.Deliver) -> str | None:
-    why = _between_actions(state)
+    why = _between_actions(state, fulfil=True)
     if why:
         return why
     player = current(state)
@@ -629,7 +684,7 @@ def _check_deliver(state: State, m: M.Deliver) -> str | None:
 
 
 def _check_fulfil_order(state: State, m: M.FulfilOrder) -> str | None:
-    why = _between_actions(state)
+    why = _between_actions(state, fulfil=True)
     if why:
         return why
     if m.row not in C.ORDER_ROWS:
@@ -759,8 +814,7 @@ def _do_action(state: State, m: M.Action) -> None:
 
 def _do_secondary(state: State, m: M.Secondary) -> None:
     player = current(state)
-    if player.level("HR") < 1:
-        player.money -= C.SECONDARY_ACTION_COST
+    player.money -= secondary_cost(player)
     t = state.turn
     t.secondary = True
     player.worker = m.action
@@ -821,8 +875,7 @@ def _do_end_action(state: State, m: M.EndAction) -> None:
 def _do_run_machines(state: State, m: M.RunMachines) -> None:
     t = state.turn
     player = current(state)
-    player.money -= (C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2
-                     else C.MACHINE_RUN_COST)
+    player.money -= machines_run_cost(player)
     if t.stage == "work" and t.mains == 0:
         t.machines_early_run = True
         _reset_action(t, "machines_early")

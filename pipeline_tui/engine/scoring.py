@@ -108,7 +108,8 @@ def score_player(state: State, player: PlayerState) -> list[ScoreLine]:
     for card in state.valuation_cards:
         info = C.VALUATION_BY_ID[card]
         lines.append(ScoreLine(f"card:{info.code}", info.name, card_value(state, player, card)))
-    lines.append(ScoreLine("penalties", f"Penalties ({player.penalties} markers)",
+    markers = f"{player.penalties} marker{'' if player.penalties == 1 else 's'}"
+    lines.append(ScoreLine("penalties", f"Penalties ({markers})",
                            -C.penalty_total(player.penalties)))
     lines.append(ScoreLine("cash", "Cash", player.money))
     return lines

@@ -16,7 +16,7 @@ import os
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgspec
 
@@ -299,15 +299,55 @@ def default_saves_dir() -> Path:
     return Path.cwd() / "saves"
 
 
-def autosave(game: Game, directory: str | os.PathLike[str], name: str | None = None) -> Path:
-    """Save to ``directory/autosave-<seed>.json`` (or ``name``), creating the folder."""
+def _continues(path: Path, game: Game, written: Sequence[AnyMove] | None) -> bool:
+    """Whether writing ``game`` at ``path`` loses no play: the file is absent, not a readable
+    save (:func:`save_game` refuses it with its own message), an earlier point of this game's
+    line (same setup, its moves a prefix of the game's log), or what this line of play last
+    wrote there (``written``, which an undo may shorten)."""
+    if not path.exists():
+        return True
+    try:
+        old = read_save(path)
+    except SaveError:
+        return True
+    if old.setup != game.setup:
+        return False
+    return game.moves[: len(old.moves)] == old.moves or (
+        written is not None and list(written) == old.moves)
+
+
+def autosave_path(game: Game, directory: str | os.PathLike[str], name: str | None = None,
+                  written: Sequence[AnyMove] | None = None) -> Path:
+    """Where ``game`` autosaves: ``directory/autosave-<seed>.json`` (or ``name``) unless that
+    file holds another game or a later point of this one; then the first free
+    ``<name>-2.json``, ``<name>-3.json``... An autosave belongs to one line of play, so no save
+    is ever overwritten by an older state of its game."""
+    directory = Path(directory)
+    base = name or f"{AUTOSAVE_PREFIX}{game.setup.seed}.json"
+    path = directory / base
+    stem = base.removesuffix(".json")
+    number = 2
+    while not _continues(path, game, written if path.name == base else None):
+        path = directory / f"{stem}-{number}.json"
+        number += 1
+    return path
+
+
+def autosave(game: Game, directory: str | os.PathLike[str], name: str | None = None,
+             written: Sequence[AnyMove] | None = None,
+             meta: dict[str, Any] | None = None) -> Path:
+    """Save to :func:`autosave_path` (creating the folder) and return the path written.
+
+    ``written``: the moves this line of play last wrote to ``name`` (or loaded from it), so an
+    undo may write a shorter log over its own autosave.
+    """
     directory = Path(directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SaveError(f"{directory}: cannot create the saves folder ({exc.strerror or exc})") from None
-    path = directory / (name or f"{AUTOSAVE_PREFIX}{game.setup.seed}.json")
-    save_game(game, path)
+    path = autosave_path(game, directory, name, written)
+    save_game(game, path, meta)
     return path
 
 

@@ -12,6 +12,7 @@ from ..engine import (
     State, edition, market_price, market_row_index, market_rows, network_map, place_on_track,
     refine_cost,
 )
+from ..engine import price as move_price
 
 GROUPS = (
     "Setup", "Turn", "Actions", "Government", "Your Pipe Network", "Market", "Contracts & Loans",
@@ -59,21 +60,21 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.Action:
         return f"Main Action: {C.ACTION_NAMES[move.action]}"
     if t is M.Secondary:
-        return f"Secondary Action: {C.ACTION_NAMES[move.action]}"
+        return f"Secondary Action: {C.ACTION_NAMES[move.action]}{_cost(move, state)}"
     if t is M.Government:
-        return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}"
+        return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}{_cost(move, state)}"
     if t is M.BuyGovernmentTile:
-        return f"Also buy the Government tile on space {move.space + 1}"
+        return f"Also buy the Government tile on space {move.space + 1}{_cost(move, state)}"
     if t is M.RunNetwork:
         return f"Run the Pipelines through the tile at {move.x},{move.y}"
     if t is M.RunMachine:
         return f"Run the Machine at {move.x},{move.y} (Machines I)"
     if t is M.Pass:
-        return "Take no Action this turn"
+        return "Take no Action this turn (the Machine Phase follows)"
     if t is M.EndAction:
         return "Finish this Action"
     if t is M.RunMachines:
-        return "Pay to run all your Machines"
+        return f"Pay ${move_price(state, move)} to run all your Machines"
     if t is M.EndTurn:
         return "End your turn"
     if t is M.ChooseTurnOrder:
@@ -112,21 +113,23 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.BuyMachine:
         return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
     if t is M.BuyPipe:
-        return f"Buy shop Pipe tile {move.index + 1}"
+        return f"Buy shop Pipe tile {move.index + 1}{_cost(move, state)}"
     if t is M.PlaceTile:
         side = ("east", "south", "west", "north")[move.rot]
         return f"Pipe tile on {move.x},{move.y}, other half {side}"
     if t is M.PlaceMachine:
         return f"Place the Machine on {move.x},{move.y}"
     if t is M.BuyUpgrade:
-        return f"Buy a {_family_name(move.family)} upgrade for ${C.UPGRADE_PRICE}"
+        family = _family_name(move.family)
+        article = "an" if family[0] in "AEIOU" else "a"
+        return f"Buy {article} {family} upgrade for ${C.UPGRADE_PRICE}"
     if t is M.FlipToken:
         return f"Flip the {_family_name(move.family)} token for free"
     if t is M.Refine:
         colour = _colour_at(state, move)
         cost = refine_cost(state, colour, move.from_grade, move.to_grade)
         oil = _oil(colour, move.from_grade)
-        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (cost {cost})"
+        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (needs Refinement Value {cost})"
     if t is M.Deliver:
         held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
         if held is None:
@@ -149,6 +152,14 @@ def describe(move: M.Move, state: State) -> str:
     if t is M.Decline:
         return "Decline the rest of this upgrade gift"
     return M.format_move(move)
+
+
+def _cost(move: M.Move, state: State) -> str:
+    """" for $N" (or " for free") from the engine's price of the move, if it has one."""
+    amount = move_price(state, move)
+    if amount is None:
+        return ""
+    return " for free" if amount == 0 else f" for ${amount}"
 
 
 def _family_name(code: str) -> str:

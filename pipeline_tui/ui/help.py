@@ -29,8 +29,16 @@ from one grade to a higher one costs the sum of the Refinement Cost markers for 
 the steps; the cost must not exceed the Pipeline's value.
 
 **Contracts** pay per barrel delivered (Low $20, Mid $35, High $45); an Active Contract left
-unfinished at the end of a Year costs a Penalty marker. **Orders** are fulfilled at once from
-your Tank Farm. A **Loan** gives $15 and a Penalty marker.
+unfinished at the end of a Year costs a Penalty marker. When you take a Contract you choose:
+**Active** (fulfil it this Year) or **Deferred** (it waits for next Year: no barrels go on it
+now, and at the start of next Year it becomes Active; none can be Deferred in Year 3).
+**Orders** are fulfilled at once from your Tank Farm. A **Loan** gives $15 and a Penalty marker.
+
+**End of a Round and of a Year.** After the last turn of a Round the next Round's turn order
+applies. After the last Round of Years 1 and 2 comes the Refresh Phase: each unfinished Active
+Contract is removed with a Penalty marker, Deferred Contracts become Active, the Contracts on
+the board slide one column and new ones come in, and the markets, shops and upgrade tokens are
+refilled. The table says when each of these happens.
 
 **Upgrades** (5 families per game, $20 each, at most 2 per Action) give lasting benefits.
 
@@ -52,9 +60,10 @@ delivered and `-` while open; a Tank is `[..]`.
 | Key | What it does |
 |---|---|
 | up / down, enter | choose a move from the move list (mouse works too) |
-| `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` |
-| escape | back to the move list |
-| arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile |
+| `:` | type a move in notation, e.g. `buy C-OC#1`, `place 0,0 r1`, `end` (always a fresh prompt) |
+| escape | back to the move list (clears the prompt) |
+| arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile (F4 first) |
+| enter in the list | with a Pipe tile in hand: place it where the ghost shows |
 | `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); `∙` marks one |
 | ctrl+z / ctrl+y | undo / redo a move |
 | `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |
@@ -68,5 +77,7 @@ delivered and `-` while open; a Tank is `[..]`.
 | F1 | this help |
 | ctrl+q | save and quit |
 
-Every move is saved to the autosave file in the saves folder as soon as it is made.
+Every move is saved to the autosave file in the saves folder as soon as it is made. A game
+keeps to its own autosave: if that file holds another game, or a later point of this one (a
+game loaded from an earlier save), it is kept and this game autosaves to a new file.
 """

@@ -17,8 +17,7 @@ from rich.text import Text
 
 from ..data import components as C
 from ..data import editions as E
-from ..engine.rules import market_rows, network
-from ..engine.state import PlayerState, State
+from ..engine import PlayerState, State, action_title, market_rows, network_map
 from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
                     seat_style)
 
@@ -48,7 +47,7 @@ def status(state: State, colours: list[str] | None = None) -> Text:
     player = state.players[state.turn.player]
     stage = STAGES.get(state.turn.stage, state.turn.stage)
     if state.turn.stage == "action" and state.turn.action:
-        stage = f"Action: {C.ACTION_NAMES.get(state.turn.action, state.turn.action)}"
+        stage = f"Action: {action_title(state.turn.action)}"
     text = Text()
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")
     text.append(f"{player.seat + 1} {player.name}",
@@ -296,7 +295,8 @@ def score_label(step: str, label: str) -> str:
     """A short label for a scoring step (the engine's full labels are long)."""
     if step.startswith("card:"):
         return "Card: " + _CARD_SHORT.get(step[5:], label)
-    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines"}
+    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines",
+             "penalties": "Penalties"}
     return short.get(step, label)
 
 
@@ -352,7 +352,7 @@ def board(state: State, seat: int, colours: list[str] | None = None) -> Text:
     owned = [f"{code} {'I' * level}" for code, level in zip(C.UPGRADE_CODES, p.upgrades) if level]
     out.append(", ".join(owned) if owned else "none", style="" if owned else EMPTY)
     out.append("\nLongest Pipeline ", style="bold")
-    net = network(p)
+    net = network_map(p)
     for colour, length in enumerate(net.longest()):
         out.append(OIL_LETTERS[colour], style=OIL_STYLES[colour])
         out.append(f" {length}  ")

@@ -10,6 +10,7 @@ from textual.widgets import Input
 from .. import storage
 from ..engine import Game, format_move
 from .network_panel import NetworkPanel
+from .style import seat_style
 from .table_screen import TableScreen
 from .widgets import Choice, MoveList
 
@@ -20,16 +21,18 @@ class ReplayScreen(TableScreen):
     LIVE = False
     MOVES_TITLE = "Replay: moves"
 
+    # The footer shows the main keys and the hint all of them, so the footer fits 80 columns
+    # without cutting a word.
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "jump(0)", "Start", priority=True),
-        Binding("end", "jump(-1)", "End", priority=True),
-        Binding("y", "round(1, True)", "Next Year"),
-        Binding("r", "round(1, False)", "Next Round"),
+        Binding("left", "step(-1)", "Step", key_display="←→", priority=True),
+        Binding("right", "step(1)", "Forward", show=False, priority=True),
+        Binding("home", "jump(0)", "Start", show=False, priority=True),
+        Binding("end", "jump(-1)", "End", show=False, priority=True),
+        Binding("y", "round(1, True)", "Next Year", show=False),
+        Binding("r", "round(1, False)", "Next Round", show=False),
         Binding("Y", "round(-1, True)", "Year back", show=False),
         Binding("R", "round(-1, False)", "Round back", show=False),
-        Binding("p", "play_from_here", "Play from here"),
+        Binding("p", "play_from_here", "Play on"),
     ]
 
     def __init__(self, game: Game, colours: list[str] | None = None) -> None:
@@ -56,6 +59,9 @@ class ReplayScreen(TableScreen):
     def current_state(self):
         return self.game.state_at(self.position)
 
+    def moves_shown(self) -> int:
+        return self.position
+
     def _refresh_ghost(self) -> None:
         state = self.current_state()
         self.query_one(NetworkPanel).show(state.players[self.shown_seat], None, state=state)
@@ -63,8 +69,12 @@ class ReplayScreen(TableScreen):
     def _refresh_moves(self) -> None:
         option_list = self.query_one("#moves", MoveList)
         options = [Choice(Text("Start of the game", style="bold"), id="p0")]
-        for i, move in enumerate(self.game.moves):
-            options.append(Choice(Text(f"{i + 1:>4} {format_move(move)}"), id=f"p{i + 1}"))
+        players = self.game.setup.players
+        for i, (move, seat) in enumerate((e.move, e.seat) for e in self.game.entries):
+            line = Text(f"{i + 1:>4} ")
+            line.append(f"{players[seat].name[:8]:<8}", style=seat_style(self.colours, seat))
+            line.append(f" {format_move(move)}")
+            options.append(Choice(line, id=f"p{i + 1}"))
         option_list.set_options(options)
         option_list.highlighted = self.position
         option_list.border_subtitle = f"move {self.position} of {len(self.game.moves)}"

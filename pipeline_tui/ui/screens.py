@@ -24,7 +24,7 @@ from ..engine import Game, GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
-from .widgets import TooSmall
+from .widgets import TickBox, TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -112,7 +112,7 @@ class NewGameScreen(Screen):
             yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
                 with Horizontal(classes="seat-row"):
-                    yield Checkbox(f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2,
+                    yield TickBox(f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2,
                                    id=f"seat-{seat}", compact=True)
                     yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
                                 max_length=16, compact=True)
@@ -126,7 +126,7 @@ class NewGameScreen(Screen):
                 yield Input("" if self.seed is None else str(self.seed),
                             placeholder="blank = random", id="seed", restrict=r"[0-9]*",
                             max_length=19, compact=True)
-            yield Checkbox("First game (suggested upgrades and Valuation cards)",
+            yield TickBox("First game (suggested upgrades and Valuation cards)",
                            value=self.first_game, id="first-game", compact=True)
             yield Static(id="new-error")
             yield Button("Start", id="start", variant="primary", compact=True)
@@ -290,7 +290,11 @@ class EndScreen(Screen):
         for i, line in enumerate(scores[0].lines if scores else ()):
             row = [score_label(line.step, line.label)]
             for s in scores:
-                row.append(Text(dollars(s.lines[i].amount), justify="right"))
+                amount = dollars(s.lines[i].amount)
+                if line.step == "penalties":  # each player's own count beside their amount
+                    count = self.game.state.players[s.seat].penalties
+                    amount = f"{count} marker{'' if count == 1 else 's'}  {amount}"
+                row.append(Text(amount, justify="right"))
             table.add_row(*row)
         table.add_row(Text("Total", style="bold"),
                       *[Text(dollars(s.total), style="bold", justify="right") for s in scores])

@@ -22,8 +22,7 @@ from textual.widgets import Input
 from .. import storage
 from ..data import components as C
 from ..engine import moves as M
-from ..engine.errors import IllegalMove, NotationError
-from ..engine.game import Game
+from ..engine import Game, IllegalMove, NotationError, machines_would_refine, price
 from . import panels
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
@@ -56,7 +55,7 @@ class TableScreen(Screen):
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("colon", "prompt", "Type a move", key_display=":"),
+        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
         Binding("f2", "view('table-view')", "Views", key_display="F2-F5"),
         Binding("f3", "view('board-view')", "Board", show=False),
         Binding("f4", "view('network-view')", "Network", show=False),
@@ -79,17 +78,21 @@ class TableScreen(Screen):
         self.colours = seat_colours(colours, len(game.setup.players))  # colour name per seat
         self.saves_dir = Path(saves_dir)
         self.save_name = save_name
+        # The moves last written to (or loaded from) the autosave this table continues.
+        self.written: list[M.Move] | None = list(game.moves) if save_name else None
         self.seat_shown: int | None = None  # None: follow the player to act
         self.ghost: Ghost | None = None
         self.last_place: dict[int, tuple[int, int]] = {}  # per seat: where its last tile went
         self.mark: tuple[int, int] | None = None  # network cell named by the highlighted move
         self.message: Text | None = None  # shown once, after a move
         self.error: Text | None = None  # the last refusal, shown until a move is made
+        self.warned: M.Move | None = None  # a move the shown warning is about
         self.shown_moves: list[M.Move] = []
         self.listing = 0  # bumped whenever the move list is rebuilt
         self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
         self.thinking = False  # a computer seat is choosing its move
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
+        self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.view = "table-view"  # the view shown on a narrow terminal
 
@@ -197,13 +200,19 @@ class TableScreen(Screen):
     def _set(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", TextPanel).show(text)
 
+    def moves_shown(self) -> int:
+        """How many moves of the log the table is showing (the replay viewer: up to where it
+        stands)."""
+        return len(self.game.moves)
+
     def _refresh_log(self) -> None:
         """The log, a line per move; lines already made are reused (they depend only on the
         move, its number and who played it)."""
         state = self.current_state()
         made = self.log_lines
         lines = []
-        for i, (move, seat) in enumerate((entry.move, entry.seat) for entry in self.game.entries):
+        shown = self.game.entries[: self.moves_shown()]
+        for i, (move, seat) in enumerate((entry.move, entry.seat) for entry in shown):
             key = (move, seat)
             if i < len(made) and made[i][0] == key:
                 lines.append(made[i])
@@ -303,11 +312,19 @@ class TableScreen(Screen):
                 out.append("OK: may go here. Enter places it.", style="bold green")
             else:
                 out.append("Not here: " + ghost.reason, style="bold red")
-            out.append("\nArrows move, r turns, enter places.", style="dim")
+            if self.focused is self.query_one(NetworkPanel):
+                out.append("\nArrows move, r turns, enter places.", style="dim")
+            else:
+                out.append("\nA place from the list moves it; F4 to move it with arrows "
+                           "and r.", style="dim")
         else:
             player = state.players[state.turn.player]
-            out.append(f"{player.name} to play. ", style="bold")
-            out.append("Pick a move, or press : to type one.", style="dim")
+            if state.turn.stage == "machine":
+                out.append(f"{player.name}: Machine Phase. ", style="bold")
+                out.append("Run your Machines, or 'end' your turn.", style="dim")
+            else:
+                out.append(f"{player.name} to play. ", style="bold")
+                out.append("Pick a move, or press : to type one.", style="dim")
         if move is not None:
             tile = _tile_of(move, state)
             if tile is not None:
@@ -334,6 +351,7 @@ class TableScreen(Screen):
         self.seat_shown = None
         self.mark = None
         self.error = None
+        self._announce()
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -346,6 +364,35 @@ class TableScreen(Screen):
         if self.game.is_over():
             self.app.show_scores(self.game)
         self.schedule_bot()
+
+    def _landmarks(self) -> tuple:
+        """What the end of a Round or Year changes: (Year, Round, each player's Penalty
+        markers, each player's Deferred Contracts)."""
+        state = self.game.state
+        return (state.year, state.round, tuple(p.penalties for p in state.players),
+                tuple(sum(held.deferred for held in p.contracts) for p in state.players))
+
+    def _announce(self) -> None:
+        """Say when a new Round or Year begins, and what the Refresh Phase did to each player
+        (rulebook "Refresh Phase"); an undo back over it says nothing."""
+        seen, self.seen = self.seen, self._landmarks()
+        state = self.game.state
+        if state.over or self.seen[:2] <= seen[:2]:
+            return
+        names = [p.name for p in state.players]
+        if self.seen[0] == seen[0]:
+            order = " > ".join(names[s] for s in state.turn_order)
+            self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.",
+                        timeout=4)
+            return
+        penalties = [f"{names[i]} +{now - was}" for i, (was, now)
+                     in enumerate(zip(seen[2], self.seen[2]))]
+        active = [f"{names[i]} {was}" for i, was in enumerate(seen[3]) if was]
+        self.notify(
+            f"Refresh Phase. Penalty markers for unfinished Contracts: {', '.join(penalties)}. "
+            f"Deferred Contracts now Active: {', '.join(active) or 'none'}. Contracts slid one "
+            f"column; markets, shops and upgrade tokens refilled.",
+            title=f"Year {state.year} begins", timeout=12)
 
     def bot_kind(self) -> str | None:
         """The kind of the computer seat to act, if a bot for it is installed (and working)."""
@@ -401,14 +448,38 @@ class TableScreen(Screen):
         return {"colours": list(self.colours)}
 
     def autosave(self) -> None:
-        name = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
+        """Write the game to its own autosave: a file holding another game, or a later point of
+        this one, is kept and this line of play goes on in a new file (said once)."""
         try:
-            self.saves_dir.mkdir(parents=True, exist_ok=True)
-            storage.save_game(self.game, self.saves_dir / name, self.save_meta())
+            path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written,
+                                    self.save_meta())
         except (storage.SaveError, OSError) as exc:
             self.notify(f"Autosave failed: {exc}", severity="error")
             return
-        self.save_name = name
+        base = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
+        if path.name != base:
+            self.notify(f"{base} holds another game or a later point of this one and is kept; "
+                        f"this game autosaves to {path.name}.", timeout=10)
+        self.save_name = path.name
+        self.written = list(self.game.moves)
+
+    def confirmed(self, move: M.Move) -> bool:
+        """Whether to play ``move`` now. Running Machines that would refine nothing costs money
+        for nothing, so the first choice of it only warns; the same choice again, while the
+        warning shows, pays."""
+        if not isinstance(move, M.RunMachines) or self.game.why_illegal(move) is not None:
+            return True
+        if self.error is not None and self.warned == move:
+            return True
+        if machines_would_refine(self.game.state):
+            return True
+        cost = price(self.game.state, move)
+        self.warned = move
+        self.error = Text("Nothing to gain: ", style="bold yellow") + Text(
+            f"running your Machines costs ${cost} and no Machine could refine a barrel now. "
+            f"Choose it again to pay anyway.")
+        self._refresh_hint()
+        return False
 
     def show_error(self, text: str) -> None:
         self.error = Text("Not allowed: ", style="bold red") + Text(text)
@@ -420,6 +491,8 @@ class TableScreen(Screen):
 
     @on(MoveList.Highlighted, "#moves")
     def _option_highlighted(self, event: MoveList.Highlighted) -> None:
+        if event.by_user and self.error is not None:  # the player has moved on from it
+            self.error = None
         self.option_highlighted(event.option.id or "")
 
     def _listed(self, option_id: str) -> M.Move | None:
@@ -430,8 +503,12 @@ class TableScreen(Screen):
         return self.shown_moves[int(index)]
 
     def option_chosen(self, option_id: str) -> None:
+        """Play the chosen entry; with a tile in hand a placement goes where the ghost shows
+        (the list's highlight may be left from before the ghost was moved)."""
         move = self._listed(option_id)
-        if move is not None:
+        if isinstance(move, M.PlaceTile) and self.ghost is not None:
+            move = M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot)
+        if move is not None and self.confirmed(move):
             self.play(move)
 
     def option_highlighted(self, option_id: str) -> None:
@@ -458,14 +535,23 @@ class TableScreen(Screen):
         except NotationError as exc:
             self.show_error(str(exc))
             return
+        if not self.confirmed(move):
+            return
         if self.play(move):
             event.input.clear()
+            if self.ghost is None:  # the keys go back to the table (1-4, F2-F5...)
+                self.query_one("#moves", MoveList).focus()
 
     @on(NetworkPanel.Moved)
     def _ghost_moved(self) -> None:
         self.error = None
         self._refresh_ghost()
         self._refresh_hint()
+
+    def on_descendant_focus(self) -> None:
+        """The ghost's hint names the keys of the widget with the focus."""
+        if self.ghost is not None:
+            self._refresh_hint()
 
     @on(NetworkPanel.Place)
     def _ghost_place(self) -> None:
@@ -527,10 +613,25 @@ class TableScreen(Screen):
             lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
 
     def action_focus_moves(self) -> None:
+        """Escape: to the move list; leaving the prompt clears it and its refusal."""
+        prompt = self.query_one("#prompt", Input)
+        if self.focused is prompt or prompt.value:
+            prompt.value = ""
+            if self.error is not None:
+                self.error = None
+                self._refresh_hint()
         self.query_one("#moves", MoveList).focus()
 
     def action_prompt(self) -> None:
-        self.query_one("#prompt", Input).focus()
+        """Open the prompt empty and focused at once. ":" is a priority key, so pressed in the
+        prompt it starts a new move instead of joining the old text, and a move typed right
+        after it lands in the prompt even when the keys arrive together."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = ""
+        if self.error is not None:
+            self.error = None
+            self._refresh_hint()
+        self.set_focus(prompt)
 
     def action_seat(self, seat: int) -> None:
         if seat >= len(self.game.state.players):
@@ -583,7 +684,6 @@ class SharedTableScreen(TableScreen):
     BINDINGS = [
         Binding("f9", "app.lobby", "Lobby"),
         Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
-        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
     ]
 
     def __init__(self, game) -> None:
@@ -666,12 +766,6 @@ class SharedTableScreen(TableScreen):
             self.game.undo()
         except IllegalMove as exc:
             self.show_error(str(exc))
-
-    def action_prompt(self) -> None:
-        """Focus the prompt at once (":" is a priority key here, handled before the keys after
-        it are passed on), so a move typed right after ":" lands in the prompt even when it
-        arrives in the same SSH packet."""
-        self.set_focus(self.query_one("#prompt", Input))
 
     def action_seat(self, seat: int) -> None:
         """As at a local table, but 0 shows your own board (the one to act's when watching)."""

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Checkbox, Footer, Static
 
 from .compat import ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
 
@@ -156,11 +156,24 @@ class MovePrompt(ValueWatchedInput):
     needs the prompt itself redrawn; at a shared table that layout was in every move's path.
     """
 
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """':' is left to the table, which opens the prompt anew: no move's notation has one."""
+        return character != ":" and super().check_consume_key(key, character)
+
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:
         if self.in_value_watcher and not self.styles.auto_dimensions:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+class TickBox(Checkbox):
+    """A Checkbox whose box shows X only when ticked: Textual's shows X either way and tells
+    the two apart by a faint colour alone."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name for the box's inside)
+        return "X" if self.value else " "
 
 
 class SteadyFooter(Footer):
@@ -339,9 +352,11 @@ class MoveList(LineView, can_focus=True):
     class ChoiceMessage(Message):
         """About entry ``option_index`` of ``move_list``: ``option``."""
 
-        def __init__(self, move_list: MoveList, option: Choice, index: int) -> None:
+        def __init__(self, move_list: MoveList, option: Choice, index: int,
+                     by_user: bool = False) -> None:
             super().__init__()
             self.move_list, self.option, self.option_index = move_list, option, index
+            self.by_user = by_user  # moved by a key or the mouse, not by the program
 
         @property
         def control(self) -> MoveList:
@@ -363,6 +378,7 @@ class MoveList(LineView, can_focus=True):
         self._width = 0  # the width the rows were wrapped at
         self._wrapped: dict[int, list[Text]] = {}
         self._strips: dict[tuple[int, int, str], Strip] = {}  # by (entry, its line, look)
+        self._by_user = False  # the highlight is being moved by a key or the mouse
 
     # --- what is listed ---
     @property
@@ -402,7 +418,15 @@ class MoveList(LineView, can_focus=True):
         self._refresh_entry(index)
         if index is not None and not self._options[index].disabled:
             self._scroll_to_entry(index)
-            self.post_message(self.Highlighted(self, self._options[index], index))
+            self.post_message(self.Highlighted(self, self._options[index], index, self._by_user))
+
+    def _move_to(self, index: int) -> None:
+        """Highlight ``index`` for a key or the mouse."""
+        self._by_user = True
+        try:
+            self.highlighted = index
+        finally:
+            self._by_user = False
 
     # --- lines ---
     def _lay_rows(self) -> None:
@@ -487,23 +511,23 @@ class MoveList(LineView, can_focus=True):
         if not choosable:
             return
         if self._highlighted is None:
-            self.highlighted = choosable[0 if step > 0 else -1]
+            self._move_to(choosable[0 if step > 0 else -1])
             return
         ahead = [i for i in choosable if (i - self._highlighted) * step > 0]
         if ahead:
-            self.highlighted = ahead[0] if step > 0 else ahead[-1]
+            self._move_to(ahead[0] if step > 0 else ahead[-1])
         else:
-            self.highlighted = choosable[0 if step > 0 else -1]
+            self._move_to(choosable[0 if step > 0 else -1])
 
     def action_first(self) -> None:
         choosable = self._choosable()
         if choosable:
-            self.highlighted = choosable[0]
+            self._move_to(choosable[0])
 
     def action_last(self) -> None:
         choosable = self._choosable()
         if choosable:
-            self.highlighted = choosable[-1]
+            self._move_to(choosable[-1])
 
     def action_page(self, step: int) -> None:
         """About a screenful up or down, to the nearest choosable entry."""
@@ -514,8 +538,8 @@ class MoveList(LineView, can_focus=True):
         row = self._first_row[current] + step * self.scrollable_content_region.height
         target = self._rows[max(0, min(len(self._rows) - 1, row))][0]
         ahead = [i for i in choosable if (i - target) * step >= 0]
-        self.highlighted = (ahead[0] if step > 0 else ahead[-1]) if ahead else (
-            choosable[-1] if step > 0 else choosable[0])
+        self._move_to((ahead[0] if step > 0 else ahead[-1]) if ahead else (
+            choosable[-1] if step > 0 else choosable[0]))
 
     def action_select(self) -> None:
         index = self._highlighted
@@ -525,7 +549,7 @@ class MoveList(LineView, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         index = event.style.meta.get("option")
         if index is not None and not self._options[index].disabled:
-            self.highlighted = index
+            self._move_to(index)
             self.action_select()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:

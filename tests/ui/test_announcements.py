@@ -1,0 +1,76 @@
+"""The table says when a Round or a Year begins and what the Refresh Phase did, and names the
+Machine Phase in the hint; F1 says what a Deferred Contract is (pilot tests)."""
+
+from __future__ import annotations
+
+from textual.widgets import Markdown
+
+from pipeline_tui.engine import moves as M
+from pipeline_tui.engine.state import HeldContract
+
+from tests.helpers import new_game, pass_round, pass_turn
+from tests.ui.pilot import choose, hint, table_for
+
+NARROW = (80, 24)
+
+
+def notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def to_last_turn_of_round(game) -> None:
+    """Everyone passes until the last player of the Round is to end their turn."""
+    for _ in range(len(game.state.players) - 1):
+        pass_turn(game)
+    game.apply(M.Pass())
+
+
+async def test_a_new_round_is_announced_with_its_turn_order(tmp_path):
+    game = new_game()
+    to_last_turn_of_round(game)
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        assert "Machine Phase" in hint(app) and "'end'" in hint(app)
+        assert notices(app) == []
+        await choose(pilot, "end")
+        assert game.state.round == 2
+        order = " > ".join(game.state.players[s].name for s in game.state.turn_order)
+        assert f"Round 2 of Year 1 begins. Turn order: {order}." in notices(app)
+
+
+async def test_a_new_year_says_what_the_refresh_phase_did_to_each_player(tmp_path):
+    game = new_game()
+    for _ in range(7):
+        pass_round(game)
+    to_last_turn_of_round(game)
+    ada, bo = game.state.players
+    ada.contracts = [HeldContract(tile=3, filled=[-1, -1]),
+                     HeldContract(tile=21, deferred=True, filled=[-1, -1])]
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        await choose(pilot, "end")
+        assert game.state.year == 2
+        text = next(n.message for n in app._notifications if n.title == "Year 2 begins")
+        assert text.startswith("Refresh Phase.")
+        assert f"Penalty markers for unfinished Contracts: {ada.name} +1, {bo.name} +0." in text
+        assert f"Deferred Contracts now Active: {ada.name} 1." in text
+        assert "Contracts slid one column" in text
+
+
+async def test_undo_back_over_a_new_round_announces_nothing(tmp_path):
+    game = new_game()
+    to_last_turn_of_round(game)
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        await choose(pilot, "end")
+        count = len(notices(app))
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert game.state.round == 1
+        assert len(notices(app)) == count
+
+
+async def test_help_says_what_deferred_means(tmp_path):
+    game = new_game()
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+        text = app.screen.query_one(Markdown).source
+        assert "**Deferred**" in text and "becomes Active" in text
