@@ -13,9 +13,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
 from ..engine.game import Game
-from ..data.editions import PRINTED_EDITION
 from ..engine.setup import GameSetup, PlayerSetup
 from . import KINDS, choose_move
 

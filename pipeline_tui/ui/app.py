@@ -11,8 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .. import storage
-from ..engine.game import Game
 from ..data.editions import PRINTED_EDITION
+from ..engine.game import Game
 from ..engine.setup import GameSetup, PlayerSetup
 from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,

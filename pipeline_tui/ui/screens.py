@@ -19,8 +19,8 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from .. import storage
-from ..engine.game import Game
 from ..data.editions import PRINTED_EDITION
+from ..engine.game import Game
 from ..engine.setup import GameSetup, PlayerSetup
 from .help import HELP_TEXT
 from .panels import score_label
