@@ -18,10 +18,10 @@ from typing import Sequence, TextIO
 import msgspec
 
 from . import __version__
+from .data.editions import PRINTED_EDITION
 from .engine.errors import IllegalMove, NotationError
 from .engine.game import Game, public_view
 from .engine.moves import Move, format_move, parse_move
-from .data.editions import PRINTED_EDITION
 from .engine.setup import GameSetup
 from .storage import (
     SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,

@@ -14,8 +14,9 @@ from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
 
-def _setup(kinds: list[str], seed: int) -> GameSetup:
-    return GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)))
+def _setup(kinds: list[str], seed: int, edition: int = 1) -> GameSetup:
+    return GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)),
+                     edition=edition)
 
 
 def _play(game: Game, until: int | None = None, samples: int = 1) -> None:
@@ -47,13 +48,14 @@ def test_kinds_and_the_ui_signature():
         ai.choose_move(game, "oracle")
 
 
+@pytest.mark.parametrize("edition", [1, 2])
 @pytest.mark.parametrize("kinds", [
     ["heuristic", "search"],
     ["random", "heuristic", "search"],
     ["search", "random", "heuristic", "heuristic"],
 ])
-def test_bots_play_complete_games_without_illegal_moves(kinds):
-    game = Game(_setup(kinds, seed=len(kinds)))
+def test_bots_play_complete_games_without_illegal_moves(kinds, edition):
+    game = Game(_setup(kinds, seed=len(kinds), edition=edition))
     _play(game)
     assert game.is_over()
     assert len(game.scores()) == len(kinds)

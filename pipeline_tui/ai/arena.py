@@ -13,8 +13,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..engine import moves as M
 from ..data.editions import PRINTED_EDITION
+from ..engine import moves as M
 from ..engine import Game, GameSetup, PlayerSetup
 from . import KINDS, choose_move
 
