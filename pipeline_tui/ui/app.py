@@ -33,8 +33,12 @@ class PipelineApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1", "help", "Help"),
-        Binding("f7", "reference", "Components"),
+        # F7 is listed in the footer only where the footer has room for it (see check_action);
+        # the hidden binding after it answers F7 at every width.
+        Binding("f7", "reference_listed", "Components"),
+        Binding("f7", "reference", "Components", show=False),
     ]
+    FOOTER_ROOM_FOR_F7 = 150  # columns: narrower footers are full with the table's own keys
 
     def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
                  seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
@@ -122,6 +126,17 @@ class PipelineApp(App):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reference_listed":
+            return self.size.width >= self.FOOTER_ROOM_FOR_F7
+        return True
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()
+
+    def action_reference_listed(self) -> None:
+        self.action_reference()
 
     def action_reference(self) -> None:
         """Every component table with its source (``pipeline-tui components``): of the edition

@@ -134,3 +134,17 @@ def test_held_contracts_and_orders_are_listed_under_their_owner():
     name = state.players[1].name
     assert f"{name}: Contract SL OL" in labels
     assert f"{name}: Order TL TM SL" in labels
+
+
+@pytest.mark.parametrize("size, listed", [((80, 24), False), ((160, 48), True)])
+async def test_f7_is_in_the_footer_only_where_it_fits_and_works_at_every_width(tmp_path, size, listed):
+    """At 80 columns the table's footer is full: listing F7 there pushed the command palette's
+    key over the end of the line."""
+    app = PipelineApp(mode="new", players=2, seed=3, saves_dir=tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        keys = [b.binding.description for b in app.screen.active_bindings.values() if b.binding.show]
+        assert ("Components" in keys) is listed
+        await pilot.press("f7")
+        await pilot.pause()
+        assert isinstance(app.screen, ReferenceScreen)
