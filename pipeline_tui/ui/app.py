@@ -38,7 +38,7 @@ class PipelineApp(App):
         Binding("f7", "reference_listed", "Components"),
         Binding("f7", "reference", "Components", show=False),
     ]
-    FOOTER_ROOM_FOR_F7 = 150  # columns: narrower footers are full with the table's own keys
+    FOOTER_ROOM_FOR_F7 = 150  # columns: a narrower table's footer is full with its own keys
 
     def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
                  seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
@@ -128,7 +128,7 @@ class PipelineApp(App):
             self.push_screen(HelpScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "reference_listed":
+        if action == "reference_listed" and isinstance(self.screen, TableScreen):
             return self.size.width >= self.FOOTER_ROOM_FOR_F7
         return True
 
