@@ -17,7 +17,7 @@ from .screens import (
     DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
 )
 from .reference_screen import ReferenceScreen
-from .replay_screen import ReplayScreen
+from .seats import Replay
 from .table_screen import TableScreen
 
 MODES = ("title", "new", "load", "replay")
@@ -102,7 +102,7 @@ class PipelineApp(App):
         colours = save.meta.get("colours")
         self._back_to_title()
         if replay:
-            self.push_screen(ReplayScreen(game, colours))
+            self.push_screen(TableScreen(game, self.saves_dir, colours=colours, policy=Replay()))
         else:
             self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path),
                                          colours=colours))
@@ -152,7 +152,7 @@ class PipelineApp(App):
     def _table(self) -> TableScreen | None:
         """The live game's table, if one is open (the replay viewer is not a live game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, TableScreen) and screen.LIVE:
+            if isinstance(screen, TableScreen) and screen.policy.live:
                 return screen
         return None
 

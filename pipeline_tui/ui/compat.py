@@ -8,9 +8,11 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from rich._wrap import divide_line as _divide_line
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -27,6 +29,16 @@ def line_breaks(text: str, width: int) -> list[int]:
 def footer_keys_shown(footer: Footer) -> bool:
     """Whether the Footer has built its keys once (``Footer._bindings_ready``)."""
     return bool(footer._bindings_ready)
+
+
+def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:
+    """Give one node keys beside its classes' ``BINDINGS``, a key bound here replacing the
+    classes' binding of it in place, as a subclass's ``BINDINGS`` would (``DOMNode._bindings``,
+    which Textual copies from the merged class bindings when the node is made)."""
+    keys = dict(node._bindings.key_to_bindings)
+    for key, key_bindings in BindingsMap(bindings).key_to_bindings.items():
+        keys[key] = key_bindings
+    node._bindings = BindingsMap.from_keys(keys)
 
 
 def update_scrollbars(widget: Widget, virtual_size: Size) -> None:

@@ -2,7 +2,8 @@
 
 Each SSH session runs :class:`SharedApp` in its own process. The app talks to the server's Hub
 through a ``TableClient``; the lobby lists the Hub's tables and a table opens in a
-``SharedTableScreen`` over a ``RemoteGame``. The Hub decides who may sit, move and undo.
+``TableScreen`` with a ``SharedSeat`` over a ``RemoteGame``. The Hub decides who may sit, move
+and undo.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from ..net.protocol import TableError, TableInfo, Update
 from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
-from .table_screen import SharedTableScreen
+from .seats import SharedSeat
+from .table_screen import TableScreen
 from .widgets import TooSmall
 
 REFRESH_SECONDS = 2.0  # the lobby list is read again this often
@@ -255,7 +257,8 @@ class SharedApp(PipelineApp):
         self._watching(joined.seat is None)
         self.remote = RemoteGame(self.client, joined)
         self._back_to_title()
-        self.push_screen(SharedTableScreen(self.remote))
+        self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None,
+                                     policy=SharedSeat()))
         if self.freeze_memory:
             self.call_after_refresh(self._freeze)
 

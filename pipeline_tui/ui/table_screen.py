@@ -3,6 +3,8 @@
 Wide terminals (150 columns and more) show the whole table at once; narrower ones show one view
 at a time (F2 Table, F3 Board, F4 Network, F5 Log) beside the move list. The screen holds no
 rules: the moves listed are ``game.legal_moves()`` and any refusal is the engine's own message.
+One screen serves hot-seat play, a seat at a shared table and the replay viewer: its seat
+policy (``seats.py``) says who plays here and how.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from ..data import components as C
 from ..engine import moves as M
 from ..engine import Game, IllegalMove, NotationError, machines_would_refine, price
 from . import panels
+from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .reference_screen import CARD_GROUPS, CardsScreen
 from .screens import bot_module
+from .seats import HotSeat
 from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
@@ -44,10 +48,8 @@ BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 
 
 class TableScreen(Screen):
-    """A live game, played hot-seat at one keyboard."""
+    """A game at the table, played as its seat ``policy`` says (hot-seat by default)."""
 
-    LIVE = True  # moves are played and autosaved here
-    MOVES_TITLE = "Moves"
     # Textual repaints the whole screen when the focus moves; here only the widgets whose focus
     # border changes need it (they repaint themselves), which keeps a view switch cheap at 160x48.
     focused: Reactive = Reactive(None, repaint=False)
@@ -71,12 +73,14 @@ class TableScreen(Screen):
         Binding("escape", "focus_moves", "Move list", show=False),
     ]
 
-    def __init__(self, game: Game, saves_dir: Path, save_name: str | None = None,
-                 colours: list[str] | None = None) -> None:
-        super().__init__()
+    def __init__(self, game: Game, saves_dir: Path | None = None, save_name: str | None = None,
+                 colours: list[str] | None = None, policy: HotSeat | None = None) -> None:
+        self.policy = policy or HotSeat()
+        super().__init__(classes=self.policy.css_class)
         self.game = game
+        bind_keys(self, self.policy.bindings)
         self.colours = seat_colours(colours, len(game.setup.players))  # colour name per seat
-        self.saves_dir = Path(saves_dir)
+        self.saves_dir = None if saves_dir is None else Path(saves_dir)  # where autosaves go
         self.save_name = save_name
         # The moves last written to (or loaded from) the autosave this table continues.
         self.written: list[M.Move] | None = list(game.moves) if save_name else None
@@ -95,6 +99,7 @@ class TableScreen(Screen):
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.view = "table-view"  # the view shown on a narrow terminal
+        self.policy.attach(self)
 
     # --- layout ---
     def compose(self) -> ComposeResult:
@@ -127,10 +132,13 @@ class TableScreen(Screen):
         yield TooSmall()
 
     def on_mount(self) -> None:
-        """Title the panels, draw the table and start a computer seat's move. Textual also runs
-        the on_mount of every base class, so a subclass adjusts the screen in prepare() rather
-        than in an on_mount of its own (which would draw the table twice)."""
-        self.prepare()
+        """Set up the prompt, title the panels, draw the table and start a computer seat's
+        move."""
+        prompt = self.query_one("#prompt", Input)
+        if not self.policy.prompt:
+            prompt.display = False
+        if not self.policy.blink:
+            prompt.cursor_blink = False
         titles = {
             "cross": "Action cross", "market-C": "Crude Market", "market-1": "Refined Market 1",
             "market-2": "Refined Market 2", "market-3": "Refined Market 3",
@@ -138,16 +146,13 @@ class TableScreen(Screen):
             "upgrades": "Upgrades (token, cards left I II III)",
             "refinement": "Refinement costs", "valuation": "Valuation",
             "board-view": "Player board", "network-view": "Pipe Network", "log-view": "Move log",
-            "moves": self.MOVES_TITLE,
+            "moves": self.policy.moves_title,
         }
         for widget_id, title in titles.items():
             self.query_one(f"#{widget_id}").border_title = title
         self.refresh_table()
         self.query_one("#moves", MoveList).focus()
         self.schedule_bot()
-
-    def prepare(self) -> None:
-        """Set up what a kind of table needs before it is first drawn."""
 
     # --- drawing ---
     @property
@@ -156,7 +161,7 @@ class TableScreen(Screen):
 
     def current_state(self):
         """The state on show (the replay viewer shows an earlier one)."""
-        return self.game.state
+        return self.policy.state()
 
     def refresh_table(self) -> None:
         """Redraw everything from the state on show."""
@@ -188,7 +193,14 @@ class TableScreen(Screen):
         self._list_moves()
 
     def _list_moves(self) -> None:
-        self._refresh_moves()
+        """The move list; a deferred policy (a shared table) makes it in the frame after the
+        table: what happened shows first, and at the seat whose turn begins the list (the
+        biggest part of its redraw) no longer holds the news back. A choice from the list left
+        from before is refused by its listing number."""
+        if self.policy.deferred:
+            self.call_after_refresh(self._refresh_moves)
+        else:
+            self._refresh_moves()
 
     def _title(self, widget_id: str, title: str) -> None:
         """Set a panel's title only when it changed: Textual repaints a panel whenever its
@@ -203,7 +215,7 @@ class TableScreen(Screen):
     def moves_shown(self) -> int:
         """How many moves of the log the table is showing (the replay viewer: up to where it
         stands)."""
-        return len(self.game.moves)
+        return self.policy.moves_shown()
 
     def _refresh_log(self) -> None:
         """The log, a line per move; lines already made are reused (they depend only on the
@@ -229,11 +241,13 @@ class TableScreen(Screen):
 
     def _refresh_ghost(self) -> None:
         """The ghost tile follows the Pipe tile in hand, for the one who may place it here: a
-        seat waiting for another (or for a computer) gets none, so its focus stays put."""
-        state = self.game.state
+        seat waiting for another (or for a computer) gets none, so its focus stays put, and so
+        does the replay viewer, where nobody plays."""
+        state = self.current_state()
         hand = state.turn.hand_tile
         panel = self.query_one(NetworkPanel)
-        if hand < 0 or self.game.is_over() or self.waiting_for() is not None:
+        if (not self.policy.plays or hand < 0 or self.game.is_over()
+                or self.waiting_for() is not None):
             self.ghost = None
         elif self.ghost is None or self.ghost.tile != hand:
             self.ghost = self._new_ghost(hand)
@@ -258,6 +272,8 @@ class TableScreen(Screen):
     def _refresh_moves(self) -> None:
         game, state = self.game, self.game.state
         option_list = self.query_one("#moves", MoveList)
+        if self.policy.list_moves(option_list):
+            return
         waiting = self.waiting_for()
         legal = [] if waiting else game.legal_moves()
         listed = (waiting, tuple(legal))
@@ -288,9 +304,13 @@ class TableScreen(Screen):
 
     def waiting_for(self) -> str | None:
         """Why no moves are offered here now ("computer to move"), or ``None``."""
-        return "computer to move" if self.bot_kind() is not None else None
+        return self.policy.waiting_for()
 
     def _refresh_hint(self, move: M.Move | None = None) -> None:
+        hint = self.policy.hint(move)
+        if hint is not None:
+            self._set("hint", hint)
+            return
         state = self.current_state()
         out = Text()
         if self.error is not None:
@@ -348,6 +368,15 @@ class TableScreen(Screen):
         return True
 
     def after_change(self) -> None:
+        """Redraw after a move or an undo; a deferred policy (a shared table) redraws once the
+        loop has run what is ready: a move just played here goes to the server first, and the
+        others see it sooner."""
+        if self.policy.deferred:
+            asyncio.get_running_loop().call_soon(self._after_change)
+        else:
+            self._after_change()
+
+    def _after_change(self) -> None:
         self.seat_shown = None
         self.mark = None
         self.error = None
@@ -395,8 +424,9 @@ class TableScreen(Screen):
             title=f"Year {state.year} begins", timeout=12)
 
     def bot_kind(self) -> str | None:
-        """The kind of the computer seat to act, if a bot for it is installed (and working)."""
-        if self.game.is_over() or self.bot_broken:
+        """The kind of the computer seat to act, if it plays here (not at a shared table, whose
+        server plays it, nor in a replay) and a bot for it is installed (and working)."""
+        if not self.policy.plays_bots or self.game.is_over() or self.bot_broken:
             return None
         kind = self.game.setup.players[self.game.current_player].kind
         ai = bot_module()
@@ -449,7 +479,10 @@ class TableScreen(Screen):
 
     def autosave(self) -> None:
         """Write the game to its own autosave: a file holding another game, or a later point of
-        this one, is kept and this line of play goes on in a new file (said once)."""
+        this one, is kept and this line of play goes on in a new file (said once). Only a
+        hot-seat table writes: a shared table's server writes it, and a replay writes nothing."""
+        if not self.policy.autosaves or self.saves_dir is None:
+            return
         try:
             path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written,
                                     self.save_meta())
@@ -505,6 +538,8 @@ class TableScreen(Screen):
     def option_chosen(self, option_id: str) -> None:
         """Play the chosen entry; with a tile in hand a placement goes where the ghost shows
         (the list's highlight may be left from before the ghost was moved)."""
+        if self.policy.choose(option_id):
+            return
         move = self._listed(option_id)
         if isinstance(move, M.PlaceTile) and self.ghost is not None:
             move = M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot)
@@ -559,18 +594,26 @@ class TableScreen(Screen):
             self.play(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
 
     # --- keys ---
+    def check_action(self, action: str, parameters) -> bool | None:
+        """The policy's hidden actions are neither offered in the footer nor run."""
+        return action not in self.policy.hidden
+
+    def action_policy(self, name: str, args: tuple = ()) -> None:
+        """A key of the policy's own (the replay viewer's steps): its ``action_<name>(*args)``
+        (one tuple, as Textual passes an action no more arguments than its signature names)."""
+        getattr(self.policy, f"action_{name}")(*args)
+
     def action_undo(self) -> None:
-        """Take back the last move, and any computer moves before it, back to a person's turn."""
-        if self.game.undo() is None:
-            self.notify("Nothing to undo.")
-            return
-        people = any(p.kind == "human" for p in self.game.setup.players)
-        while people and self.bot_kind() is not None and self.game.moves:
-            self.game.undo()
-        self.after_change()
+        self.policy.undo()
 
     def action_redo(self) -> None:
-        if self.game.redo() is None:
+        """Play the undone move again (a shared table refuses: the engine's reason is shown)."""
+        try:
+            redone = self.game.redo()
+        except IllegalMove as exc:
+            self.show_error(str(exc))
+            return
+        if redone is None:
             self.notify("Nothing to redo.")
             return
         self.after_change()
@@ -634,6 +677,11 @@ class TableScreen(Screen):
         self.set_focus(prompt)
 
     def action_seat(self, seat: int) -> None:
+        """Show board ``seat``; 0 (``seat`` -1) the policy's own board, or follows the player
+        to act."""
+        own = self.policy.own_board()
+        if seat < 0 and own is not None:
+            seat = own
         if seat >= len(self.game.state.players):
             return
         self.seat_shown = None if seat < 0 else seat
@@ -656,6 +704,9 @@ class TableScreen(Screen):
             widget = widget.parent
 
     def action_save_as(self) -> None:
+        if self.policy.save_as_refusal is not None:
+            self.show_error(self.policy.save_as_refusal)
+            return
         self.app.ask_save_as(self.game, self.save_meta())
 
 
@@ -674,107 +725,3 @@ def _tile_of(move: M.Move, state) -> int | None:
         tile = state.government[state.turn.gov_quadrant][move.space]
         return tile if tile >= 0 else None
     return None
-
-
-class SharedTableScreen(TableScreen):
-    """A shared table (``pipeline-tui serve``) over a ``RemoteGame``: the server keeps the table,
-    saves it and plays its computer seats; you move only for your own seat, on your own turn,
-    and everyone at the table sees each move as it lands."""
-
-    BINDINGS = [
-        Binding("f9", "app.lobby", "Lobby"),
-        Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
-    ]
-
-    def __init__(self, game) -> None:
-        super().__init__(game, Path("."), colours=game.colours or None)
-        game.on_change = self.table_changed
-        game.on_refused = self.refused
-        self.seats_shown: tuple | None = None  # who sits where, as last drawn
-
-    def prepare(self) -> None:
-        # A blinking cursor repaints the prompt twice a second, which over SSH is a stream of
-        # output and CPU in every session while nothing happens at the table.
-        self.query_one("#prompt", Input).cursor_blink = False
-
-    def autosave(self) -> None:
-        """Nothing to do: the server writes the table after every change."""
-
-    def _list_moves(self) -> None:
-        """The move list in the frame after the table: what happened shows first, and at the
-        seat whose turn begins the list (the biggest part of its redraw) no longer holds the
-        news back. A choice from the list left from before is refused by its listing number."""
-        self.call_after_refresh(self._refresh_moves)
-
-    def bot_kind(self) -> str | None:
-        return None  # the server plays the computer seats
-
-    def waiting_for(self) -> str | None:
-        if self.game.is_over() or self.game.my_turn():
-            return None
-        if self.game.spectator:
-            return "watching"
-        return f"{self.game.state.players[self.game.current_player].name} to move"
-
-    def _refresh_hint(self, move: M.Move | None = None) -> None:
-        line = self.game.turn_line()
-        if line is None:
-            super()._refresh_hint(move)
-            return
-        out = Text()
-        if self.error is not None:
-            out.append_text(self.error)
-            out.append("\n")
-        if self.message is not None:
-            out.append_text(self.message)
-            out.append("\n")
-        out.append(line, style="bold")
-        self._set("hint", out)
-
-    def after_change(self) -> None:
-        """Redraw once the loop has run what is ready: a move just played here goes to the
-        server first, and the others see it sooner."""
-        asyncio.get_running_loop().call_soon(super(SharedTableScreen, self).after_change)
-
-    def table_changed(self, log_changed: bool) -> None:
-        """An Update from the server: redraw, and say what the others did."""
-        if not self.is_mounted:
-            return  # not drawn yet: on_mount draws the table as it is then
-        seats, self.seats_shown = self.seats_shown, tuple(self.game.seats)
-        if not log_changed:
-            if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
-                self.refresh_table()
-            return
-        before = len(self.log_lines)  # the moves drawn so far
-        moves = self.game.moves
-        if self.game.note:
-            self.message = Text(self.game.note, style="dim")
-        elif len(moves) > before:
-            name = self.game.state.players[self.game.entries[-1].seat].name
-            self.message = Text(f"{name} played: ", style="dim") + Text(
-                M.format_move(moves[-1]), style="bold")
-        self.after_change()
-
-    def refused(self, reason: str) -> None:
-        """The server refused a move or undo sent from here; the table is as it says."""
-        self.refresh_table()
-        self.show_error(reason)
-
-    def action_undo(self) -> None:
-        """Ask the server to take back your last move (only yours, within your own turn)."""
-        try:
-            self.game.undo()
-        except IllegalMove as exc:
-            self.show_error(str(exc))
-
-    def action_seat(self, seat: int) -> None:
-        """As at a local table, but 0 shows your own board (the one to act's when watching)."""
-        if seat < 0 and self.game.seat is not None:
-            seat = self.game.seat
-        super().action_seat(seat)
-
-    def action_redo(self) -> None:
-        self.show_error("there is no redo at a shared table")
-
-    def action_save_as(self) -> None:
-        self.show_error("the server keeps this table; there is no Save as at a shared table")

@@ -158,7 +158,13 @@ from pipeline_tui.ui import lobby  # noqa: E402
 from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp  # noqa: E402
 from textual.screen import Screen  # noqa: E402
 from pipeline_tui.ui.network_panel import NetworkPanel  # noqa: E402
-from pipeline_tui.ui.table_screen import SharedTableScreen  # noqa: E402
+from pipeline_tui.ui.seats import SharedSeat  # noqa: E402
+from pipeline_tui.ui.table_screen import TableScreen  # noqa: E402
+
+
+def at_shared_table(app) -> bool:
+    """Whether the app shows a table, at a seat of a shared table."""
+    return isinstance(app.screen, TableScreen) and isinstance(app.screen.policy, SharedSeat)
 
 
 async def pilot_until(pilot, condition, what: str) -> None:
@@ -183,7 +189,7 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await pilot.press("n")
             await pilot.press("enter")  # the new-game form's defaults: two human seats
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot_until(pilot, lambda: at_shared_table(app), "the table")
             table = hub.service.tables["t1"]
             assert [b and b.holder for b in table.bindings] == ["alice", None]
             await bob.join("t1", 1)
@@ -215,7 +221,7 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             assert "back to your seat" in labels[0] and "Watch" in labels[-1]
             assert options.get_option_at_index(1).disabled  # bob's seat
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen)
+            await pilot_until(pilot, lambda: at_shared_table(app)
                               and app.screen.game.seat == 0, "back at the table")
     finally:
         await bob.close()
@@ -243,7 +249,7 @@ async def test_the_lobby_stops_asking_for_tables_while_a_table_is_open(tmp_path,
             await pilot_until(pilot, lambda: len(asked) >= 2, "the lobby polling")
             await pilot.press("n")
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot_until(pilot, lambda: at_shared_table(app), "the table")
             periods: list[int] = []
             app.set_interval(lobby.REFRESH_SECONDS, lambda: periods.append(1))
             await pilot_until(pilot, lambda: len(periods) >= 1, "a polling period")  # one in flight ends
@@ -271,7 +277,7 @@ async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
             await pilot_until(pilot, lambda: app.screen.current() is not None, "the table listed")
             assert told == []
             await pilot.press("w")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot_until(pilot, lambda: at_shared_table(app), "the table")
             assert told == [True] and app.screen.game.seat is None
             await pilot.press("f9")
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
@@ -279,7 +285,7 @@ async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
             await pilot.press("enter")  # the seats: the first open one (seat 1) is highlighted
             await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen)
+            await pilot_until(pilot, lambda: at_shared_table(app)
                               and app.screen.game.seat == 0, "at seat 1")
             assert told == [True, False, False]
     finally:
@@ -298,14 +304,14 @@ async def served(tmp_path):
         await hub.close()
 
 
-async def open_new_table(pilot) -> SharedTableScreen:
+async def open_new_table(pilot) -> TableScreen:
     """From the lobby, a table with the new-table form's defaults (two human seats), at which
     the app sits at the first seat as ``t1``."""
     app = pilot.app
     await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
     await pilot.press("n")
     await pilot.press("enter")
-    await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+    await pilot_until(pilot, lambda: at_shared_table(app), "the table")
     return app.screen
 
 
@@ -436,8 +442,8 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
             count = len(table.game.moves)
             await bob.move("t1", format_move(table.game.legal_moves()[0]))
             await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "bob's move")
-        await pilot_until(pilot, lambda: screen.seats_shown is not None
-                          and screen.seats_shown[1].connected, "bob seated")
+        await pilot_until(pilot, lambda: screen.policy.seats_shown is not None
+                          and screen.policy.seats_shown[1].connected, "bob seated")
         redraws = []
         real = screen.refresh_table
         screen.refresh_table = lambda: (redraws.append(1), real())[1]
@@ -539,7 +545,7 @@ async def test_colours_chosen_on_the_new_table_form_are_drawn_in_every_session(s
             app.screen.query_one("#colour-1").value = "yellow"
             app.screen.query_one("#name-1").focus()
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: isinstance(app.screen, SharedTableScreen), "the table")
+            await pilot_until(pilot, lambda: at_shared_table(app), "the table")
             assert app.screen.colours == ["green", "yellow"]
             svg = app.export_screenshot()
             assert "#5fd75f" in svg and "#ffd75f" in svg and "#ff5f5f" not in svg
@@ -613,9 +619,9 @@ async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatc
     """Joining a table draws it once (Textual runs every base class's on_mount, and the shared
     table's own used to draw it a second time), with the prompt's cursor not blinking."""
     hub, sock = served
-    drawn: list[SharedTableScreen] = []
-    real = SharedTableScreen.refresh_table
-    monkeypatch.setattr(SharedTableScreen, "refresh_table",
+    drawn: list[TableScreen] = []
+    real = TableScreen.refresh_table
+    monkeypatch.setattr(TableScreen, "refresh_table",
                         lambda self: (drawn.append(self), real(self)))
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
     async with app.run_test(size=(160, 50)) as pilot:
@@ -623,3 +629,19 @@ async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatc
         await pilot.pause()
         assert drawn == [screen]
         assert not screen.query_one("#prompt").cursor_blink
+
+
+async def test_a_shared_seat_offers_the_lobby_and_refuses_save_as(served):
+    """The shared seat's keys: F9 to the lobby in the footer, no Redo there, and Save as
+    answered with the reason (the server keeps the table) instead of a save form."""
+    hub, sock = served
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await open_new_table(pilot)
+        await pilot.pause()
+        shown = [b.description for b in (a.binding for a in screen.active_bindings.values())
+                 if b.show]
+        assert "Lobby" in shown and "Undo" in shown and "Redo" not in shown
+        await pilot.press("ctrl+s")
+        assert app.screen is screen
+        assert "there is no Save as at a shared table" in hint_text(app)

@@ -14,7 +14,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.geometry import Size
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.widgets import Footer
 
@@ -55,6 +57,35 @@ async def test_footer_keys_shown_turns_true_once_the_footer_has_its_keys():
         footer = app.query_one(Footer)
         await pilot.pause()
         assert compat.footer_keys_shown(footer) is True
+
+
+class KeysScreen(Screen):
+    BINDINGS = [Binding("a", "note('a')", "A"), Binding("b", "note('b')", "B"),
+                Binding("c", "note('c')", "C")]
+
+    def __init__(self, own: bool) -> None:
+        super().__init__()
+        self.notes: list[str] = []
+        if own:
+            compat.bind_keys(self, [Binding("b", "note('b2')", "B2", show=False),
+                                    Binding("d", "note('d')", "D")])
+
+    def action_note(self, what: str) -> None:
+        self.notes.append(what)
+
+
+async def test_bind_keys_gives_one_screen_keys_as_a_subclass_would():
+    app = App()
+    async with app.run_test() as pilot:
+        own, plain = KeysScreen(own=True), KeysScreen(own=False)
+        await app.push_screen(plain)
+        await pilot.press("b", "d")
+        await app.push_screen(own)
+        await pilot.press("a", "b", "d")
+        assert plain.notes == ["b"] and own.notes == ["a", "b2", "d"]
+        keys = [(key, active.binding.description, active.binding.show)
+                for key, active in own.active_bindings.items() if key in "abcd"]
+        assert keys == [("a", "A", True), ("b", "B2", False), ("c", "C", True), ("d", "D", True)]
 
 
 class Lines(ScrollView):
@@ -117,7 +148,7 @@ async def test_serve_application_builds_textual_serves_routes(tmp_path):
 def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
     private = re.compile(r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-                         r"\b_watch_value\b|\b_make_app\b")
+                         r"\b_watch_value\b|\b_make_app\b|\._bindings\b")
     users = [str(path.relative_to(package)) for path in package.rglob("*.py")
              if private.search(path.read_text())]
     assert users == ["ui/compat.py"]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.replay_screen import ReplayScreen
+from pipeline_tui.ui.seats import Replay
+from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog
 
 SAVE = Path(__file__).parents[1] / "fixtures" / "saves" / "v1-midgame-3p.json"
@@ -17,7 +18,7 @@ async def test_the_replay_list_names_the_players_and_the_log_follows_the_positio
     app = PipelineApp(mode="replay", file=SAVE, saves_dir=tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = app.screen
-        assert isinstance(screen, ReplayScreen)
+        assert isinstance(screen, TableScreen) and isinstance(screen.policy, Replay)
         game = screen.game
         names = [game.setup.players[seat].name for seat in game.movers()]
         entries = screen.query_one("#moves", MoveList)

@@ -11,8 +11,8 @@ from pipeline_tui import storage
 from pipeline_tui.engine.moves import format_move, parse_move
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkGrid, NetworkPanel
-from pipeline_tui.ui.replay_screen import ReplayScreen
 from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
+from pipeline_tui.ui.seats import Replay
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog
 
@@ -278,16 +278,16 @@ async def test_replay_steps_through_a_save(tmp_path):
     app = PipelineApp(mode="replay", file=path, saves_dir=tmp_path)
     async with app.run_test(size=NARROW) as pilot:
         screen = app.screen
-        assert isinstance(screen, ReplayScreen)
-        assert screen.position == 0
+        assert isinstance(screen, TableScreen) and isinstance(screen.policy, Replay)
+        assert screen.policy.position == 0
         await pilot.press("right", "right")
         await pilot.pause()
-        assert screen.position == 2
+        assert screen.policy.position == 2
         seat = screen.current_state().players
         assert sum(sum(p.tanks) for p in seat) == 2
         await pilot.press("p")
         await pilot.pause()
-        assert isinstance(app.screen, TableScreen) and not isinstance(app.screen, ReplayScreen)
+        assert isinstance(app.screen, TableScreen) and not isinstance(app.screen.policy, Replay)
         assert len(app.screen.game.moves) == 2
 
 
@@ -303,7 +303,7 @@ async def test_a_replay_is_drawn_once_when_it_opens_and_titled_as_a_replay(tmp_p
     async with app.run_test(size=NARROW) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, ReplayScreen) and drawn == [screen]
+        assert isinstance(screen, TableScreen) and isinstance(screen.policy, Replay) and drawn == [screen]
         assert screen.query_one("#moves").border_title == "Replay: moves"
         assert not screen.query_one("#prompt").display
 
@@ -582,20 +582,20 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
             return state.year, state.round
 
         await pilot.press("y")
-        year_two = screen.position
+        year_two = screen.policy.position
         assert at() == (2, 1) and screen.game.state_at(year_two - 1).year == 1
         assert "Year 2 Round 1" in hint(app)
         await pilot.press("r")
-        assert at() == (2, 2) and screen.game.state_at(screen.position - 1).round == 1
+        assert at() == (2, 2) and screen.game.state_at(screen.policy.position - 1).round == 1
         await pilot.press("y")
         assert at() == (2, 2)  # no Year 3 yet: the replay stays
         await pilot.press("R")
-        assert screen.position == year_two
+        assert screen.policy.position == year_two
         await pilot.press("R")
         assert at() == (1, 8)
         await pilot.press("Y")
-        assert screen.position == 0
+        assert screen.policy.position == 0
         await pilot.press("end")
-        assert screen.position == len(game.moves)
+        assert screen.policy.position == len(game.moves)
         await pilot.press("home")
-        assert screen.position == 0
+        assert screen.policy.position == 0

@@ -1,0 +1,275 @@
+"""Seat policies: who plays at the one table screen, and how.
+
+A ``TableScreen`` is made with one policy and asks it who may act now, what undo does, where
+moves go, what the footer offers, what the move list and the hint show and whether the game is
+saved. :class:`HotSeat` plays every seat at one keyboard, :class:`SharedSeat` one seat of a
+shared table (``pipeline-tui serve``) and :class:`Replay` none, stepping through a saved game.
+A policy holds no rules: the engine (or the Hub behind a ``RemoteGame``) decides every move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.binding import Binding
+
+from .. import storage
+from ..engine import Game, IllegalMove, format_move
+from .style import seat_style
+from .widgets import Choice, MoveList
+
+if TYPE_CHECKING:
+    from ..engine import State
+    from .table_screen import TableScreen
+
+
+class HotSeat:
+    """Everyone at this keyboard plays in turn, the bots play the computer seats, and every
+    move is autosaved. The other policies change only what differs from this."""
+
+    live = True  # a game is played here: quitting saves it, the palette offers Save as and Undo
+    plays = True  # the move list offers the legal moves, and a Pipe tile in hand has a ghost
+    plays_bots = True  # the computer seats move here
+    autosaves = True
+    deferred = False  # redraw once the loop has sent what is ready, the move list a frame later
+    prompt = True  # the move prompt is shown
+    blink = True  # and its cursor blinks
+    moves_title = "Moves"
+    bindings: tuple[Binding, ...] = ()  # keys beside the table's; one bound here replaces it
+    hidden: frozenset[str] = frozenset()  # the table's actions neither offered nor run here
+    save_as_refusal: str | None = None  # why there is no Save as here, if there is none
+    css_class = "-hot-seat"  # the screen's class (app.tcss styles a shared table's own way)
+
+    screen: TableScreen
+
+    def attach(self, screen: TableScreen) -> None:
+        """Serve ``screen`` (once, as it is made)."""
+        self.screen = screen
+
+    def state(self) -> State:
+        """The state on show."""
+        return self.screen.game.state
+
+    def moves_shown(self) -> int:
+        """How many moves of the log the table shows."""
+        return len(self.screen.game.moves)
+
+    def waiting_for(self) -> str | None:
+        """Why no moves are offered here now ("computer to move"), or ``None``."""
+        return "computer to move" if self.screen.bot_kind() is not None else None
+
+    def own_board(self) -> int | None:
+        """The board key 0 shows; ``None``: the one of the player to act."""
+        return None
+
+    def hint(self, move) -> Text | None:
+        """The hint panel, or ``None`` for the table's own (the player to act, the ghost...)."""
+        return None
+
+    def list_moves(self, option_list: MoveList) -> bool:
+        """Fill the move list with entries of the policy's own; ``False``: the legal moves."""
+        return False
+
+    def choose(self, option_id: str) -> bool:
+        """Take an entry of the policy's own list chosen; ``False``: play the move listed."""
+        return False
+
+    def undo(self) -> None:
+        """Take back the last move, and any computer moves before it, back to a person's turn."""
+        screen, game = self.screen, self.screen.game
+        if game.undo() is None:
+            screen.notify("Nothing to undo.")
+            return
+        people = any(p.kind == "human" for p in game.setup.players)
+        while people and screen.bot_kind() is not None and game.moves:
+            game.undo()
+        screen.after_change()
+
+
+class SharedSeat(HotSeat):
+    """One seat of a shared table over a ``RemoteGame``: the server keeps the table, saves it
+    and plays its computer seats; you move only for your own seat, on your own turn, and
+    everyone at the table sees each move as it lands."""
+
+    plays_bots = False
+    autosaves = False
+    deferred = True
+    # A blinking cursor repaints the prompt twice a second, which over SSH is a stream of output
+    # and CPU in every session while nothing happens at the table.
+    blink = False
+    bindings = (
+        Binding("f9", "app.lobby", "Lobby"),
+        Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
+    )
+    save_as_refusal = "the server keeps this table; there is no Save as at a shared table"
+    css_class = "-shared-seat"
+
+    def __init__(self) -> None:
+        self.seats_shown: tuple | None = None  # who sits where, as last drawn
+
+    def attach(self, screen: TableScreen) -> None:
+        super().attach(screen)
+        screen.game.on_change = self.table_changed
+        screen.game.on_refused = self.refused
+
+    def waiting_for(self) -> str | None:
+        game = self.screen.game
+        if game.is_over() or game.my_turn():
+            return None
+        if game.spectator:
+            return "watching"
+        return f"{game.state.players[game.current_player].name} to move"
+
+    def own_board(self) -> int | None:
+        """Your own board (the one to act's when watching)."""
+        return self.screen.game.seat
+
+    def hint(self, move) -> Text | None:
+        """Whose turn it is, when it is not yours."""
+        screen = self.screen
+        line = screen.game.turn_line()
+        if line is None:
+            return None
+        out = Text()
+        if screen.error is not None:
+            out.append_text(screen.error)
+            out.append("\n")
+        if screen.message is not None:
+            out.append_text(screen.message)
+            out.append("\n")
+        out.append(line, style="bold")
+        return out
+
+    def undo(self) -> None:
+        """Ask the server to take back your last move (only yours, within your own turn)."""
+        try:
+            self.screen.game.undo()
+        except IllegalMove as exc:
+            self.screen.show_error(str(exc))
+
+    def table_changed(self, log_changed: bool) -> None:
+        """An Update from the server: redraw, and say what the others did."""
+        screen, game = self.screen, self.screen.game
+        if not screen.is_mounted:
+            return  # not drawn yet: on_mount draws the table as it is then
+        seats, self.seats_shown = self.seats_shown, tuple(game.seats)
+        if not log_changed:
+            if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
+                screen.refresh_table()
+            return
+        before = len(screen.log_lines)  # the moves drawn so far
+        moves = game.moves
+        if game.note:
+            screen.message = Text(game.note, style="dim")
+        elif len(moves) > before:
+            name = game.state.players[game.entries[-1].seat].name
+            screen.message = Text(f"{name} played: ", style="dim") + Text(
+                format_move(moves[-1]), style="bold")
+        screen.after_change()
+
+    def refused(self, reason: str) -> None:
+        """The server refused a move or undo sent from here; the table is as it says."""
+        self.screen.refresh_table()
+        self.screen.show_error(reason)
+
+
+class Replay(HotSeat):
+    """The replay viewer: the table as it stood after move ``position`` of a finished or saved
+    game; nobody plays, and "play from here" forks the game to a hot-seat table."""
+
+    live = False
+    plays = False
+    plays_bots = False
+    autosaves = False
+    prompt = False
+    moves_title = "Replay: moves"
+    css_class = "-replay"
+    # The footer shows the main keys and the hint all of them, so the footer fits 80 columns
+    # without cutting a word.
+    bindings = (
+        Binding("left", "policy('step', (-1,))", "Step", key_display="←→", priority=True),
+        Binding("right", "policy('step', (1,))", "Forward", show=False, priority=True),
+        Binding("home", "policy('jump', (0,))", "Start", show=False, priority=True),
+        Binding("end", "policy('jump', (-1,))", "End", show=False, priority=True),
+        Binding("y", "policy('round', (1, True))", "Next Year", show=False),
+        Binding("r", "policy('round', (1, False))", "Next Round", show=False),
+        Binding("Y", "policy('round', (-1, True))", "Year back", show=False),
+        Binding("R", "policy('round', (-1, False))", "Round back", show=False),
+        Binding("p", "policy('play_from_here')", "Play on"),
+    )
+    hidden = frozenset({"undo", "redo", "prompt", "save_as"})
+
+    def __init__(self) -> None:
+        self.position = 0
+        self.rounds: list[tuple[int, int, int]] = []
+
+    def attach(self, screen: TableScreen) -> None:
+        super().attach(screen)
+        self.rounds = screen.game.round_starts()
+
+    def state(self) -> State:
+        return self.screen.game.state_at(self.position)
+
+    def moves_shown(self) -> int:
+        return self.position
+
+    def list_moves(self, option_list: MoveList) -> bool:
+        """The log, an entry per position: "Start of the game", then each move."""
+        screen, game = self.screen, self.screen.game
+        options = [Choice(Text("Start of the game", style="bold"), id="p0")]
+        players = game.setup.players
+        for i, (move, seat) in enumerate((e.move, e.seat) for e in game.entries):
+            line = Text(f"{i + 1:>4} ")
+            line.append(f"{players[seat].name[:8]:<8}", style=seat_style(screen.colours, seat))
+            line.append(f" {format_move(move)}")
+            options.append(Choice(line, id=f"p{i + 1}"))
+        option_list.set_options(options)
+        option_list.highlighted = self.position
+        option_list.border_subtitle = f"move {self.position} of {len(game.moves)}"
+        return True
+
+    def hint(self, move) -> Text | None:
+        game = self.screen.game
+        text = Text(f"Replay: move {self.position} of {len(game.moves)}\n", style="bold")
+        if self.position:
+            text.append(format_move(game.moves[self.position - 1]) + "\n")
+        state = self.state()
+        text.append(f"Year {state.year} Round {state.round}\n")
+        text.append("left/right step, home/end jump, y/r next Year/Round (Y/R back), "
+                    "p plays on from here", style="dim")
+        return text
+
+    def choose(self, option_id: str) -> bool:
+        """Enter or a click on an entry stands the replay there (highlighting alone does not)."""
+        self.action_jump(int(option_id[1:]))
+        return True
+
+    def action_step(self, delta: int) -> None:
+        self.action_jump(max(0, min(len(self.screen.game.moves), self.position + delta)))
+
+    def action_jump(self, position: int) -> None:
+        self.position = len(self.screen.game.moves) if position < 0 else position
+        self.screen.refresh_table()
+
+    def action_round(self, direction: int, year: bool) -> None:
+        """Jump to the first move of the next (or previous) Round, or Year."""
+        starts = [n for n, _, r in self.rounds if r == 1 or not year]
+        if direction > 0:
+            target = next((n for n in starts if n > self.position), None)
+        else:
+            target = next((n for n in reversed(starts) if n < self.position), None)
+        if target is None:
+            self.screen.notify(f"No {'later' if direction > 0 else 'earlier'} "
+                               f"{'Year' if year else 'Round'} in this game.")
+            return
+        self.action_jump(target)
+
+    def action_play_from_here(self) -> None:
+        screen = self.screen
+        app = screen.app
+        fork = Game(screen.game.setup, screen.game.moves[: self.position])
+        name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
+        app.pop_screen()
+        app.push_screen(type(screen)(fork, app.saves_dir, save_name=name,
+                                     colours=screen.colours))
