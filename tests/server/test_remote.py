@@ -292,18 +292,6 @@ async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
         await bob.close()
 
 
-@pytest.fixture
-async def served(tmp_path):
-    """A Hub serving a fresh tables folder on a socket: (hub, socket path)."""
-    hub = Hub(tmp_path / "tables", bot_delay=0.0)
-    sock = tmp_path / "hub.sock"
-    await hub.start(sock)
-    try:
-        yield hub, sock
-    finally:
-        await hub.close()
-
-
 async def open_new_table(pilot) -> TableScreen:
     """From the lobby, a table with the new-table form's defaults (two human seats), at which
     the app sits at the first seat as ``t1``."""

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import termios
 
-import pytest
 
 from pipeline_tui.net.hub import Hub
 from pipeline_tui.serve.session import HUB_ENV, TOKEN_ENV
@@ -91,46 +90,35 @@ class Child:
             await self.proc.wait()
 
 
-@pytest.fixture
-async def hub(tmp_path):
-    hub = Hub(tmp_path / "tables", bot_delay=0.0)
-    sock = tmp_path / "hub.sock"
-    await hub.start(sock)
-    try:
-        yield hub, sock
-    finally:
-        await hub.close()
-
-
-async def test_a_session_ends_when_its_hub_closes(hub):
-    child = await Child.start(*hub)
+async def test_a_session_ends_when_its_hub_closes(served):
+    child = await Child.start(*served)
     try:
         await child.expect("Shared tables")
-        await hub[0].close()
+        await served[0].close()
         assert await child.ended() == 1
         await child.expect("The tables are gone")
     finally:
         await child.close()
 
 
-async def test_a_session_ends_when_its_hub_closes_though_its_terminal_takes_no_output(hub):
+async def test_a_session_ends_when_its_hub_closes_though_its_terminal_takes_no_output(served):
     """The terminal stops taking output (as after XOFF, or a client that stopped reading), so
     Textual cannot write its last screen and would wait for good: the session ends anyway."""
-    child = await Child.start(*hub)
+    child = await Child.start(*served)
     try:
         await child.expect("Shared tables")
         termios.tcflow(child.slave, termios.TCOOFF)
         child.stop_reading()
-        await hub[0].close()
+        await served[0].close()
         assert await child.ended() == 1
     finally:
         await child.close()
 
 
-async def test_a_hung_up_terminal_ends_the_session_though_its_server_ignored_hangups(hub):
+async def test_a_hung_up_terminal_ends_the_session_though_its_server_ignored_hangups(served):
     """``serve`` started under ``nohup`` passes SIGHUP on as ignored: the child takes it back,
     so its terminal hanging up ends it though the Hub is still there."""
-    child = await Child.start(*hub, ignoring_hangup=True)
+    child = await Child.start(*served, ignoring_hangup=True)
     try:
         await child.expect("Shared tables")
         child.close_master()
