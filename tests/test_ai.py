@@ -20,10 +20,12 @@ def _setup(kinds: list[str], seed: int, edition: int = 1) -> GameSetup:
 
 
 def _play(game: Game, until: int | None = None, samples: int = 1) -> None:
-    """Let the bots named by the setup play, asserting every move is legal."""
+    """Let the bots named by the setup play, one bot object per seat, asserting every move is
+    legal."""
+    bots = [ai.make_bot(p.kind, samples=samples) for p in game.setup.players]
     while not game.is_over() and (until is None or len(game.moves) < until):
         kind = game.setup.players[game.current_player].kind
-        move = ai.choose_move(game.clone(), kind, samples=samples)
+        move = bots[game.current_player].choose(game.clone())
         assert move in game.legal_moves(), (kind, move)
         game.apply(move)
 
@@ -35,7 +37,6 @@ def _mid_game(seed: int = 3, moves: int = 120) -> Game:
 
 
 def _fresh(game: Game, kind: str, **options) -> M.Move:
-    ai._PLANS.clear()
     return ai.choose_move(game.clone(), kind, **options)
 
 
@@ -124,12 +125,14 @@ def test_determinized_view_draws_only_unseen_tiles_and_hides_the_order():
 
 def test_a_broken_plan_is_replanned():
     game = _mid_game(moves=40)
+    bot = ai.make_bot("heuristic")
     while game.state.turn.stage != "work" or game.state.turn.mains:
-        game.apply(ai.choose_move(game.clone(), "heuristic"))
-    planned = ai.choose_move(game.clone(), "heuristic")
+        game.apply(bot.choose(game.clone()))
+    planned = bot.choose(game.clone())
+    assert bot.plan
     other = next(m for m in game.legal_moves() if m != planned and type(m) is M.Action)
     game.apply(other)
-    assert ai.choose_move(game.clone(), "heuristic") in game.legal_moves()
+    assert bot.choose(game.clone()) in game.legal_moves()
 
 
 def test_ai_imports_no_user_interface():

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
 from ..engine import Game, GameSetup, PlayerSetup
-from . import KINDS, choose_move
+from . import KINDS, make_bot
 
 
 @dataclass
@@ -71,10 +71,11 @@ def play_game(bots: list[str], seed: int, seconds: float | None = None,
         PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)), edition=edition)
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
+    players = [make_bot(bot, seed=seed, seconds=seconds, samples=samples) for bot in bots]
     while not game.is_over():
         seat = game.current_player
         started = time.perf_counter()
-        move = choose_move(game, bots[seat], seed=seed, seconds=seconds, samples=samples)
+        move = players[seat].choose(game)
         records[seat].seconds += time.perf_counter() - started
         records[seat].decisions += 1
         if move not in game.legal_moves():
