@@ -384,6 +384,38 @@ async def test_table_files_are_always_loadable_and_bots_resume(tmp_path: Path, s
     assert len(load_game(path).moves) > killed_at + 20
 
 
+async def test_a_failing_bot_hands_its_seat_to_the_table(hub: Hub, connect, monkeypatch) -> None:
+    class Broken:
+        kind = "heuristic"
+
+        def choose(self, game: Game):
+            raise RuntimeError("no idea")
+
+    monkeypatch.setattr("pipeline_tui.net.hub.make_bot", lambda kind, seed: Broken())
+    table_setup = setup("human", "heuristic", seed=9)
+    alice = Follower(await connect("SHA256:alice", "alice"))
+    table_id = await alice.client.create_table(table_setup)
+    await alice.join(table_id, 0)
+    table = hub.service.get(table_id)
+    game = replica(table_setup, alice.log)
+    while game.current_player == 0:
+        text = format_move(choose_move(game, "heuristic", seed=1))
+        await alice.client.move(table_id, text)
+        game.play(text)
+    deadline = time.monotonic() + WAIT
+    while table.handed_back != {1} and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    assert table.handed_back == {1} and table.bot_to_act() is None
+    assert game.current_player == 1 and len(alice.log) == len(game.moves)
+    text = format_move(choose_move(game, "heuristic", seed=1))
+    await alice.client.move(table_id, text)  # Alice plays Bo's move now
+    await alice.until(lambda: len(alice.log) == len(game.moves) + 1)
+    assert alice.log[-1] == text
+    note = hub.service.bot_failed(table_id, 1, "RuntimeError: no\nidea").note
+    assert note == "Bo's computer player failed (RuntimeError: no idea); the players at the table " \
+        "play its moves"
+
+
 async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
         tmp_path: Path, sock_dir: Path, caplog, monkeypatch) -> None:
     monkeypatch.setattr("pipeline_tui.net.hub.SAVE_RETRY", 0.05)
