@@ -326,6 +326,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for bot in bots:
         if bot not in KINDS:
             raise CliError(f"unknown bot {bot!r} (one of {', '.join(KINDS)})")
+    if args.round_robin:
+        return _round_robin(args, bots)
     if len(bots) > args.players:
         raise CliError(f"{len(bots)} bots named for {args.players} seats")
     started = time.perf_counter()
@@ -342,6 +344,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _out()
         for line in balance_report(records):
             _out(line)
+    _out(f"total time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
+    from .ai.arena import ladder_report, round_robin
+
+    if args.players != 2:
+        raise CliError("--round-robin plays 2-player games (leave out --players or give 2)")
+    if args.balance:
+        raise CliError("--balance reports one arena, not a round robin")
+    if len(set(bots)) != len(bots) or len(bots) < 2:
+        raise CliError("--round-robin needs at least 2 different bots, each named once")
+    started = time.perf_counter()
+    pairings = round_robin(bots, args.games, args.seed, jobs=args.jobs, seconds=args.seconds,
+                           samples=args.samples, edition=args.edition)
+    _out(f"round robin: 2 players, {args.games} games a pairing, seeds {args.seed}-"
+         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+         f"component edition {args.edition}")
+    for line in ladder_report(pairings):
+        _out(line)
     _out(f"total time {time.perf_counter() - started:.1f} s")
     return 0
 
@@ -506,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also what winners do, score spread and each plan's win rate")
     p.add_argument("--edition", type=int, choices=EDITIONS, default=PRINTED_EDITION,
                    help="component edition: 2 printed (default), 1 our earlier design")
+    p.add_argument("--round-robin", action="store_true",
+                   help="the ladder: every pair of --bots plays --games 2-player games; win rate "
+                        "per pairing, a Bradley-Terry rating per bot (docs/bots.md)")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")
