@@ -96,7 +96,7 @@ def _reshuffled(game: Game, seed: int) -> Game:
     return other
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "search"])
+@pytest.mark.parametrize("kind", ai.KINDS)
 def test_decisions_ignore_the_real_deck_order(kind):
     game = _mid_game()
     other = _reshuffled(game, 99)
@@ -121,6 +121,63 @@ def test_determinized_view_draws_only_unseen_tiles_and_hides_the_order():
         assert all(C.contract_tile(t).row == grade for t in guessed)
     assert fingerprint(game) == fingerprint(other)
     assert view.players == game.state.players and view.markets == game.state.markets
+
+
+def test_a_whole_turn_plan_ignores_the_real_deck_order():
+    game = _mid_game(moves=60)
+    other = _reshuffled(game, 5)
+    turns = []
+    for table in (game.clone(), other):
+        bot, moves = ai.make_bot("heuristic"), []
+        seat = table.current_player
+        while table.current_player == seat and not table.is_over():
+            moves.append(bot.choose(table))
+            table.apply(moves[-1])
+            if type(moves[-1]) is M.EndTurn:
+                break
+        turns.append(moves)
+    assert turns[0] == turns[1] and len(turns[0]) > 1
+
+
+def test_random_bots_never_make_an_illegal_move_over_many_seeded_games():
+    for seed in range(60):
+        players = 2 + seed % 3
+        game = Game(GameSetup(seed=seed, players=tuple(
+            PlayerSetup(f"P{i}", "random") for i in range(players))))
+        bots = [ai.make_bot("random", seed=seed) for _ in range(players)]
+        while not game.is_over():
+            game.apply(bots[game.current_player].choose(game))  # the checked path
+        assert len(game.scores()) == players
+
+
+def _bot_game(seed: int, until: int) -> list[M.Move]:
+    game = Game(_setup(["heuristic", "search"], seed, edition=2))
+    _play(game, until=until)
+    return list(game.moves)
+
+
+def test_bots_are_objects_that_keep_to_their_own_game_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    seeds = (21, 22, 21)
+    alone = {seed: _bot_game(seed, 70) for seed in set(seeds)}
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        together = list(pool.map(lambda seed: _bot_game(seed, 70), seeds))
+    assert together == [alone[seed] for seed in seeds]
+    assert len({tuple(moves) for moves in together}) == 2
+    assert not [name for name, value in vars(ai).items()
+                if isinstance(value, (dict, list)) and not name.startswith("__")]  # no plan cache
+
+
+def test_a_bot_is_one_kind_and_a_game_over_has_no_move():
+    with pytest.raises(ValueError, match="unknown bot 'oracle'"):
+        ai.make_bot("oracle")
+    game = Game(_setup(["random", "random"], seed=4))
+    bot = ai.make_bot("random", seed=4)
+    while not game.is_over():
+        game.apply(bot.choose(game))
+    with pytest.raises(ValueError, match="the game is over"):
+        bot.choose(game)
 
 
 def test_a_broken_plan_is_replanned():
