@@ -319,13 +319,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- arena ------------------------------------------------------------------------------------
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from .ai import KINDS
+    from .ai import bot_kind
     from .ai.arena import report, run_games, summarise
 
-    bots = [b.strip() for b in args.bots.split(",")]
-    for bot in bots:
-        if bot not in KINDS:
-            raise CliError(f"unknown bot {bot!r} (one of {', '.join(KINDS)})")
+    try:
+        bots = [bot_kind(b) for b in args.bots.split(",")]
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     if args.round_robin:
         return _round_robin(args, bots)
     if len(bots) > args.players:
@@ -520,7 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive, default=10)
     p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i")
     p.add_argument("--bots", default="heuristic,random",
-                   help="one bot per seat, cycled to fill the seats (random, heuristic, search)")
+                   help="one bot per seat, cycled to fill the seats: easy (random), normal "
+                        "(heuristic), hard (search)")
     p.add_argument("--jobs", type=_positive, default=1, help="processes to play in (at most 2 is wise)")
     p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
     p.add_argument("--samples", type=_positive, default=None,

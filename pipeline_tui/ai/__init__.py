@@ -6,7 +6,8 @@ is reproducible and peeks at nothing) and its time budget. ``bot.choose(game)`` 
 it plays now. The heuristic and search bots plan whole turns and keep the plan, returning its
 moves one per call while the table is as the plan expects (otherwise they plan again). A bot is
 safe to call from any thread; share one between seats or tables and it only replans more.
-``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds.
+``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds;
+players meet them as difficulty levels (``LEVELS``: easy, normal, hard), see :func:`bot_kind`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from . import heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = ("random", "heuristic", "search")
+LEVELS = ("easy", "normal", "hard")  # what players call KINDS, in the same order
+LEVEL_LINES = (
+    "plays any legal move at random",
+    "plays the turn that looks best for it now",
+    "tries its best turns against what the others do next (about 1 s a turn)",
+)
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
 
@@ -84,6 +91,22 @@ class Bot:
         return plan[0][1]
 
 
+def level_of(kind: str) -> str:
+    """The difficulty level players know a bot kind by (the kind itself if it has none)."""
+    return LEVELS[KINDS.index(kind)] if kind in KINDS else kind
+
+
+def bot_kind(name: str) -> str:
+    """The bot kind named by a level (``easy``) or a kind (``random``); ``ValueError`` if none."""
+    name = name.strip().lower()
+    if name in LEVELS:
+        return KINDS[LEVELS.index(name)]
+    if name in KINDS:
+        return name
+    names = ", ".join(f"{level} ({kind})" for level, kind in zip(LEVELS, KINDS))
+    raise ValueError(f"unknown bot {name!r} (one of {names})")
+
+
 def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None,
              samples: int | None = None) -> Bot:
     """A new bot of ``kind`` for one seat (``ValueError`` names the kinds if unknown)."""
@@ -97,4 +120,5 @@ def choose_move(game: Game, kind: str, *, seed: int = 0, seconds: float | None =
     return make_bot(kind, seed=seed, seconds=seconds, samples=samples).choose(game)
 
 
-__all__ = ["KINDS", "Bot", "choose_move", "determinize", "make_bot"]
+__all__ = ["KINDS", "LEVELS", "LEVEL_LINES", "Bot", "bot_kind", "choose_move", "determinize",
+           "level_of", "make_bot"]
