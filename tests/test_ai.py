@@ -261,3 +261,12 @@ def test_cached_market_outlets_match_the_market_prices():
             assert cached == _reference_outlets(state, player)
             cached[0].clear()  # evaluate uses slots up: the cache must not change
             assert E._outlets(state, player) == _reference_outlets(state, player)
+
+
+def test_levels_name_the_kinds_and_the_old_names_still_work():
+    assert [ai.bot_kind(level) for level in ai.LEVELS] == list(ai.KINDS)
+    assert [ai.bot_kind(kind) for kind in ai.KINDS] == list(ai.KINDS)
+    assert ai.bot_kind(" Hard ") == "search" and ai.level_of("heuristic") == "normal"
+    assert len(ai.LEVEL_LINES) == len(ai.LEVELS) and all(ai.LEVEL_LINES)
+    with pytest.raises(ValueError, match=r"unknown bot 'oracle' \(one of easy \(random\), normal"):
+        ai.bot_kind("oracle")
