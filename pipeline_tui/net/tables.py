@@ -102,7 +102,8 @@ class Table:
             human = player.kind == "human"
             out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
                                 holder=binding.holder if binding else None,
-                                connected=self.present[seat] > 0 if human else True))
+                                connected=self.present[seat] > 0 if human else True,
+                                handed_back=seat in self.handed_back))
         return out
 
     def info(self, identity: str | None = None) -> TableInfo:

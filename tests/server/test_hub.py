@@ -406,6 +406,7 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(hub: Hub, connect, monk
     while table.handed_back != {1} and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     assert table.handed_back == {1} and table.bot_to_act() is None
+    await alice.until(lambda: alice.seats[1].handed_back)
     assert game.current_player == 1 and len(alice.log) == len(game.moves)
     text = format_move(choose_move(game, "heuristic", seed=1))
     await alice.client.move(table_id, text)  # Alice plays Bo's move now
