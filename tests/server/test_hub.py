@@ -384,6 +384,27 @@ async def test_table_files_are_always_loadable_and_bots_resume(tmp_path: Path, s
     assert len(load_game(path).moves) > killed_at + 20
 
 
+async def test_many_tables_each_keep_their_own_bots(hub: Hub) -> None:
+    from pipeline_tui.ai import make_bot
+
+    setups = [setup("heuristic", "random", "heuristic", seed=seed) for seed in (5, 6, 5)]
+    tables = [hub.service.create(table_setup) for table_setup in setups]
+    for table in tables:
+        hub._kick_bots(table.id)
+    deadline = time.monotonic() + WAIT
+    while min(len(t.game.moves) for t in tables) < 60 and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    logs = [table.log()[:60] for table in tables]
+    assert all(len(log) == 60 for log in logs)
+    for table_setup, log in zip(setups, logs):
+        game = Game(table_setup)  # the same seats played alone, one bot per seat
+        bots = [make_bot(p.kind, seed=table_setup.seed) for p in table_setup.players]
+        while len(game.moves) < 60:
+            game.apply(bots[game.current_player].choose(game))
+        assert [format_move(m) for m in game.moves] == log
+    assert logs[0] == logs[2] != logs[1]
+
+
 async def test_a_failing_bot_hands_its_seat_to_the_table(hub: Hub, connect, monkeypatch) -> None:
     class Broken:
         kind = "heuristic"
