@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline_tui.ai import choose_move
+from pipeline_tui.ai import make_bot
 from pipeline_tui.engine import Game, GameSetup, format_move
 from pipeline_tui.net.client import TableClient, Update
 from pipeline_tui.net.tables import TableService
@@ -79,11 +79,12 @@ async def play_table(seats: list[Arrivals], watchers: list[Arrivals], seed: int)
         arrivals.at.clear()
         arrivals.length = len((await arrivals.client.join(table_id, None)).moves)
     game = Game(setup)
+    players = [make_bot("heuristic", seed=seed) for _ in seats]  # one bot per seat keeps its plan
     latencies = []
     everyone = seats + watchers
     while not game.is_over():
         mover = seats[game.current_player]
-        text = format_move(choose_move(game, "heuristic", seed=seed))
+        text = format_move(players[game.current_player].choose(game))
         game.play(text)
         target = len(game.moves)
         others = [a for a in everyone if a is not mover]

@@ -319,13 +319,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- arena ------------------------------------------------------------------------------------
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from .ai import KINDS
+    from .ai import bot_kind
     from .ai.arena import report, run_games, summarise
 
-    bots = [b.strip() for b in args.bots.split(",")]
-    for bot in bots:
-        if bot not in KINDS:
-            raise CliError(f"unknown bot {bot!r} (one of {', '.join(KINDS)})")
+    try:
+        bots = [bot_kind(b) for b in args.bots.split(",")]
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.round_robin:
+        return _round_robin(args, bots)
     if len(bots) > args.players:
         raise CliError(f"{len(bots)} bots named for {args.players} seats")
     started = time.perf_counter()
@@ -342,6 +344,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _out()
         for line in balance_report(records):
             _out(line)
+    _out(f"total time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
+    from .ai.arena import ladder_report, round_robin
+
+    if args.players != 2:
+        raise CliError("--round-robin plays 2-player games (leave out --players or give 2)")
+    if args.balance:
+        raise CliError("--balance reports one arena, not a round robin")
+    if len(set(bots)) != len(bots) or len(bots) < 2:
+        raise CliError("--round-robin needs at least 2 different bots, each named once")
+    started = time.perf_counter()
+    pairings = round_robin(bots, args.games, args.seed, jobs=args.jobs, seconds=args.seconds,
+                           samples=args.samples, edition=args.edition)
+    _out(f"round robin: 2 players, {args.games} games a pairing, seeds {args.seed}-"
+         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+         f"component edition {args.edition}")
+    for line in ladder_report(pairings):
+        _out(line)
     _out(f"total time {time.perf_counter() - started:.1f} s")
     return 0
 
@@ -497,7 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive, default=10)
     p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i")
     p.add_argument("--bots", default="heuristic,random",
-                   help="one bot per seat, cycled to fill the seats (random, heuristic, search)")
+                   help="one bot per seat, cycled to fill the seats: easy (random), normal "
+                        "(heuristic), hard (search)")
     p.add_argument("--jobs", type=_positive, default=1, help="processes to play in (at most 2 is wise)")
     p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
     p.add_argument("--samples", type=_positive, default=None,
@@ -506,6 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also what winners do, score spread and each plan's win rate")
     p.add_argument("--edition", type=int, choices=EDITIONS, default=PRINTED_EDITION,
                    help="component edition: 2 printed (default), 1 our earlier design")
+    p.add_argument("--round-robin", action="store_true",
+                   help="the ladder: every pair of --bots plays --games 2-player games; win rate "
+                        "per pairing, a Bradley-Terry rating per bot (docs/bots.md)")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")

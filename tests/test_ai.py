@@ -20,10 +20,12 @@ def _setup(kinds: list[str], seed: int, edition: int = 1) -> GameSetup:
 
 
 def _play(game: Game, until: int | None = None, samples: int = 1) -> None:
-    """Let the bots named by the setup play, asserting every move is legal."""
+    """Let the bots named by the setup play, one bot object per seat, asserting every move is
+    legal."""
+    bots = [ai.make_bot(p.kind, samples=samples) for p in game.setup.players]
     while not game.is_over() and (until is None or len(game.moves) < until):
         kind = game.setup.players[game.current_player].kind
-        move = ai.choose_move(game.clone(), kind, samples=samples)
+        move = bots[game.current_player].choose(game.clone())
         assert move in game.legal_moves(), (kind, move)
         game.apply(move)
 
@@ -35,7 +37,6 @@ def _mid_game(seed: int = 3, moves: int = 120) -> Game:
 
 
 def _fresh(game: Game, kind: str, **options) -> M.Move:
-    ai._PLANS.clear()
     return ai.choose_move(game.clone(), kind, **options)
 
 
@@ -95,7 +96,7 @@ def _reshuffled(game: Game, seed: int) -> Game:
     return other
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "search"])
+@pytest.mark.parametrize("kind", ai.KINDS)
 def test_decisions_ignore_the_real_deck_order(kind):
     game = _mid_game()
     other = _reshuffled(game, 99)
@@ -122,14 +123,73 @@ def test_determinized_view_draws_only_unseen_tiles_and_hides_the_order():
     assert view.players == game.state.players and view.markets == game.state.markets
 
 
+def test_a_whole_turn_plan_ignores_the_real_deck_order():
+    game = _mid_game(moves=60)
+    other = _reshuffled(game, 5)
+    turns = []
+    for table in (game.clone(), other):
+        bot, moves = ai.make_bot("heuristic"), []
+        seat = table.current_player
+        while table.current_player == seat and not table.is_over():
+            moves.append(bot.choose(table))
+            table.apply(moves[-1])
+            if type(moves[-1]) is M.EndTurn:
+                break
+        turns.append(moves)
+    assert turns[0] == turns[1] and len(turns[0]) > 1
+
+
+def test_random_bots_never_make_an_illegal_move_over_many_seeded_games():
+    for seed in range(60):
+        players = 2 + seed % 3
+        game = Game(GameSetup(seed=seed, players=tuple(
+            PlayerSetup(f"P{i}", "random") for i in range(players))))
+        bots = [ai.make_bot("random", seed=seed) for _ in range(players)]
+        while not game.is_over():
+            game.apply(bots[game.current_player].choose(game))  # the checked path
+        assert len(game.scores()) == players
+
+
+def _bot_game(seed: int, until: int) -> list[M.Move]:
+    game = Game(_setup(["heuristic", "search"], seed, edition=2))
+    _play(game, until=until)
+    return list(game.moves)
+
+
+def test_bots_are_objects_that_keep_to_their_own_game_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    seeds = (21, 22, 21)
+    alone = {seed: _bot_game(seed, 70) for seed in set(seeds)}
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        together = list(pool.map(lambda seed: _bot_game(seed, 70), seeds))
+    assert together == [alone[seed] for seed in seeds]
+    assert len({tuple(moves) for moves in together}) == 2
+    assert not [name for name, value in vars(ai).items()
+                if isinstance(value, (dict, list)) and not name.startswith("__")]  # no plan cache
+
+
+def test_a_bot_is_one_kind_and_a_game_over_has_no_move():
+    with pytest.raises(ValueError, match="unknown bot 'oracle'"):
+        ai.make_bot("oracle")
+    game = Game(_setup(["random", "random"], seed=4))
+    bot = ai.make_bot("random", seed=4)
+    while not game.is_over():
+        game.apply(bot.choose(game))
+    with pytest.raises(ValueError, match="the game is over"):
+        bot.choose(game)
+
+
 def test_a_broken_plan_is_replanned():
     game = _mid_game(moves=40)
+    bot = ai.make_bot("heuristic")
     while game.state.turn.stage != "work" or game.state.turn.mains:
-        game.apply(ai.choose_move(game.clone(), "heuristic"))
-    planned = ai.choose_move(game.clone(), "heuristic")
+        game.apply(bot.choose(game.clone()))
+    planned = bot.choose(game.clone())
+    assert bot.plan
     other = next(m for m in game.legal_moves() if m != planned and type(m) is M.Action)
     game.apply(other)
-    assert ai.choose_move(game.clone(), "heuristic") in game.legal_moves()
+    assert bot.choose(game.clone()) in game.legal_moves()
 
 
 def test_ai_imports_no_user_interface():
@@ -201,3 +261,12 @@ def test_cached_market_outlets_match_the_market_prices():
             assert cached == _reference_outlets(state, player)
             cached[0].clear()  # evaluate uses slots up: the cache must not change
             assert E._outlets(state, player) == _reference_outlets(state, player)
+
+
+def test_levels_name_the_kinds_and_the_old_names_still_work():
+    assert [ai.bot_kind(level) for level in ai.LEVELS] == list(ai.KINDS)
+    assert [ai.bot_kind(kind) for kind in ai.KINDS] == list(ai.KINDS)
+    assert ai.bot_kind(" Hard ") == "search" and ai.level_of("heuristic") == "normal"
+    assert len(ai.LEVEL_LINES) == len(ai.LEVELS) and all(ai.LEVEL_LINES)
+    with pytest.raises(ValueError, match=r"unknown bot 'oracle' \(one of easy \(random\), normal"):
+        ai.bot_kind("oracle")

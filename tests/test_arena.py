@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline_tui.ai.arena import play_game, run_games, seat_bots, summarise, wilson
+import math
+
+from pipeline_tui.ai.arena import (
+    PRIOR_TIES, GameRecord, Pairing, SeatRecord, bradley_terry, play_game, run_games, seat_bots,
+    summarise, wilson,
+)
 from pipeline_tui.cli import main
 
 COLUMNS = ["bot", "games", "wins", "win", "%", "95%", "CI", "avg", "score", "ms/decision", "ms/turn"]
@@ -74,6 +79,10 @@ def test_wilson_interval():
     (("arena", "--games", "0"), "--games"),
     (("arena", "--players", "5"), "--players"),
     (("arena", "--jobs", "x"), "--jobs"),
+    (("arena", "--round-robin", "--players", "3", "--bots", "random,heuristic"), "2-player"),
+    (("arena", "--round-robin", "--bots", "random,random"), "2 different bots"),
+    (("arena", "--round-robin", "--bots", "random"), "2 different bots"),
+    (("arena", "--round-robin", "--bots", "random,heuristic", "--balance"), "--balance"),
 ])
 def test_arena_errors_are_one_line(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
@@ -91,3 +100,56 @@ def test_balance_tables(capsys):
                     "Score part (mean)", "Plan (most used)"):
         assert heading in out
     assert "(a seat's fair share is 33.3%)" in out
+
+
+def _pairing(first: str, second: str, wins: int, losses: int, ties: int = 0) -> Pairing:
+    """A pairing with these results (scores and seeds made up)."""
+    results = [(1, 2)] * wins + [(2, 1)] * losses + [(1, 1)] * ties
+    return Pairing(first, second, [GameRecord(i, [SeatRecord(first, 0, a), SeatRecord(second, 0, b)], 0)
+                                   for i, (a, b) in enumerate(results)])
+
+
+def test_a_pairing_counts_wins_losses_and_ties():
+    assert _pairing("a", "b", 5, 3, 2).tally() == (5, 3, 2)
+
+
+def test_bradley_terry_with_two_bots_is_their_odds():
+    ratings = bradley_terry([_pairing("a", "b", 30, 10)])
+    half = PRIOR_TIES / 2
+    odds = (30 + half) / (10 + half)
+    assert ratings["a"] - ratings["b"] == pytest.approx(400 * math.log10(odds), abs=1e-6)
+    assert ratings["a"] + ratings["b"] == pytest.approx(0, abs=1e-6)
+
+
+def test_bradley_terry_orders_a_ladder_and_stays_finite_for_a_bot_that_never_wins():
+    ratings = bradley_terry([_pairing("c", "b", 0, 20), _pairing("c", "a", 0, 20),
+                             _pairing("b", "a", 4, 16)])
+    assert ratings["a"] > ratings["b"] > ratings["c"]
+    assert all(math.isfinite(r) for r in ratings.values())
+    even = bradley_terry([_pairing("x", "y", 7, 7, 6)])
+    assert even["x"] == pytest.approx(even["y"], abs=1e-6)
+
+
+def test_round_robin_prints_pairings_and_ratings(capsys):
+    argv = ("arena", "--round-robin", "--games", "2", "--seed", "6", "--bots", "easy,heuristic")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("round robin: 2 players, 2 games a pairing, seeds 6-7, bots random, "
+                               "heuristic")
+    assert lines[1].split() == ["pairing", "games", "wins", "losses", "ties", "win", "%", "95%", "CI"]
+    row = lines[2].split()
+    assert row[:3] == ["random", "v", "heuristic"] and row[3] == "2"
+    wins, losses, ties = int(row[4]), int(row[5]), int(row[6])
+    assert wins + losses + ties == 2
+    low, high = (float(x) for x in row[8].split("-"))
+    assert low <= float(row[7]) <= high
+    assert lines[4].split() == ["bot", "rating", "games", "wins", "win", "%", "ms/decision", "ms/turn"]
+    table = {line.split()[0]: line.split() for line in lines[5:7]}
+    assert set(table) == {"random", "heuristic"}
+    assert int(table["random"][1]) + int(table["heuristic"][1]) == 0
+    assert (int(table["heuristic"][1]) > 0) == (losses > wins)
+    assert lines[7].startswith("total time ")
+    again = run(capsys, *argv)[1].splitlines()
+    assert again[:5] == lines[:5]
+    assert [line.split()[:5] for line in again[5:7]] == [line.split()[:5] for line in lines[5:7]]

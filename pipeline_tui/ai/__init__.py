@@ -1,11 +1,18 @@
 """Computer opponents. They decide only from determinized clones of the public table.
 
-``choose_move(game, kind)`` returns the move a bot of that kind plays now; ``KINDS`` lists the
-kinds. The heuristic and search bots plan whole turns and cache the plan, returning its moves
-one per call while the table is as the plan expects (otherwise they plan again).
+A bot is an object, one per seat (:func:`make_bot`): it holds its own turn plan, its seed (the
+random source of every decision, derived from that seed and the public position, so a decision
+is reproducible and peeks at nothing) and its time budget. ``bot.choose(game)`` returns the move
+it plays now. The heuristic and search bots plan whole turns and keep the plan, returning its
+moves one per call while the table is as the plan expects (otherwise they plan again). A bot is
+safe to call from any thread; share one between seats or tables and it only replans more.
+``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds;
+players meet them as difficulty levels (``LEVELS``: easy, normal, hard), see :func:`bot_kind`.
 """
 
 from __future__ import annotations
+
+import threading
 
 from ..engine import moves as M
 from ..engine import Game, apply_trusted
@@ -13,8 +20,13 @@ from . import heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = ("random", "heuristic", "search")
+LEVELS = ("easy", "normal", "hard")  # what players call KINDS, in the same order
+LEVEL_LINES = (
+    "plays any legal move at random",
+    "plays the turn that looks best for it now",
+    "tries its best turns against what the others do next (about 1 s a turn)",
+)
 
-_PLANS: dict[tuple[str, int], list[tuple[int, M.Move]]] = {}
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
 
 
@@ -26,40 +38,87 @@ def _safe(legal: list[M.Move]) -> M.Move:
     return legal[0]
 
 
+class Bot:
+    """One seat's computer player of ``kind``. ``seed`` varies its random choices; ``seconds``
+    and ``samples`` bound the search bot's work per turn (``samples`` makes it reproducible)."""
+
+    def __init__(self, kind: str, *, seed: int = 0, seconds: float | None = None,
+                 samples: int | None = None) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown bot {kind!r} (one of {', '.join(KINDS)})")
+        self.kind = kind
+        self.seed = seed
+        self.seconds = seconds
+        self.samples = samples
+        self.plan: list[tuple[int, M.Move]] = []  # (public fingerprint before, move), in order
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Bot({self.kind!r}, seed={self.seed})"
+
+    def choose(self, game: Game) -> M.Move:
+        """The move this bot plays now for the seat to act in ``game`` (which it does not change)."""
+        legal = game.legal_moves()
+        if not legal:
+            raise ValueError("the game is over: there is no move to choose")
+        with self._lock:
+            return self._choose(game, legal)
+
+    def _choose(self, game: Game, legal: list[M.Move]) -> M.Move:
+        state = game.state
+        seat = state.turn.player
+        if self.kind == "random":
+            return seat_rng(state, seat, self.seed).choice(legal)
+        here = fingerprint(state)
+        if self.plan and self.plan[0][0] == here and self.plan[0][1] in legal:
+            return self.plan.pop(0)[1]
+        rng = seat_rng(state, seat, self.seed)
+        view = determinize(state, seat, rng)
+        if self.kind == "heuristic":
+            moves = heuristic.plan_turn(view, seat)
+        else:
+            moves = search.plan_turn(view, seat, rng, seconds=self.seconds, samples=self.samples)
+        plan = []
+        for move in moves:
+            plan.append((fingerprint(view), move))
+            if type(move) is M.EndTurn:
+                break
+            apply_trusted(view, move)
+        if not plan or plan[0][1] not in legal:
+            self.plan = []
+            return _safe(legal)
+        self.plan = plan[1:]
+        return plan[0][1]
+
+
+def level_of(kind: str) -> str:
+    """The difficulty level players know a bot kind by (the kind itself if it has none)."""
+    return LEVELS[KINDS.index(kind)] if kind in KINDS else kind
+
+
+def bot_kind(name: str) -> str:
+    """The bot kind named by a level (``easy``) or a kind (``random``); ``ValueError`` if none."""
+    name = name.strip().lower()
+    if name in LEVELS:
+        return KINDS[LEVELS.index(name)]
+    if name in KINDS:
+        return name
+    names = ", ".join(f"{level} ({kind})" for level, kind in zip(LEVELS, KINDS))
+    raise ValueError(f"unknown bot {name!r} (one of {names})")
+
+
+def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None,
+             samples: int | None = None) -> Bot:
+    """A new bot of ``kind`` for one seat (``ValueError`` names the kinds if unknown)."""
+    return Bot(kind, seed=seed, seconds=seconds, samples=samples)
+
+
 def choose_move(game: Game, kind: str, *, seed: int = 0, seconds: float | None = None,
                 samples: int | None = None) -> M.Move:
-    """The move a bot of ``kind`` plays now. ``seed`` varies its random choices; ``seconds`` and
-    ``samples`` bound the search bot's work per turn (``samples`` makes it reproducible)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(KINDS)})")
-    legal = game.legal_moves()
-    if not legal:
-        raise ValueError("the game is over: there is no move to choose")
-    state = game.state
-    seat = state.turn.player
-    if kind == "random":
-        return seat_rng(state, seat, seed).choice(legal)
-    here = fingerprint(state)
-    cached = _PLANS.get((kind, seat))
-    if cached and cached[0][0] == here and cached[0][1] in legal:
-        return cached.pop(0)[1]
-    rng = seat_rng(state, seat, seed)
-    view = determinize(state, seat, rng)
-    if kind == "heuristic":
-        moves = heuristic.plan_turn(view, seat)
-    else:
-        moves = search.plan_turn(view, seat, rng, seconds=seconds, samples=samples)
-    plan = []
-    for move in moves:
-        plan.append((fingerprint(view), move))
-        if type(move) is M.EndTurn:
-            break
-        apply_trusted(view, move)
-    if not plan or plan[0][1] not in legal:
-        _PLANS.pop((kind, seat), None)
-        return _safe(legal)
-    _PLANS[(kind, seat)] = plan[1:]
-    return plan[0][1]
+    """The move a fresh bot of ``kind`` plays now (it plans from scratch: keep a :class:`Bot`
+    per seat to reuse its turn plan)."""
+    return make_bot(kind, seed=seed, seconds=seconds, samples=samples).choose(game)
 
 
-__all__ = ["KINDS", "choose_move", "determinize"]
+__all__ = ["KINDS", "LEVELS", "LEVEL_LINES", "Bot", "bot_kind", "choose_move", "determinize",
+           "level_of", "make_bot"]

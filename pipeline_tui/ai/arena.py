@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
 from ..engine import Game, GameSetup, PlayerSetup
-from . import KINDS, choose_move
+from . import KINDS, make_bot
 
 
 @dataclass
@@ -71,10 +71,11 @@ def play_game(bots: list[str], seed: int, seconds: float | None = None,
         PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)), edition=edition)
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
+    players = [make_bot(bot, seed=seed, seconds=seconds, samples=samples) for bot in bots]
     while not game.is_over():
         seat = game.current_player
         started = time.perf_counter()
-        move = choose_move(game, bots[seat], seed=seed, seconds=seconds, samples=samples)
+        move = players[seat].choose(game)
         records[seat].seconds += time.perf_counter() - started
         records[seat].decisions += 1
         if move not in game.legal_moves():
@@ -175,4 +176,103 @@ def report(stats: list[BotStats]) -> list[str]:
         lines.append(f"{s.bot:<10} {s.games:>6} {s.wins:>6} {100 * s.win_rate:>6.1f} "
                      f"{100 * low:>6.1f}-{100 * high:<6.1f} {s.score_total / max(1, s.seats):>10.1f} "
                      f"{ms:>12.2f} {per_turn:>8.1f}")
+    return lines
+
+
+# --- The ladder: a round robin of 2-player pairings --------------------------------------------
+
+@dataclass
+class Pairing:
+    """One pairing of a round robin: ``first`` against ``second`` over the same seeded games."""
+
+    first: str
+    second: str
+    records: list[GameRecord]
+
+    def tally(self) -> tuple[int, int, int]:
+        """Games won by ``first``, won by ``second``, and tied (both ranked first)."""
+        first = second = ties = 0
+        for record in self.records:
+            winners = {s.bot for s in record.seats if s.rank == 1}
+            if len(winners) > 1:
+                ties += 1
+            elif self.first in winners:
+                first += 1
+            else:
+                second += 1
+        return first, second, ties
+
+
+def round_robin(bots: list[str], games: int, seed: int, jobs: int = 1,
+                seconds: float | None = None, samples: int | None = None,
+                edition: int = PRINTED_EDITION) -> list[Pairing]:
+    """Every pair of ``bots`` plays ``games`` 2-player games on seeds ``seed`` onwards, seats
+    rotated each game (every pairing meets the same seeds)."""
+    if len(set(bots)) != len(bots) or len(bots) < 2:
+        raise ValueError("a round robin needs at least 2 different bots, each named once")
+    return [Pairing(a, b, run_games([a, b], 2, games, seed, jobs, seconds, samples, edition))
+            for i, a in enumerate(bots) for b in bots[i + 1:]]
+
+
+PRIOR_TIES = 1.0  # virtual drawn games added to each pairing, so every rating is finite
+
+
+def bradley_terry(pairings: list[Pairing], iterations: int = 1000) -> dict[str, float]:
+    """Bradley-Terry ratings on the Elo scale (400 points = odds of 10 to 1), mean 0.
+
+    The strengths ``p`` maximise the likelihood of the results, where ``a`` beats ``b`` with
+    probability ``p[a] / (p[a] + p[b])``; a tie counts half a win to each, and each pairing gets
+    :data:`PRIOR_TIES` virtual ties. Found by the MM iteration of Hunter (2004):
+    ``p[i] = W[i] / sum_j n[i,j] / (p[i] + p[j])``.
+    """
+    bots = list(dict.fromkeys(b for p in pairings for b in (p.first, p.second)))
+    wins = dict.fromkeys(bots, 0.0)
+    played: dict[tuple[str, str], float] = {}
+    for pairing in pairings:
+        first, second, ties = pairing.tally()
+        half = (ties + PRIOR_TIES) / 2
+        wins[pairing.first] += first + half
+        wins[pairing.second] += second + half
+        n = first + second + ties + PRIOR_TIES
+        for key in ((pairing.first, pairing.second), (pairing.second, pairing.first)):
+            played[key] = played.get(key, 0.0) + n
+    strength = dict.fromkeys(bots, 1.0)
+    for _ in range(iterations):
+        new = {}
+        for bot in bots:
+            total = sum(n / (strength[bot] + strength[other])
+                        for (one, other), n in played.items() if one == bot)
+            new[bot] = wins[bot] / total if total else 1.0
+        centre = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        new = {bot: v / centre for bot, v in new.items()}
+        done = max(abs(new[b] - strength[b]) for b in bots) < 1e-12
+        strength = new
+        if done:
+            break
+    return {bot: 400 * math.log10(strength[bot]) for bot in bots}
+
+
+def ladder_report(pairings: list[Pairing]) -> list[str]:
+    """The round robin's tables: each pairing's win rate with its Wilson 95% interval, then each
+    bot's Bradley-Terry rating, record and time per decision, strongest first."""
+    lines = [f"{'pairing':<24} {'games':>6} {'wins':>5} {'losses':>6} {'ties':>5} {'win %':>6} "
+             f"{'95% CI':>13}"]
+    for pairing in pairings:
+        first, second, ties = pairing.tally()
+        n = len(pairing.records)
+        rate = (first + ties / 2) / n
+        low, high = wilson(first + ties / 2, n)
+        name = f"{pairing.first} v {pairing.second}"
+        lines.append(f"{name:<24} {n:>6} {first:>5} {second:>6} {ties:>5} {100 * rate:>6.1f} "
+                     f"{100 * low:>6.1f}-{100 * high:<6.1f}")
+    ratings = bradley_terry(pairings)
+    stats = {s.bot: s for s in summarise([r for p in pairings for r in p.records])}
+    lines += ["", f"{'bot':<10} {'rating':>7} {'games':>6} {'wins':>6} {'win %':>6} "
+              f"{'ms/decision':>12} {'ms/turn':>8}"]
+    for bot in sorted(ratings, key=lambda b: -ratings[b]):
+        s = stats[bot]
+        ms = 1000 * s.seconds / s.decisions if s.decisions else 0.0
+        per_turn = 1000 * s.seconds / s.turns if s.turns else 0.0
+        lines.append(f"{bot:<10} {ratings[bot]:>7.0f} {s.games:>6} {s.wins:>6} "
+                     f"{100 * s.win_rate:>6.1f} {ms:>12.2f} {per_turn:>8.1f}")
     return lines

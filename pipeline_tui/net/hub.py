@@ -4,7 +4,8 @@ It serves :mod:`.protocol` on a Unix socket (mode 0600) around a :class:`TableSe
 server authenticates a key and calls :meth:`Hub.issue_token`; a connection proves who it is by
 sending that token first, and from then on every request is judged against that identity. After
 every change the Hub pushes an :class:`Update` to every connection joined to the table, and it
-plays the computer seats itself (``ai.choose_move`` in a worker thread, ``bot_delay`` apart).
+plays the computer seats itself (one ``ai.Bot`` per table and seat, asked in a worker thread,
+``bot_delay`` apart); a bot that fails hands its seat to the players at the table.
 
 The TableService is called only from one "tables" thread, one call at a time, so the event loop
 (which also runs the SSH server under ``serve``) never waits for a table file's fsync.
@@ -33,7 +34,7 @@ from typing import Any, Callable, TypeVar
 
 import msgspec
 
-from ..ai import choose_move
+from ..ai import Bot, make_bot
 from ..engine.setup import GameSetup
 from .protocol import (
     AnyRequest, CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
@@ -112,6 +113,7 @@ class Hub:
         self._handlers: set[asyncio.Task[None]] = set()
         self._watchers: dict[str, set[_Connection]] = {}
         self._bots: dict[str, asyncio.Task[None]] = {}
+        self._players: dict[tuple[str, int], Bot] = {}  # each computer seat's bot, by table
         self._bot_thread: ThreadPoolExecutor | None = None
         self._tables_thread: ThreadPoolExecutor | None = None
         self._server: asyncio.AbstractServer | None = None
@@ -349,13 +351,21 @@ class Hub:
             if job is None:
                 return
             kind, count, snapshot = job
-            choose = partial(choose_move, snapshot, kind, seed=snapshot.setup.seed)
+            seat = snapshot.current_player
+            bot = self._players.get((table_id, seat))
+            if bot is None or bot.kind != kind:
+                bot = self._players[(table_id, seat)] = make_bot(kind, seed=snapshot.setup.seed)
             try:
-                move = await loop.run_in_executor(self._bot_thread, choose)
+                move = await loop.run_in_executor(self._bot_thread, bot.choose, snapshot)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("table %s: the %s bot failed; the table waits", table_id, kind)
+            except Exception as exc:
+                log.exception("table %s: the %s bot failed; its seat is handed to the table",
+                              table_id, kind)
+                handed = await self._call(self.service.bot_failed, table_id, seat,
+                                          f"{type(exc).__name__}: {exc}")
+                if handed is not None:
+                    self._broadcast(handed)
                 return
             try:
                 update = await self._call(self.service.play_bot, table_id, move, count)

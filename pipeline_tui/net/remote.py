@@ -101,7 +101,14 @@ class RemoteGame:
         return self.seat is None
 
     def my_turn(self) -> bool:
-        return self.seat is not None and not self.is_over() and self.current_player == self.seat
+        """Your seat is to act, or a computer seat handed to the players after its bot failed."""
+        if self.seat is None or self.is_over():
+            return False
+        return self.current_player == self.seat or self.handed_back(self.current_player)
+
+    def handed_back(self, seat: int) -> bool:
+        """Whether ``seat`` is a computer seat whose bot failed (the seated players play it)."""
+        return any(s.seat == seat and s.handed_back for s in self.seats)
 
     def seat_label(self, seat: int) -> str:
         """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, heuristic)``."""
@@ -109,6 +116,8 @@ class RemoteGame:
         name = self.setup.players[seat].name
         if info is None:
             return name
+        if info.handed_back:
+            return f"{name} (computer seat played by the table)"
         if info.kind != "human":
             return f"{name} (computer, {info.kind})"
         if info.holder is None:
@@ -122,7 +131,7 @@ class RemoteGame:
             return None
         if self.seat is None:
             return "you are watching this table; spectators cannot move"
-        if self.current_player != self.seat:
+        if self.current_player != self.seat and not self.handed_back(self.current_player):
             return f"it is {self.seat_label(self.current_player)}'s turn, not yours"
         return None
 

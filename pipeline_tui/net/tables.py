@@ -28,7 +28,7 @@ from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
-from .protocol import Joined, SeatInfo, TableError, TableInfo, Update
+from .protocol import Joined, SeatInfo, TableError, TableInfo, Update, one_line
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,7 @@ class Table:
         self.bindings: list[SeatBinding | None] = list(meta.seats)
         self.colours = list(meta.colours)
         self.present = [0] * len(game.setup.players)  # joined connections per seat
+        self.handed_back: set[int] = set()  # computer seats whose bot failed (until a restart)
 
     def kind(self, seat: int) -> str:
         return self.game.setup.players[seat].kind
@@ -101,7 +102,8 @@ class Table:
             human = player.kind == "human"
             out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
                                 holder=binding.holder if binding else None,
-                                connected=self.present[seat] > 0 if human else True))
+                                connected=self.present[seat] > 0 if human else True,
+                                handed_back=seat in self.handed_back))
         return out
 
     def info(self, identity: str | None = None) -> TableInfo:
@@ -118,8 +120,9 @@ class Table:
         """The bot kind of the seat to act, or ``None`` (a human's turn, or the game is over)."""
         if self.game.is_over():
             return None
-        kind = self.kind(self.game.current_player)
-        return None if kind == "human" else kind
+        seat = self.game.current_player
+        kind = self.kind(seat)
+        return None if kind == "human" or seat in self.handed_back else kind
 
 
 class TableService:
@@ -285,7 +288,7 @@ class TableService:
         if table.game.is_over():
             raise TableError("the game is over")
         seat = table.game.current_player
-        if seat not in held:
+        if seat not in held and seat not in table.handed_back:
             who = table.seat_name(seat)
             computer = " (a computer seat)" if table.kind(seat) != "human" else ""
             raise TableError(f"Turn: it is {who}'s turn{computer}, not yours")
@@ -320,6 +323,17 @@ class TableService:
         if table is None or kind is None:
             return None
         return kind, len(table.game.moves), table.game.clone()
+
+    def bot_failed(self, table_id: str, seat: int, reason: str) -> Update | None:
+        """Hand a computer seat whose bot failed to the players seated at the table (until the
+        hub restarts): the Update's note says so in one line."""
+        table = self.tables.get(table_id)
+        if table is None or table.kind(seat) == "human":
+            return None
+        table.handed_back.add(seat)
+        note = one_line(f"{table.seat_name(seat)}'s computer player failed ({reason}); "
+                        f"the players at the table play its moves")
+        return self.seats_update(table_id, note)
 
     def _play(self, table: Table, move: Move, note: str) -> Update:
         game = table.game

@@ -47,6 +47,16 @@ def bot_kinds() -> tuple[str, ...]:
     return tuple(ai.KINDS) if ai is not None else ()
 
 
+def bot_levels() -> list[tuple[str, str, str]]:
+    """Each computer seat kind as players choose it: (kind, level name, one-line description);
+    a bot module without levels names its kinds as they are."""
+    ai = bot_module()
+    kinds = bot_kinds()
+    if ai is None or not hasattr(ai, "LEVELS"):
+        return [(kind, kind, "") for kind in kinds]
+    return [(kind, ai.level_of(kind), ai.LEVEL_LINES[ai.KINDS.index(kind)]) for kind in kinds]
+
+
 class TitleScreen(Screen):
     """New game, continue, load, replay, rules, quit."""
 
@@ -107,7 +117,8 @@ class NewGameScreen(Screen):
         self.first_game = first_game
 
     def compose(self) -> ComposeResult:
-        kinds = ("human",) + bot_kinds()
+        levels = bot_levels()
+        kinds = [("human", "human")] + [(f"bot: {level}", kind) for kind, level, _ in levels]
         with VerticalScroll(id="new-box"):
             yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
@@ -116,11 +127,14 @@ class NewGameScreen(Screen):
                                    id=f"seat-{seat}", compact=True)
                     yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
                                 max_length=16, compact=True)
-                    yield Select([(k, k) for k in kinds], value="human", allow_blank=False,
+                    yield Select(kinds, value="human", allow_blank=False,
                                  id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
                     yield Select([(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
                                  value=DEFAULT_SEAT_COLOURS[seat], allow_blank=False,
                                  id=f"colour-{seat}", compact=True, classes="colour")
+            if levels:
+                yield Static("\n".join(f"bot: {level:<7}{line}" for _, level, line in levels),
+                             id="levels", classes="dim")
             with Horizontal(classes="seat-row"):
                 yield Label("Seed", classes="field-label")
                 yield Input("" if self.seed is None else str(self.seed),

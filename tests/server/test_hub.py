@@ -384,6 +384,60 @@ async def test_table_files_are_always_loadable_and_bots_resume(tmp_path: Path, s
     assert len(load_game(path).moves) > killed_at + 20
 
 
+async def test_many_tables_each_keep_their_own_bots(hub: Hub) -> None:
+    from pipeline_tui.ai import make_bot
+
+    setups = [setup("heuristic", "random", "heuristic", seed=seed) for seed in (5, 6, 5)]
+    tables = [hub.service.create(table_setup) for table_setup in setups]
+    for table in tables:
+        hub._kick_bots(table.id)
+    deadline = time.monotonic() + WAIT
+    while min(len(t.game.moves) for t in tables) < 60 and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    logs = [table.log()[:60] for table in tables]
+    assert all(len(log) == 60 for log in logs)
+    for table_setup, log in zip(setups, logs):
+        game = Game(table_setup)  # the same seats played alone, one bot per seat
+        bots = [make_bot(p.kind, seed=table_setup.seed) for p in table_setup.players]
+        while len(game.moves) < 60:
+            game.apply(bots[game.current_player].choose(game))
+        assert [format_move(m) for m in game.moves] == log
+    assert logs[0] == logs[2] != logs[1]
+
+
+async def test_a_failing_bot_hands_its_seat_to_the_table(hub: Hub, connect, monkeypatch) -> None:
+    class Broken:
+        kind = "heuristic"
+
+        def choose(self, game: Game):
+            raise RuntimeError("no idea")
+
+    monkeypatch.setattr("pipeline_tui.net.hub.make_bot", lambda kind, seed: Broken())
+    table_setup = setup("human", "heuristic", seed=9)
+    alice = Follower(await connect("SHA256:alice", "alice"))
+    table_id = await alice.client.create_table(table_setup)
+    await alice.join(table_id, 0)
+    table = hub.service.get(table_id)
+    game = replica(table_setup, alice.log)
+    while game.current_player == 0:
+        text = format_move(choose_move(game, "heuristic", seed=1))
+        await alice.client.move(table_id, text)
+        game.play(text)
+    deadline = time.monotonic() + WAIT
+    while table.handed_back != {1} and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    assert table.handed_back == {1} and table.bot_to_act() is None
+    await alice.until(lambda: alice.seats[1].handed_back)
+    assert game.current_player == 1 and len(alice.log) == len(game.moves)
+    text = format_move(choose_move(game, "heuristic", seed=1))
+    await alice.client.move(table_id, text)  # Alice plays Bo's move now
+    await alice.until(lambda: len(alice.log) == len(game.moves) + 1)
+    assert alice.log[-1] == text
+    note = hub.service.bot_failed(table_id, 1, "RuntimeError: no\nidea").note
+    assert note == "Bo's computer player failed (RuntimeError: no idea); the players at the table " \
+        "play its moves"
+
+
 async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
         tmp_path: Path, sock_dir: Path, caplog, monkeypatch) -> None:
     monkeypatch.setattr("pipeline_tui.net.hub.SAVE_RETRY", 0.05)

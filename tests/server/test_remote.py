@@ -152,6 +152,25 @@ async def test_a_refused_move_is_taken_back():
     assert game.client.sent == [format_move(m) for m in game.legal_moves()[:1]]
 
 
+def test_a_computer_seat_handed_back_is_played_by_the_seated_players():
+    from pipeline_tui.engine.setup import PlayerSetup
+    from pipeline_tui.net.protocol import SeatInfo
+
+    setup = GameSetup(seed=3, players=(PlayerSetup("Ada"), PlayerSetup("Bo", "heuristic")))
+    seats = [SeatInfo(seat=0, name="Ada", kind="human", holder="alice", connected=True),
+             SeatInfo(seat=1, name="Bo", kind="heuristic", holder=None, connected=True)]
+    game = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[], seats=seats,
+                                               seat=0))
+    assert game.current_player == 1  # seed 3: Bo, the computer seat, starts
+    assert not game.my_turn() and "Bo (computer, heuristic)'s turn" in game.why_not_yours()
+    seats[1].handed_back = True
+    assert game.my_turn() and game.why_not_yours() is None
+    assert game.seat_label(1) == "Bo (computer seat played by the table)"
+    watcher = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[],
+                                                  seats=seats, seat=None))
+    assert not watcher.my_turn() and "spectators" in watcher.why_not_yours()
+
+
 # --- the session app (lobby and shared table) driven with Pilot -----------------------------
 
 from pipeline_tui.ui import lobby  # noqa: E402

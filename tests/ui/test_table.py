@@ -319,6 +319,32 @@ async def test_help_opens_and_closes(tmp_path):
         assert isinstance(app.screen, TableScreen)
 
 
+async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
+    from textual.widgets import Select
+
+    from pipeline_tui import ai
+
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        legend = str(app.screen.query_one("#levels", Static).render())
+        for level, line in zip(ai.LEVELS, ai.LEVEL_LINES):
+            assert f"bot: {level}" in legend and line in legend
+        select = app.screen.query_one("#kind-1", Select)
+        select.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        options = app.screen.query_one("SelectOverlay", OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels == ["human", "bot: easy", "bot: normal", "bot: hard"]
+        await pilot.press("down", "down", "down", "enter")
+        await pilot.pause()
+        assert select.value == "search"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert [p.kind for p in app.screen.game.setup.players] == ["human", "search"]
+
+
 async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch):
     import sys
     import types
