@@ -31,12 +31,12 @@ DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 
 def bot_module():
     """``pipeline_tui.ai`` when it offers bots: ``KINDS`` (seat kinds) and
-    ``choose_move(game, kind) -> Move``; otherwise ``None``."""
+    ``make_bot(kind, seed=...)`` (a bot object with ``choose(game) -> Move``); otherwise ``None``."""
     try:
         ai = importlib.import_module("pipeline_tui.ai")
     except ImportError:
         return None
-    if getattr(ai, "KINDS", None) and callable(getattr(ai, "choose_move", None)):
+    if getattr(ai, "KINDS", None) and callable(getattr(ai, "make_bot", None)):
         return ai
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
@@ -95,6 +96,7 @@ class TableScreen(Screen):
         self.listing = 0  # bumped whenever the move list is rebuilt
         self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
         self.thinking = False  # a computer seat is choosing its move
+        self.bots: dict[int, Any] = {}  # seat -> its bot, kept so it plays out its turn plan
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
@@ -447,13 +449,21 @@ class TableScreen(Screen):
         self.thinking = True
         self._refresh_hint()
         table = self.game.clone()
-        self.run_worker(lambda: self._think(table, kind, count), thread=True, group="bot",
+        bot = self._bot_for(self.game.current_player, kind)
+        self.run_worker(lambda: self._think(table, bot, count), thread=True, group="bot",
                         exit_on_error=False)
 
-    def _think(self, table: Game, kind: str, count: int) -> None:
+    def _bot_for(self, seat: int, kind: str) -> Any:
+        """The seat's bot (one object per seat, so a whole-turn plan is made once a turn)."""
+        bot = self.bots.get(seat)
+        if bot is None or bot.kind != kind:
+            bot = self.bots[seat] = bot_module().make_bot(kind, seed=self.game.setup.seed)
+        return bot
+
+    def _think(self, table: Game, bot: Any, count: int) -> None:
         """In a worker thread: ask the bot, then hand its move to the UI thread."""
         try:
-            move = bot_module().choose_move(table, kind)
+            move = bot.choose(table)
         except Exception as exc:  # a failing bot must not take the table down
             self.app.call_from_thread(self._bot_failed, f"{type(exc).__name__}: {exc}")
             return

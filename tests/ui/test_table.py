@@ -351,9 +351,21 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
 
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
+    made = []
+
+    class First:
+        """Plays the first legal move; counts how many bots the table made."""
+
+        def __init__(self, kind, seed=0):
+            self.kind = kind
+            made.append(self)
+
+        def choose(self, game):
+            return game.legal_moves()[0]
+
     fake = types.ModuleType("pipeline_tui.ai")
     fake.KINDS = ("first",)
-    fake.choose_move = lambda game, kind: game.legal_moves()[0]
+    fake.make_bot = First
     monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
     app = PipelineApp(mode="new", saves_dir=tmp_path)
@@ -372,6 +384,7 @@ async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch)
         assert len(game.moves) >= 5
         bot_seat = 1
         assert bot_seat in app.screen.game.movers()
+        assert len(made) == 1 and app.screen.bots == {bot_seat: made[0]}  # one bot for the seat
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert game.setup.players[game.current_player].kind == "human"
@@ -437,12 +450,16 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
 
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
-    def broken(game, kind):
-        raise RuntimeError("no idea")
+    class Broken:
+        def __init__(self, kind, seed=0):
+            self.kind = kind
+
+        def choose(self, game):
+            raise RuntimeError("no idea")
 
     fake = types.ModuleType("pipeline_tui.ai")
     fake.KINDS = ("broken",)
-    fake.choose_move = broken
+    fake.make_bot = Broken
     monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
     app = PipelineApp(mode="title", saves_dir=tmp_path)
