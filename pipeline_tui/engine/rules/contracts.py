@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..data import components as C
-from ..data import editions as E
-from . import moves as M
-from .errors import IllegalMove
-from .network import NetworkMap, build_map, legal_placements, placement_ok
-from .state import Grant, HeldContract, HeldOrder, PlayerState, State, TurnState, clone_state
+from ...data import components as C
+from ...data import editions as E
+from .. import moves as M
+from ..errors import IllegalMove
+from ..network import NetworkMap, build_map, legal_placements, placement_ok
+from ..state import Grant, HeldContract, HeldOrder, PlayerState, State, TurnState, clone_state
 
 ICON_ACTIONS = frozenset(C.ACTION_TILES)  # the four action tiles show the Turn Order icon
 CROSS_ACTIONS = C.MARKET_ACTIONS + C.ACTION_TILES
