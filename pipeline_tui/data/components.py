@@ -15,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from .oil import parse_barrel
+from .oil import COLOUR_LETTERS, EDGE_LETTERS, parse_barrel
 
 
 class Source(StrEnum):
@@ -89,7 +89,7 @@ class PipeTile(msgspec.Struct, frozen=True):
 
 def _parse_path(text: str) -> tuple[int, int, int]:
     edges, colour = text.split(":")
-    return ("NESW".index(edges[0]), "NESW".index(edges[1]), "OTS".index(colour))
+    return (EDGE_LETTERS.index(edges[0]), EDGE_LETTERS.index(edges[1]), COLOUR_LETTERS.index(colour))
 
 
 @lru_cache(maxsize=1)
@@ -271,16 +271,36 @@ FIRST_GAME_REMOVED_MARKER = 7
 
 # --- The action cross (PUBLIC layout; DESIGN.md section 4) ------------------------------------
 
-ACTION_TILES = ("upgrades", "tanks", "machines", "contracts")  # shuffled onto the inner spaces
-MARKET_ACTIONS = ("crude", "refined1", "refined2", "refined3")
-ACTION_NAMES = {
-    "crude": "Crude Market", "refined1": "Refined Market 1", "refined2": "Refined Market 2",
-    "refined3": "Refined Market 3", "upgrades": "Upgrades", "tanks": "Tanks & Pipes",
-    "machines": "Machines & Pipes", "contracts": "Contracts & Loans",
+class ActionName(StrEnum):
+    """The Actions a turn can hold (``TurnState.action``): the eight spaces of the action cross
+    (the notation's ``act`` names), then the Main Actions off the cross and the Machine runs."""
+
+    UPGRADES = "upgrades"
+    TANKS = "tanks"
+    MACHINES = "machines"
+    CONTRACTS = "contracts"
+    CRUDE = "crude"
+    REFINED1 = "refined1"
+    REFINED2 = "refined2"
+    REFINED3 = "refined3"
+    GOVERNMENT = "government"
+    NETWORK = "network"
+    MACHINE = "machine"
+    MACHINES_PHASE = "machines_phase"
+    MACHINES_EARLY = "machines_early"
+
+
+_A = ActionName
+ACTION_TILES = (_A.UPGRADES, _A.TANKS, _A.MACHINES, _A.CONTRACTS)  # shuffled onto the inner spaces
+MARKET_ACTIONS = (_A.CRUDE, _A.REFINED1, _A.REFINED2, _A.REFINED3)
+ACTION_NAMES: dict[str, str] = {
+    _A.CRUDE: "Crude Market", _A.REFINED1: "Refined Market 1", _A.REFINED2: "Refined Market 2",
+    _A.REFINED3: "Refined Market 3", _A.UPGRADES: "Upgrades", _A.TANKS: "Tanks & Pipes",
+    _A.MACHINES: "Machines & Pipes", _A.CONTRACTS: "Contracts & Loans",
 }
-ACTION_MARKET = {"crude": "C", "refined1": "1", "refined2": "2", "refined3": "3"}
+ACTION_MARKET: dict[str, str] = {_A.CRUDE: "C", _A.REFINED1: "1", _A.REFINED2: "2", _A.REFINED3: "3"}
 # Cross cells (x, y), centre (0, 0) empty. Arm ends hold the markets; inner spaces the tiles.
-MARKET_CELLS = {"crude": (0, -2), "refined1": (-2, 0), "refined2": (0, 2), "refined3": (2, 0)}
+MARKET_CELLS: dict[str, tuple[int, int]] = {_A.CRUDE: (0, -2), _A.REFINED1: (-2, 0), _A.REFINED2: (0, 2), _A.REFINED3: (2, 0)}
 INNER_CELLS = ((0, -1), (-1, 0), (0, 1), (1, 0))  # N, W, S, E: where the action tiles lie
 CROSS_CENTRE = (0, 0)
 
