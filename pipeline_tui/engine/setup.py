@@ -12,7 +12,7 @@ import msgspec
 
 from ..data import components as C
 from ..data import editions as E
-from .state import PlayerState, State, TurnState
+from .state import PlayerState, Stage, State, TurnState
 
 RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
 RULES_VERSIONS = (1, 2)  # saves of every version keep replaying as they were played
@@ -102,7 +102,7 @@ def initial_state(setup: GameSetup) -> State:
     per_shop = C.SHOP_PIPES_PER_PLAYER * n
     shop_pipes = [[deck.pop() for _ in range(per_shop)] for _ in C.SHOPS]
 
-    action_tiles = list(C.ACTION_TILES)
+    action_tiles: list[str] = list(C.ACTION_TILES)
     rng.shuffle(action_tiles)
 
     markers = [m for m in C.REFINEMENT_MARKERS
@@ -134,7 +134,7 @@ def initial_state(setup: GameSetup) -> State:
     return State(
         players=players,
         turn_order=order,
-        turn=TurnState(player=order[0], stage="setup"),
+        turn=TurnState(player=order[0], stage=Stage.SETUP),
         supply=supply,
         markets=markets,
         contract_rows=contract_rows,
