@@ -7,6 +7,7 @@ reproduced by its :class:`GameSetup` plus its move log (DESIGN.md section 1).
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 
 import msgspec
 
@@ -18,11 +19,20 @@ RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version c
 RULES_VERSIONS = (1, 2)  # saves of every version keep replaying as they were played
 
 
+class SeatKind(StrEnum):
+    """Who plays a seat: a person, or one of the bots (``ai.KINDS``)."""
+
+    HUMAN = "human"
+    RANDOM = "random"
+    HEURISTIC = "heuristic"
+    SEARCH = "search"
+
+
 class PlayerSetup(msgspec.Struct, frozen=True):
-    """A seat: a name and who plays it ("human" or a bot level such as "heuristic")."""
+    """A seat: a name and who plays it (a :class:`SeatKind`; saves hold its value)."""
 
     name: str
-    kind: str = "human"
+    kind: str = SeatKind.HUMAN
 
 
 class GameSetup(msgspec.Struct, frozen=True):

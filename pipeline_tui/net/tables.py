@@ -26,7 +26,7 @@ from ..ai import KINDS
 from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
-from ..engine.setup import GameSetup, SetupError, validate_setup
+from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from .protocol import Joined, SeatInfo, TableError, TableInfo, Update
 
@@ -39,7 +39,7 @@ MAX_NAME = 40  # table names
 MAX_PLAYER_NAME = 24
 MAX_COLOUR = 20  # a colour name (the app draws only the names it knows, see ui.style)
 MAX_MOVE_TEXT = 200
-SEAT_KINDS = ("human", *KINDS)
+SEAT_KINDS = (SeatKind.HUMAN, *KINDS)
 
 
 class SaveFailed(TableError):
@@ -98,7 +98,7 @@ class Table:
         out = []
         for seat, player in enumerate(self.game.setup.players):
             binding = self.bindings[seat]
-            human = player.kind == "human"
+            human = player.kind == SeatKind.HUMAN
             out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
                                 holder=binding.holder if binding else None,
                                 connected=self.present[seat] > 0 if human else True))
@@ -119,7 +119,7 @@ class Table:
         if self.game.is_over():
             return None
         kind = self.kind(self.game.current_player)
-        return None if kind == "human" else kind
+        return None if kind == SeatKind.HUMAN else kind
 
 
 class TableService:
@@ -173,7 +173,7 @@ class TableService:
             raise TableError(f"its meta binds {len(meta.seats)} seats for "
                              f"{len(game.setup.players)} players")
         for seat, binding in enumerate(meta.seats):
-            if binding is not None and game.setup.players[seat].kind != "human":
+            if binding is not None and game.setup.players[seat].kind != SeatKind.HUMAN:
                 raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
         return Table(table_id, path, game, meta)
 
@@ -244,7 +244,7 @@ class TableService:
             if not 0 <= seat < len(table.bindings):
                 raise TableError(f"Seat: this table has seats 1 to {len(table.bindings)}")
             name = table.seat_name(seat)
-            if table.kind(seat) != "human":
+            if table.kind(seat) != SeatKind.HUMAN:
                 raise TableError(f"Seat: {name}'s seat is played by the computer")
             binding = table.bindings[seat]
             if binding is None:
@@ -287,7 +287,7 @@ class TableService:
         seat = table.game.current_player
         if seat not in held:
             who = table.seat_name(seat)
-            computer = " (a computer seat)" if table.kind(seat) != "human" else ""
+            computer = " (a computer seat)" if table.kind(seat) != SeatKind.HUMAN else ""
             raise TableError(f"Turn: it is {who}'s turn{computer}, not yours")
         return seat
 

@@ -6,7 +6,7 @@ Only wording lives here: which moves exist comes from ``game.legal_moves()``.
 from __future__ import annotations
 
 from ..data import components as C
-from ..data.oil import COLOUR_NAMES, GRADE_NAMES
+from ..data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
 from ..engine import moves as M
 from ..engine import (
     State, edition, market_price, market_row_index, market_rows, network_map, place_on_track,
@@ -94,7 +94,7 @@ def describe(move: M.Move, state: State) -> str:
         price = market_price(state, player, index, move.slot)
         return f"Sell {_oil(move.colour, move.grade)} for ${price}"
     if t is M.TakeContract:
-        if move.kind == "contract":
+        if move.kind == C.ContractKind.CONTRACT:
             row = state.contract_rows[move.row - 1]
             what = "Contract"
         else:
@@ -103,7 +103,7 @@ def describe(move: M.Move, state: State) -> str:
         tile = row[move.slot] if 0 <= move.slot < len(row) else -1
         needs = ""
         if tile >= 0:
-            needs = " " + " ".join("OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs)
+            needs = " " + " ".join(barrel_code(c, g) for c, g in C.contract_tile(tile).needs)
         return f"Take {what}{needs}" + (" (Deferred)" if move.deferred else " (Active)")
     if t is M.TakeLoan:
         return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"

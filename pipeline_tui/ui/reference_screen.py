@@ -13,6 +13,7 @@ from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ..data import components as C
+from ..data.oil import barrel_code
 from ..data.reference import LATEST_EDITION, contract_text, reference, upgrade_text, valuation_text
 from ..engine import State
 from ..text import render_components
@@ -65,7 +66,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
     for p in state.players:
         for held in p.contracts:
             tile = C.contract_tile(held.tile)
-            kind = "Contract" if tile.kind == "contract" else "Order as Contract"
+            kind = "Contract" if tile.kind == C.ContractKind.CONTRACT else "Order as Contract"
             cards.append(("contracts", f"tile-{held.tile}",
                           f"{p.name}: {kind} {' '.join(_needs(held.tile))}"))
         for order in p.orders:
@@ -83,7 +84,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
 
 
 def _needs(tile: int) -> list[str]:
-    return ["OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs]
+    return [barrel_code(c, g) for c, g in C.contract_tile(tile).needs]
 
 
 def card_text(option_id: str) -> str:

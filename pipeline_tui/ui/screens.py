@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup, SeatKind
 from .help import HELP_TEXT
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
@@ -107,7 +107,7 @@ class NewGameScreen(Screen):
         self.first_game = first_game
 
     def compose(self) -> ComposeResult:
-        kinds = ("human",) + bot_kinds()
+        kinds = (SeatKind.HUMAN.value,) + bot_kinds()
         with VerticalScroll(id="new-box"):
             yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
@@ -116,7 +116,7 @@ class NewGameScreen(Screen):
                                    id=f"seat-{seat}", compact=True)
                     yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
                                 max_length=16, compact=True)
-                    yield Select([(k, k) for k in kinds], value="human", allow_blank=False,
+                    yield Select([(k, k) for k in kinds], value=SeatKind.HUMAN.value, allow_blank=False,
                                  id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
                     yield Select([(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
                                  value=DEFAULT_SEAT_COLOURS[seat], allow_blank=False,

@@ -17,6 +17,7 @@ from ..state import PlayerState, Stage, State, TurnState
 # slower than a plain lookup, and the checks run for every candidate move: so they name the
 # members through a plain namespace (``A.TANKS is ActionName.TANKS``) and these constants.
 A = SimpleNamespace(**ActionName.__members__)
+K = SimpleNamespace(**C.ContractKind.__members__)
 SETUP, WORK, ACTION, MACHINE = Stage.SETUP, Stage.WORK, Stage.ACTION, Stage.MACHINE
 
 

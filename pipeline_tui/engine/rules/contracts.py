@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from ...data import components as C
 from .. import moves as M
 from ..state import HeldContract, HeldOrder, PlayerState, State
-from .base import A, between_actions, current, in_action
+from .base import A, K, between_actions, current, in_action
 
 
 def contract_pay(player: PlayerState, grade: int, kind: str) -> int:
     """What a barrel on a Contract or an Order pays (Contracts & Orders II: $10 more)."""
-    pay = C.CONTRACT_PAY[grade] if kind == "contract" else C.ORDER_PAY[grade]
+    pay = C.CONTRACT_PAY[grade] if kind == K.CONTRACT else C.ORDER_PAY[grade]
     if player.level("CO") >= 2:
         pay += C.CONTRACTS_ORDERS_II_BONUS
     return pay
@@ -58,11 +58,11 @@ def check_take_contract(state: State, m: M.TakeContract) -> str | None:
         return why
     t = state.turn
     player = current(state)
-    if m.kind == "contract":
+    if m.kind == K.CONTRACT:
         if m.row not in C.CONTRACT_ROWS:
             return "Contracts: the rows are Low, Mid and High"
         row = state.contract_rows[m.row - 1]
-    elif m.kind == "order":
+    elif m.kind == K.ORDER:
         if player.level("CO") < 3:
             return "Contracts & Orders III: only then may Orders be taken as Contracts"
         if m.row not in C.ORDER_ROWS:
@@ -139,8 +139,8 @@ def check_fulfil_order(state: State, m: M.FulfilOrder) -> str | None:
 # --- Effects ----------------------------------------------------------------------------------
 
 def do_take_contract(state: State, m: M.TakeContract) -> None:
-    rows = state.contract_rows if m.kind == "contract" else state.order_rows
-    row = rows[m.row - (1 if m.kind == "contract" else 3)]
+    rows = state.contract_rows if m.kind == K.CONTRACT else state.order_rows
+    row = rows[m.row - (1 if m.kind == K.CONTRACT else 3)]
     tile = row[m.slot]
     row[m.slot] = -1
     needs = C.contract_tile(tile).needs
@@ -161,7 +161,7 @@ def do_deliver(state: State, m: M.Deliver) -> None:
     held = player.contracts[m.contract]
     colour, grade = C.contract_tile(held.tile).needs[m.need]
     player.oil[m.grade][colour] -= 1
-    player.money += contract_pay(player, grade, "contract")
+    player.money += contract_pay(player, grade, K.CONTRACT)
     held.filled[m.need] = m.grade
     held.barrels.append((colour, m.grade))
     if all(g >= 0 for g in held.filled):
@@ -177,7 +177,7 @@ def do_fulfil_order(state: State, m: M.FulfilOrder) -> None:
     barrels = []
     for (colour, grade), used in zip(tile.needs, m.grades):
         player.oil[used][colour] -= 1
-        player.money += contract_pay(player, grade, "order")
+        player.money += contract_pay(player, grade, K.ORDER)
         barrels.append((colour, used))
     player.orders.append(HeldOrder(tile=tile.id, barrels=barrels))
 
@@ -190,12 +190,12 @@ def contract_moves(state: State) -> list[M.Move]:
     for r in C.CONTRACT_ROWS:
         for slot in range(len(state.contract_rows[r - 1])):
             for deferred in (False, True):
-                cands.append(M.TakeContract(kind="contract", row=r, slot=slot, deferred=deferred))
+                cands.append(M.TakeContract(kind=K.CONTRACT, row=r, slot=slot, deferred=deferred))
     if current(state).level("CO") >= 3:
         for r in C.ORDER_ROWS:
             for slot in range(len(state.order_rows[r - 3])):
                 for deferred in (False, True):
-                    cands.append(M.TakeContract(kind="order", row=r, slot=slot, deferred=deferred))
+                    cands.append(M.TakeContract(kind=K.ORDER, row=r, slot=slot, deferred=deferred))
     out: list[M.Move] = [m for m in cands if check_take_contract(state, m) is None]
     loan = M.TakeLoan()
     if check_loan(state, loan) is None:
