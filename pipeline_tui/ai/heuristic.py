@@ -328,11 +328,12 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
     net = network_map(state.players[seat])
     runs = []
     for m in legal:
-        if type(m) is M.RunNetwork:
-            tile = net.tile_of((m.x, m.y))
-            runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
-        elif type(m) is M.RunMachine:
-            runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
+        match m:
+            case M.RunNetwork():
+                tile = net.tile_of((m.x, m.y))
+                runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
+            case M.RunMachine():
+                runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
     seen_scores = set()
     runs.sort(key=lambda r: -r[0])
     for score, m in runs:
