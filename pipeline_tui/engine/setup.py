@@ -130,12 +130,12 @@ def initial_state(setup: GameSetup) -> State:
 
     layout = E.random_market_layout(rng) if setup.edition != 1 else ()
     markets = []
-    for row in E.market_rows(setup.edition, layout, n):
-        slots = row.slots[n]
-        if row.starts_full:
-            filled = min(len(slots), supply[row.colour])
-            supply[row.colour] -= filled
-            markets.append([row.colour] * filled + [-1] * (len(slots) - filled))
+    for market in E.market_rows(setup.edition, layout, n):
+        slots = market.slots[n]
+        if market.starts_full:
+            filled = min(len(slots), supply[market.colour])
+            supply[market.colour] -= filled
+            markets.append([market.colour] * filled + [-1] * (len(slots) - filled))
         else:
             markets.append([-1] * len(slots))
 
