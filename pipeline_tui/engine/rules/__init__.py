@@ -3,8 +3,9 @@
 Each module holds one part of the rulebook, as a player would look it up: its checks
 (``check_*``, returning why a move is illegal or ``None``), its effects (``do_*``) and its
 candidate moves (``*_moves``, the legal ones, filtered by the same checks, so the two can never
-disagree). This module dispatches a move to its rule with ``match``. Messages name the rule they
-enforce with the rulebook's words (Tank Farm, Contract, Secondary Action, ...).
+disagree). This module names each kind of move's rule in one ``match`` (``_rule_of``) and
+dispatches through it. Messages name the rule they enforce with the rulebook's words (Tank
+Farm, Contract, Secondary Action, ...).
 
 ========== ==================================================================================
 module     rulebook sections
@@ -24,8 +25,7 @@ base       what they all ask: whose turn, their Pipe Network, whether a choice i
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from ...data import components as C
 from .. import moves as M
@@ -56,10 +56,19 @@ Check = Callable[[State, Any], "str | None"]
 Effect = Callable[[State, Any], None]
 
 
-@cache
-def _rule(kind: type[M.Move]) -> tuple[Check, Effect] | None:
-    """The check and the effect of a kind of move, from the module of its rule (cached: the
-    ``match`` runs once per kind of move)."""
+def _not_a_move(state: State, move: Any) -> str:
+    return f"not a move: {move!r}"
+
+
+def _refuse(state: State, move: Any) -> None:
+    raise IllegalMove(_not_a_move(state, move))
+
+
+_NOT_A_MOVE: tuple[Check, Effect] = (_not_a_move, _refuse)
+
+
+def _rule_of(kind: type[M.Move]) -> tuple[Check, Effect]:
+    """The check and the effect of a kind of move, from the module of its rule."""
     match kind:
         case M.Action:
             return cross.check_action, cross.do_action
@@ -123,7 +132,11 @@ def _rule(kind: type[M.Move]) -> tuple[Check, Effect] | None:
             return turns.check_turn_order, turns.do_turn_order
         case M.PlaceStartingTank:
             return turns.check_start_tank, turns.do_start_tank
-    return None
+    return _NOT_A_MOVE
+
+
+# The match above, looked up once per kind of move (a dict lookup per move, not 31 comparisons).
+_RULES = {kind: _rule_of(kind) for kind in get_args(M.AnyMove)}
 
 
 _GRANT_MOVES = (M.TakeGovernmentTile, M.TakeTank, M.TakeMachine, M.TakePipe, M.Decline)
@@ -143,9 +156,9 @@ def why_illegal(state: State, move: M.Move) -> str | None:
     """Why ``move`` is not allowed now, naming the rule, or ``None`` if it is legal."""
     if state.over:
         return "the game is over"
-    rule = _rule(type(move))
-    if rule is None:
-        return f"not a move: {move!r}"
+    rule = _RULES.get(type(move), _NOT_A_MOVE)
+    if rule is _NOT_A_MOVE:
+        return _not_a_move(state, move)
     why = busy(state)
     if why and not _deals_with_hand(state, move):
         return why
@@ -157,15 +170,13 @@ def apply_move(state: State, move: M.Move) -> None:
     why = why_illegal(state, move)
     if why is not None:
         raise IllegalMove(why)
-    apply_trusted(state, move)
+    _RULES.get(type(move), _NOT_A_MOVE)[1](state, move)
+    settle_grants(state)
 
 
 def apply_trusted(state: State, move: M.Move) -> None:
     """Play a move known to be legal (replaying a validated log, bots), skipping the check."""
-    rule = _rule(type(move))
-    if rule is None:
-        raise IllegalMove(f"not a move: {move!r}")
-    rule[1](state, move)
+    _RULES.get(type(move), _NOT_A_MOVE)[1](state, move)
     settle_grants(state)
 
 

@@ -18,7 +18,7 @@ from ..state import PlayerState, Stage, State, TurnState
 # members through a plain namespace (``A.TANKS is ActionName.TANKS``) and these constants.
 A = SimpleNamespace(**ActionName.__members__)
 K = SimpleNamespace(**C.ContractKind.__members__)
-SETUP, WORK, ACTION, MACHINE = Stage.SETUP, Stage.WORK, Stage.ACTION, Stage.MACHINE
+SETUP, WORK, ACTION, MACHINE, OVER = Stage.SETUP, Stage.WORK, Stage.ACTION, Stage.MACHINE, Stage.OVER
 
 
 @lru_cache(maxsize=2048)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ..state import PlayerState, Stage, State
+from ..state import PlayerState, State
 from .base import A, ACTION, MACHINE, WORK, between_actions, busy, current, main_action_ok, reset_action
 
 ICON_ACTIONS = frozenset(C.ACTION_TILES)  # the four action tiles show the Turn Order icon
@@ -107,14 +107,14 @@ def do_secondary(state: State, m: M.Secondary) -> None:
 
 
 def do_pass(state: State, m: M.Pass) -> None:
-    state.turn.stage = Stage.MACHINE
+    state.turn.stage = MACHINE
 
 
 def do_end_action(state: State, m: M.EndAction) -> None:
     t = state.turn
     if t.action in ICON_ACTIONS:
         t.icon = True
-    t.stage = Stage.MACHINE if t.action == A.MACHINES_PHASE else Stage.WORK
+    t.stage = MACHINE if t.action == A.MACHINES_PHASE else WORK
     t.action = ""
     t.runs = []
     t.fresh = [[0, 0, 0] for _ in range(4)]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ..state import Grant, GrantKind, Stage, State, TurnState
-from .base import SETUP, WORK, between_actions, current, edition, market_rows, n_players
+from ..state import Grant, State, TurnState
+from .base import OVER, SETUP, WORK, between_actions, current, edition, market_rows, n_players
 from .contracts import close_contracts
-from .upgrades import settle_grants
+from .upgrades import G, settle_grants
 
 
 def place_on_track(track: list[int], seat: int, space: int) -> None:
@@ -32,14 +32,14 @@ def start_turn(state: State) -> None:
     """A player's turn begins; on their first turn of Years 2 and 3 yearly upgrade benefits
     arrive (Government: 1 Government tile; Shops: 2 Tanks)."""
     seat = state.turn_order[state.turn_index]
-    state.turn = TurnState(player=seat, stage=Stage.WORK)
+    state.turn = TurnState(player=seat, stage=WORK)
     player = state.players[seat]
     if player.benefits_year < state.year:
         player.benefits_year = state.year
         if player.level("GOV") >= 1:
-            state.turn.grants.append(Grant(GrantKind.GOV, 1, "GOV yearly"))
+            state.turn.grants.append(Grant(G.GOV, 1, "GOV yearly"))
         if player.level("SHOP") >= 1:
-            state.turn.grants.append(Grant(GrantKind.TANK, 2, "SHOP yearly"))
+            state.turn.grants.append(Grant(G.TANK, 2, "SHOP yearly"))
 
 
 def refresh(state: State) -> None:
@@ -102,7 +102,7 @@ def end_round(state: State) -> None:
     else:
         close_contracts(state, at_game_end=True)
         state.over = True
-        state.turn = TurnState(player=state.turn_order[0], stage=Stage.OVER)
+        state.turn = TurnState(player=state.turn_order[0], stage=OVER)
         return
     start_turn(state)
     settle_grants(state)
@@ -157,7 +157,7 @@ def do_start_tank(state: State, m: M.PlaceStartingTank) -> None:
         return
     state.turn_index += 1
     if state.turn_index < len(state.turn_order):
-        state.turn = TurnState(player=state.turn_order[state.turn_index], stage=Stage.SETUP)
+        state.turn = TurnState(player=state.turn_order[state.turn_index], stage=SETUP)
     else:
         state.turn_index = 0
         start_turn(state)
