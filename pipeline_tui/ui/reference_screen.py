@@ -13,7 +13,7 @@ from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ..data import components as C
-from ..data.oil import barrel_code
+from ..data.oil import GRADE_LETTERS, barrel_code
 from ..data.reference import LATEST_EDITION, contract_text, reference, upgrade_text, valuation_text
 from ..engine import State
 from ..text import render_components
@@ -57,7 +57,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
         for slot, tile in enumerate(row):
             if tile >= 0:
                 needs = " ".join(_needs(tile))
-                cards.append(("contracts", f"tile-{tile}", f"C{'LMH'[r]}.{slot + 1}  {needs}"))
+                cards.append(("contracts", f"tile-{tile}", f"C{GRADE_LETTERS[r + 1]}.{slot + 1}  {needs}"))
     for r, row in enumerate(state.order_rows):
         for slot, tile in enumerate(row):
             if tile >= 0:

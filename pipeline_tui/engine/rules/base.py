@@ -61,13 +61,6 @@ def n_players(state: State) -> int:
     return len(state.players)
 
 
-def free_cells_for_machine(player: PlayerState) -> list[tuple[int, int]]:
-    """The halves of the player's Pipe tiles that no Machine covers ("Machines")."""
-    net = network(player)
-    taken = set(map(tuple, player.machines))
-    return sorted(c for c in net.cells if c not in taken)
-
-
 # What the Actions in progress are called (the cross's Actions, then the others a turn may hold).
 ACTION_TITLES: dict[str, str] = {
     **C.ACTION_NAMES, A.GOVERNMENT: "Government", A.NETWORK: "Run your Pipe Network",
