@@ -151,7 +151,7 @@ def bench_import() -> tuple[float, float, float]:
     """``-X importtime`` total (sum of self times) for ``import pipeline_tui.engine``, and wall
     ms of a fresh interpreter importing it against one that imports nothing. Bytecode is cached
     first (in a private ``PYTHONPYCACHEPREFIX``), as after any install; without it the figure
-    mostly measures compiling ``rules.py``."""
+    mostly measures compiling the rules package."""
     cache = tempfile.mkdtemp(prefix="bench-pycache-")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = cache

@@ -11,29 +11,28 @@ from __future__ import annotations
 import textwrap
 
 from .data import components as C
-from .data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
+from .data.oil import COLOUR_LETTERS, COLOUR_NAMES, EDGE_LETTERS, GRADE_LETTERS, GRADE_NAMES, barrel_code
 from .data.editions import EDITION_NAMES
 from .data.reference import Reference
 from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
 from .engine.setup import GameSetup
-from .engine.state import PlayerState, State
+from .engine.state import PlayerState, Stage, State
 
-GRADE_LETTERS = "CLMH"
-COLOUR_LETTERS = "OTS"
 ROMAN = ("-", "I", "II", "III")
 ARMS = ("North", "West", "South", "East")  # order of State.action_tiles (INNER_CELLS)
-ARM_MARKETS = ("crude", "refined1", "refined2", "refined3")  # the arm end of each arm
+ARM_MARKETS = C.MARKET_ACTIONS  # the arm end of each arm
 STAGES = {
-    "setup": "Setup (placing starting Tanks)",
-    "work": "Work Phase",
-    "action": "Action",
-    "machine": "Machine Phase",
-    "over": "game over",
+    Stage.SETUP: "Setup (placing starting Tanks)",
+    Stage.WORK: "Work Phase",
+    Stage.ACTION: "Action",
+    Stage.MACHINE: "Machine Phase",
+    Stage.OVER: "game over",
 }
-RUNS = {"network": "running the Pipe Network", "machine": "running one Machine",
-        "machines_phase": "Machine Phase run", "machines_early": "Machines III early run",
-        "government": "Government"}
+A = C.ActionName
+RUNS = {A.NETWORK: "running the Pipe Network", A.MACHINE: "running one Machine",
+        A.MACHINES_PHASE: "Machine Phase run", A.MACHINES_EARLY: "Machines III early run",
+        A.GOVERNMENT: "Government"}
 
 
 def needs_text(tile_id: int) -> str:
@@ -46,7 +45,7 @@ def tile_text(tile_id: int) -> str:
     tile = C.pipe_tiles()[tile_id]
 
     def half(paths) -> str:
-        return " ".join(f"{'NESW'[a]}{'NESW'[b]}:{COLOUR_LETTERS[c]}" for a, b, c in paths)
+        return " ".join(f"{EDGE_LETTERS[a]}{EDGE_LETTERS[b]}:{COLOUR_LETTERS[c]}" for a, b, c in paths)
 
     return f"#{tile_id} [{half(tile.a.paths)} | {half(tile.b.paths)}]"
 
@@ -87,9 +86,9 @@ def _turn_line(state: State) -> str:
     t = state.turn
     who = _name(state, t.player)
     stage = STAGES.get(t.stage, t.stage)
-    if t.stage == "setup":
+    if t.stage == Stage.SETUP:
         stage += f", {t.setup_placed} of {C.START_TANKS} placed"
-    elif t.stage == "action":
+    elif t.stage == Stage.ACTION:
         stage = f"Action: {C.ACTION_NAMES.get(t.action) or RUNS.get(t.action, t.action)}"
     parts = [f"To act: {who}, {stage}"]
     if t.mains:
@@ -232,7 +231,7 @@ def tank_farm_text(player: PlayerState) -> list[str]:
 
 def _held_contract(index: int, held) -> str:
     tile = C.contract_tile(held.tile)
-    kind = "Order as Contract" if tile.kind == "order" else f"{GRADE_NAMES[tile.row]} Contract"
+    kind = "Order as Contract" if tile.kind == C.ContractKind.ORDER else f"{GRADE_NAMES[tile.row]} Contract"
     status = "deferred" if held.deferred else "active"
     progress = []
     for n, ((colour, grade), used) in enumerate(zip(tile.needs, held.filled)):

@@ -202,7 +202,7 @@ def test_refresh_removes_the_printed_demand_and_adds_four_crude():
     state.markets[index["1-SH"]] = [2, 2]
     state.markets[index["C-OC"]] = [-1] * 6
     state.supply = [s - 2 for s in state.supply]
-    rules._refresh(state)
+    rules.refresh(state)
     assert state.markets[index["3-SL"]] == [-1, -1]  # demand 3, two barrels there
     assert state.markets[index["1-SH"]] == [2, 2]  # demand 0
     assert state.markets[index["C-OC"]] == [-1, -1, 0, 0, 0, 0]  # 4, from the right

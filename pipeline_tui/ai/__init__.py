@@ -15,11 +15,11 @@ from __future__ import annotations
 import threading
 
 from ..engine import moves as M
-from ..engine import Game, apply_trusted
+from ..engine import Game, SeatKind, apply_trusted
 from . import heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
-KINDS = ("random", "heuristic", "search")
+KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # the bot kinds
 LEVELS = ("easy", "normal", "hard")  # what players call KINDS, in the same order
 LEVEL_LINES = (
     "plays any legal move at random",
@@ -67,14 +67,14 @@ class Bot:
     def _choose(self, game: Game, legal: list[M.Move]) -> M.Move:
         state = game.state
         seat = state.turn.player
-        if self.kind == "random":
+        if self.kind == SeatKind.RANDOM:
             return seat_rng(state, seat, self.seed).choice(legal)
         here = fingerprint(state)
         if self.plan and self.plan[0][0] == here and self.plan[0][1] in legal:
             return self.plan.pop(0)[1]
         rng = seat_rng(state, seat, self.seed)
         view = determinize(state, seat, rng)
-        if self.kind == "heuristic":
+        if self.kind == SeatKind.HEURISTIC:
             moves = heuristic.plan_turn(view, seat)
         else:
             moves = search.plan_turn(view, seat, rng, seconds=self.seconds, samples=self.samples)

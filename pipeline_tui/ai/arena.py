@@ -47,19 +47,19 @@ def seat_bots(bots: list[str], players: int, game_index: int) -> list[str]:
 
 def action_name(move: M.Move) -> str | None:
     """The Action a move takes, for counting: a cross space, Government, a run or a pass."""
-    t = type(move)
-    if t is M.Action:
-        return move.action
-    if t is M.Secondary:
-        return f"second {move.action}"
-    if t is M.Government:
-        return "government"
-    if t is M.RunNetwork:
-        return "network"
-    if t is M.RunMachine:
-        return "machine"
-    if t is M.Pass:
-        return "pass"
+    match move:
+        case M.Action():
+            return move.action
+        case M.Secondary():
+            return f"second {move.action}"
+        case M.Government():
+            return "government"
+        case M.RunNetwork():
+            return "network"
+        case M.RunMachine():
+            return "machine"
+        case M.Pass():
+            return "pass"
     return None
 
 

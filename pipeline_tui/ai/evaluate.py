@@ -78,7 +78,7 @@ def pipeline_progress(state: State, colour: int, value: int) -> float:
 
 
 def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
-    pay = C.CONTRACT_PAY[grade] if kind == "contract" else C.ORDER_PAY[grade]
+    pay = C.CONTRACT_PAY[grade] if kind == C.ContractKind.CONTRACT else C.ORDER_PAY[grade]
     return pay + (C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0)
 
 
@@ -189,7 +189,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     kinds = {need for o in player.orders for need in C.contract_tile(o.tile).needs}
     for held in player.contracts:
         tile = C.contract_tile(held.tile)
-        pays = [_contract_pay(player, grade, "contract") for _, grade in tile.needs]
+        pays = [_contract_pay(player, grade, C.ContractKind.CONTRACT) for _, grade in tile.needs]
         p_future = 1.0
         for colour, grade in tile.needs:
             p_future *= 0.7 if best_reach[colour] >= grade else 0.2

@@ -18,9 +18,9 @@ from functools import lru_cache
 from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
-    DIRS, State, apply_trusted, clone_state, government_adjacency, highest_grade_from_crude,
-    legal_moves, legal_placements, market_price, market_row_index, network_map, rotated_halves,
-    tile_cells,
+    DIRS, GrantKind, Stage, State, apply_trusted, clone_state, government_adjacency,
+    highest_grade_from_crude, legal_moves, legal_placements, market_price, market_row_index,
+    network_map, rotated_halves, tile_cells,
 )
 from .evaluate import SALE, evaluate
 
@@ -166,10 +166,10 @@ def _forced_move(state: State, seat: int) -> M.Move:
     options = [m for m in legal if not isinstance(m, M.Decline)]
     if not options:
         return legal[-1]
-    if kind == "gov":
+    if kind == GrantKind.GOV:
         return max(options, key=lambda m: best_placement(
             state, seat, state.government[m.quadrant][m.space])[0])
-    if kind == "pipe":
+    if kind == GrantKind.PIPE:
         return max(options, key=lambda m: best_placement(
             state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0])
     return _best_by_eval(state, seat, options)[1]
@@ -235,7 +235,7 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
 def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
     """Play the Action in progress step by step, each the most valuable, then end it."""
     for _ in range(MAX_STEPS):
-        if state.turn.stage != "action" or state.turn.player != seat:
+        if state.turn.stage != Stage.ACTION or state.turn.player != seat:
             return
         resolve(state, seat, out)
         legal = legal_moves(state)
@@ -252,7 +252,7 @@ def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
             return
         for move in best_moves:
             _play(state, move, out)
-    if state.turn.stage == "action":
+    if state.turn.stage == Stage.ACTION:
         _play(state, M.EndAction(), out)
 
 
@@ -290,7 +290,7 @@ def finish_turn(state: State, seat: int, out: list[M.Move]) -> None:
     legal = legal_moves(state)
     if M.ChooseTurnOrder(position=0) in legal:
         _play(state, M.ChooseTurnOrder(position=0), out)
-    if state.turn.stage == "work" and state.turn.mains == 0:
+    if state.turn.stage == Stage.WORK and state.turn.mains == 0:
         _play(state, M.Pass(), out)
     _machine_phase(state, seat, out)
     fulfil(state, seat, out)
@@ -328,11 +328,12 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
     net = network_map(state.players[seat])
     runs = []
     for m in legal:
-        if type(m) is M.RunNetwork:
-            tile = net.tile_of((m.x, m.y))
-            runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
-        elif type(m) is M.RunMachine:
-            runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
+        match m:
+            case M.RunNetwork():
+                tile = net.tile_of((m.x, m.y))
+                runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
+            case M.RunMachine():
+                runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
     seen_scores = set()
     runs.sort(key=lambda r: -r[0])
     for score, m in runs:
@@ -357,11 +358,11 @@ def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
     start = clone_state(state)
     prefix: list[M.Move] = []
     resolve(start, seat, prefix)
-    if start.turn.stage == "action":
+    if start.turn.stage == Stage.ACTION:
         complete_action(start, seat, prefix)
     legal = legal_moves(start)
     firsts: list[Plan] = []
-    mains = main_candidates(start, seat, legal, wide) if start.turn.stage == "work" and not start.turn.mains else []
+    mains = main_candidates(start, seat, legal, wide) if start.turn.stage == Stage.WORK and not start.turn.mains else []
     for move in mains:
         st = clone_state(start)
         moves = list(prefix)
@@ -374,7 +375,7 @@ def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
     plans: list[Plan] = []
     for rank, plan in enumerate(firsts):
         options = [plan]
-        if rank < (3 if wide else 1) and plan.state.turn.stage == "work":
+        if rank < (3 if wide else 1) and plan.state.turn.stage == Stage.WORK:
             for extra in legal_moves(plan.state):
                 if type(extra) in (M.Secondary, M.Action):
                     st = clone_state(plan.state)
@@ -398,7 +399,7 @@ def setup_move(state: State) -> M.Move:
 
 def plan_turn(state: State, seat: int, wide: bool = True) -> list[M.Move]:
     """The best plan's moves, ending the turn."""
-    if state.turn.stage == "setup":
+    if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     plan = turn_plans(state, seat, wide)[0]
     return plan.moves + [M.EndTurn()]

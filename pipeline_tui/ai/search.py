@@ -15,7 +15,7 @@ import random
 import time
 
 from ..engine import moves as M
-from ..engine import State, apply_trusted
+from ..engine import Stage, State, apply_trusted
 from .evaluate import relative
 from .heuristic import plan_turn as heuristic_turn, setup_move, turn_plans
 from .view import determinize
@@ -36,7 +36,7 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
         if sim.over:
             break
         player = sim.turn.player
-        if player == seat and sim.turn.stage == "work" and sim.turn.mains == 0:
+        if player == seat and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
             if own >= OWN_TURNS:
                 break
             own += 1
@@ -49,7 +49,7 @@ def plan_turn(state: State, seat: int, rng: random.Random, seconds: float | None
               samples: int | None = None) -> list[M.Move]:
     """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
     otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
-    if state.turn.stage == "setup":
+    if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     plans = turn_plans(state, seat)
     arms = [p.moves + [M.EndTurn()] for p in plans[:TOP_PLANS]]

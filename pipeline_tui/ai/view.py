@@ -40,7 +40,7 @@ def visible_contracts(state: State) -> set[int]:
     """Contract ids in sight: the display, every player's Contracts, each stack's top tile."""
     seen = {t for row in state.contract_rows for t in row if t >= 0}
     for player in state.players:
-        seen.update(h.tile for h in player.contracts if C.contract_tile(h.tile).kind == "contract")
+        seen.update(h.tile for h in player.contracts if C.contract_tile(h.tile).kind == C.ContractKind.CONTRACT)
     seen.update(stack[-1] for stack in state.contract_stacks if stack)
     return seen
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from functools import lru_cache
-from typing import Literal
 
 import msgspec
 
-from .oil import parse_barrel
+from .oil import COLOUR_LETTERS, EDGE_LETTERS, parse_barrel
 
 
 class Source(StrEnum):
@@ -89,7 +88,7 @@ class PipeTile(msgspec.Struct, frozen=True):
 
 def _parse_path(text: str) -> tuple[int, int, int]:
     edges, colour = text.split(":")
-    return ("NESW".index(edges[0]), "NESW".index(edges[1]), "OTS".index(colour))
+    return (EDGE_LETTERS.index(edges[0]), EDGE_LETTERS.index(edges[1]), COLOUR_LETTERS.index(colour))
 
 
 @lru_cache(maxsize=1)
@@ -184,28 +183,35 @@ SHOPS = ("T", "M")  # pipe rows next to the Tank Shop and next to the Machine Sh
 # --- Contracts and Orders (edition 1 DESIGN: tile faces were unknown; edition 2 PRINTED) -----
 
 
+class ContractKind(StrEnum):
+    """The two kinds of Contract tiles (rulebook "Contracts", "Orders"), as moves name them."""
+
+    CONTRACT = "contract"
+    ORDER = "order"
+
+
 class ContractTile(msgspec.Struct, frozen=True):
-    """A Contract (kind "contract", row = its highest grade 1..3) or an Order (kind "order",
-    row = its barrel count 3..5). Requirements are (colour, grade) pairs of refined oil."""
+    """A Contract (row = its highest grade 1..3) or an Order (row = its barrel count 3..5).
+    Requirements are (colour, grade) pairs of refined oil."""
 
     id: int
-    kind: Literal["contract", "order"]
+    kind: ContractKind
     row: int
     needs: tuple[tuple[int, int], ...]
     source: Source = DESIGN
 
 
-def _tiles(kind: str, specs: list[str], start: int,
+def _tiles(kind: ContractKind, specs: list[str], start: int,
            source: Source = DESIGN) -> tuple[ContractTile, ...]:
     out = []
     for i, spec in enumerate(specs):
         needs = tuple(parse_barrel(code) for code in spec.split())
-        row = max(g for _, g in needs) if kind == "contract" else len(needs)
-        out.append(ContractTile(start + i, kind, row, needs, source))  # type: ignore[arg-type]
+        row = max(g for _, g in needs) if kind == ContractKind.CONTRACT else len(needs)
+        out.append(ContractTile(start + i, kind, row, needs, source))
     return tuple(out)
 
 
-CONTRACTS = _tiles("contract", [
+CONTRACTS = _tiles(ContractKind.CONTRACT, [
     # Low row (10)
     "OL OL", "TL TL", "SL SL", "OL TL", "TL SL", "SL OL", "OL TL SL", "OL OL TL", "TL TL SL",
     "SL SL OL",
@@ -216,7 +222,7 @@ CONTRACTS = _tiles("contract", [
     "OH OL", "TH TL", "SH SL", "OH TM", "TH SM", "SH OM", "OH TL SL", "TH SL OL", "SH OL TL",
     "OH TH",
 ], 0)
-ORDERS = _tiles("order", [
+ORDERS = _tiles(ContractKind.ORDER, [
     # 3 barrels (8)
     "OL TL SL", "OL OM TL", "TL TM SL", "SL SM OL", "OM TM SL", "TM SM OL", "SM OM TL", "OH TL SL",
     # 4 barrels (8)
@@ -234,7 +240,7 @@ ORDER_ROWS = (3, 4, 5)
 
 # Edition 2 (printed, from the public transcription). Ids never overlap edition 1's, so a tile
 # id alone names its tile: Contracts 200..229, Orders 300..323.
-PRINTED_CONTRACTS = _tiles("contract", [
+PRINTED_CONTRACTS = _tiles(ContractKind.CONTRACT, [
     # Low row (10)
     "SL SL SL", "TL TL", "TL TL TL", "SL SL", "OL OL", "OL SL", "OL OL SL", "SL OL TL", "OL TL",
     "SL TL",
@@ -245,7 +251,7 @@ PRINTED_CONTRACTS = _tiles("contract", [
     "OH OH", "SH SH", "TH TH", "SH SH SH", "OH TM", "SH SM", "OH OM TL", "TH TL", "TH TH TH",
     "TH TH SH",
 ], 200, Source.PRINTED)
-PRINTED_ORDERS = _tiles("order", [
+PRINTED_ORDERS = _tiles(ContractKind.ORDER, [
     # 3 barrels (8)
     "OH SL TL", "SH SH TH", "OH OH TH", "SH SM OL", "SH TM OM", "TH TM OL", "OH SH TH", "SH TM OL",
     # 4 barrels (8)
@@ -271,16 +277,36 @@ FIRST_GAME_REMOVED_MARKER = 7
 
 # --- The action cross (PUBLIC layout; DESIGN.md section 4) ------------------------------------
 
-ACTION_TILES = ("upgrades", "tanks", "machines", "contracts")  # shuffled onto the inner spaces
-MARKET_ACTIONS = ("crude", "refined1", "refined2", "refined3")
-ACTION_NAMES = {
-    "crude": "Crude Market", "refined1": "Refined Market 1", "refined2": "Refined Market 2",
-    "refined3": "Refined Market 3", "upgrades": "Upgrades", "tanks": "Tanks & Pipes",
-    "machines": "Machines & Pipes", "contracts": "Contracts & Loans",
+class ActionName(StrEnum):
+    """The Actions a turn can hold (``TurnState.action``): the eight spaces of the action cross
+    (the notation's ``act`` names), then the Main Actions off the cross and the Machine runs."""
+
+    UPGRADES = "upgrades"
+    TANKS = "tanks"
+    MACHINES = "machines"
+    CONTRACTS = "contracts"
+    CRUDE = "crude"
+    REFINED1 = "refined1"
+    REFINED2 = "refined2"
+    REFINED3 = "refined3"
+    GOVERNMENT = "government"
+    NETWORK = "network"
+    MACHINE = "machine"
+    MACHINES_PHASE = "machines_phase"
+    MACHINES_EARLY = "machines_early"
+
+
+_A = ActionName
+ACTION_TILES = (_A.UPGRADES, _A.TANKS, _A.MACHINES, _A.CONTRACTS)  # shuffled onto the inner spaces
+MARKET_ACTIONS = (_A.CRUDE, _A.REFINED1, _A.REFINED2, _A.REFINED3)
+ACTION_NAMES: dict[str, str] = {
+    _A.CRUDE: "Crude Market", _A.REFINED1: "Refined Market 1", _A.REFINED2: "Refined Market 2",
+    _A.REFINED3: "Refined Market 3", _A.UPGRADES: "Upgrades", _A.TANKS: "Tanks & Pipes",
+    _A.MACHINES: "Machines & Pipes", _A.CONTRACTS: "Contracts & Loans",
 }
-ACTION_MARKET = {"crude": "C", "refined1": "1", "refined2": "2", "refined3": "3"}
+ACTION_MARKET: dict[str, str] = {_A.CRUDE: "C", _A.REFINED1: "1", _A.REFINED2: "2", _A.REFINED3: "3"}
 # Cross cells (x, y), centre (0, 0) empty. Arm ends hold the markets; inner spaces the tiles.
-MARKET_CELLS = {"crude": (0, -2), "refined1": (-2, 0), "refined2": (0, 2), "refined3": (2, 0)}
+MARKET_CELLS: dict[str, tuple[int, int]] = {_A.CRUDE: (0, -2), _A.REFINED1: (-2, 0), _A.REFINED2: (0, 2), _A.REFINED3: (2, 0)}
 INNER_CELLS = ((0, -1), (-1, 0), (0, 1), (1, 0))  # N, W, S, E: where the action tiles lie
 CROSS_CENTRE = (0, 0)
 

@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+COLOUR_LETTERS = "OTS"  # Colour order: Orange, Teal, Silver
+GRADE_LETTERS = "CLMH"  # Grade order: Crude, Low, Mid, High
+COLOUR_NAMES = ("Orange", "Teal", "Silver")
+GRADE_NAMES = ("Crude", "Low-Grade", "Mid-Grade", "High-Grade")
+GRADE_WORDS = ("Crude", "Low", "Mid", "High")  # the Tank Farm's rows
+EDGE_LETTERS = "NESW"  # a Pipe tile half's edges, as pipe_tiles.json names a Pipe's path
+
 
 class Colour(IntEnum):
     """The three oil types; a Pipeline only refines oil of its own colour."""
@@ -18,12 +25,12 @@ class Colour(IntEnum):
 
     @property
     def letter(self) -> str:
-        return "OTS"[self]
+        return COLOUR_LETTERS[self]
 
     @classmethod
     def from_letter(cls, letter: str) -> "Colour":
         try:
-            return cls("OTS".index(letter.upper()))
+            return cls(COLOUR_LETTERS.index(letter.upper()))
         except ValueError:
             raise ValueError(f"unknown oil colour {letter!r} (use O, T or S)") from None
 
@@ -38,25 +45,23 @@ class Grade(IntEnum):
 
     @property
     def letter(self) -> str:
-        return "CLMH"[self]
+        return GRADE_LETTERS[self]
 
     @classmethod
     def from_letter(cls, letter: str) -> "Grade":
         try:
-            return cls("CLMH".index(letter.upper()))
+            return cls(GRADE_LETTERS.index(letter.upper()))
         except ValueError:
             raise ValueError(f"unknown oil grade {letter!r} (use C, L, M or H)") from None
 
 
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 GRADES: tuple[Grade, ...] = tuple(Grade)
-COLOUR_NAMES = ("Orange", "Teal", "Silver")
-GRADE_NAMES = ("Crude", "Low-Grade", "Mid-Grade", "High-Grade")
 
 
 def barrel_code(colour: int, grade: int) -> str:
     """Two letters naming a barrel: colour then grade, e.g. ``TH`` for High-Grade Teal."""
-    return "OTS"[colour] + "CLMH"[grade]
+    return COLOUR_LETTERS[colour] + GRADE_LETTERS[grade]
 
 
 def parse_barrel(code: str) -> tuple[int, int]:

@@ -120,7 +120,7 @@ def contract_text(tile_id: int) -> str:
     Contracts and Orders")."""
     tile = C.contract_tile(tile_id)
     wants = ", ".join(_barrel_name(c, g) for c, g in tile.needs)
-    if tile.kind == "contract":
+    if tile.kind == C.ContractKind.CONTRACT:
         parts, total = _pay_sum(C.CONTRACT_PAY, tile.needs)
         return (f"{GRADE_ROWS[tile.row]} Contract: {wants}. Pays {parts} = ${total} each Year it "
                 "is fulfilled, barrel by barrel at the Contract rates. Taken free with Contracts & "

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .oil import COLOUR_LETTERS, EDGE_LETTERS
+
 N, E, S, W = 0, 1, 2, 3
-EDGE_LETTERS = "NESW"
 PAIRINGS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
     ((N, S), (E, W)),  # two straights, crossing without joining
     ((N, E), (S, W)),  # two curves
@@ -78,7 +79,7 @@ def generate() -> list[tuple[Half, Half]]:
 def to_json(tiles: list[tuple[Half, Half]]) -> str:
     def path_text(path: Path_) -> str:
         a, b, colour = path
-        return f"{EDGE_LETTERS[a]}{EDGE_LETTERS[b]}:{'OTS'[colour]}"
+        return f"{EDGE_LETTERS[a]}{EDGE_LETTERS[b]}:{COLOUR_LETTERS[colour]}"
 
     rows = []
     for index, (a, b) in enumerate(tiles):

@@ -16,12 +16,13 @@ from .rules import (
 )
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
-from .setup import GameSetup, PlayerSetup, SetupError, initial_state
-from .state import PlayerState, State, clone_state
+from .setup import GameSetup, PlayerSetup, SeatKind, SetupError, initial_state
+from .state import GrantKind, PlayerState, Stage, State, clone_state
 
 __all__ = [
-    "DIRS", "Game", "GameSetup", "IllegalMove", "Move", "NotationError", "PlayerSetup",
-    "PlayerState", "ROT_DIRS", "Score", "ScoreLine", "SetupError", "State", "action_title",
+    "DIRS", "Game", "GameSetup", "GrantKind", "IllegalMove", "Move", "NotationError", "PlayerSetup",
+    "PlayerState", "ROT_DIRS", "Score", "ScoreLine", "SeatKind", "SetupError", "Stage", "State",
+    "action_title",
     "apply_trusted", "card_value", "clone_state", "edition", "format_move", "government_adjacency",
     "highest_grade_from_crude", "initial_state", "legal_moves", "legal_placements",
     "machines_would_refine", "market_price", "market_row_index", "market_rows", "moves",

@@ -25,6 +25,7 @@ from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
+from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, clone_state
 
 CHECKPOINT_EVERY = 32
@@ -44,7 +45,7 @@ class Turn(NamedTuple):
     @classmethod
     def of(cls, state: State) -> "Turn":
         return cls(state.year, state.round, state.turn_index, state.turn.player,
-                   state.turn.stage == "setup")
+                   state.turn.stage == SETUP)
 
 
 class LogEntry(NamedTuple):

@@ -16,8 +16,10 @@ from typing import Union
 
 import msgspec
 
-from ..data.components import MARKET_NAMES, UPGRADE_CODES, ACTION_TILES, MARKET_ACTIONS
-from ..data.oil import barrel_code, parse_barrel
+from ..data.components import (
+    ACTION_TILES, MARKET_ACTIONS, MARKET_NAMES, SHOPS, UPGRADE_CODES, ContractKind,
+)
+from ..data.oil import COLOUR_LETTERS, GRADE_LETTERS, barrel_code, parse_barrel
 from .errors import NotationError
 
 
@@ -99,7 +101,8 @@ class Sell(Move, tag="sell", frozen=True):
 
 # --- Contracts & Loans ---
 class TakeContract(Move, tag="take_contract", frozen=True):
-    """Take a Contract (kind "contract") or, with Contracts & Orders III, an Order as one."""
+    """Take a Contract or, with Contracts & Orders III, an Order as one (``kind``, a
+    :class:`ContractKind`)."""
     kind: str
     row: int
     slot: int
@@ -216,12 +219,10 @@ AnyMove = Union[
     Refine, Deliver, FulfilOrder, TakeGovernmentTile, TakeTank, TakeMachine, TakePipe, Decline,
 ]
 
-_G = "CLMH"
-
 
 def _letter(grade: int) -> str:
     """A grade's letter; an impossible value (only a hand-built move has one) shows as itself."""
-    return _G[grade] if 0 <= grade <= 3 else str(grade)
+    return GRADE_LETTERS[grade] if 0 <= grade <= 3 else str(grade)
 
 
 def _barrel(colour: int, grade: int) -> str:
@@ -259,8 +260,8 @@ def format_move(m: Move) -> str:
         case Sell():
             return f"sell {m.row}#{m.slot + 1} {_barrel(m.colour, m.grade)}"
         case TakeContract():
-            kind = "C" if m.kind == "contract" else "O"
-            row = _letter(m.row) if m.kind == "contract" else str(m.row)
+            kind = "C" if m.kind == ContractKind.CONTRACT else "O"
+            row = _letter(m.row) if m.kind == ContractKind.CONTRACT else str(m.row)
             return f"contract {kind}{row}.{m.slot + 1}" + (" deferred" if m.deferred else "")
         case TakeLoan():
             return "loan"
@@ -306,9 +307,9 @@ _ACTIONS = set(ACTION_TILES) | set(MARKET_ACTIONS)
 
 
 def _grade(text: str) -> int:
-    if len(text) != 1 or text.upper() not in _G:
+    if len(text) != 1 or text.upper() not in GRADE_LETTERS:
         raise NotationError(f"unknown grade {text!r} (use C, L, M or H)")
-    return _G.index(text.upper())
+    return GRADE_LETTERS.index(text.upper())
 
 
 def _action(text: str) -> str:
@@ -322,7 +323,7 @@ def _row(text: str) -> str:
     on its market tiles, so the rules check the rest)."""
     market, dash, barrel = text[:1], text[1:2], text[2:]
     if (market not in MARKET_NAMES or dash != "-" or len(barrel) != 2
-            or barrel[0] not in "OTS" or barrel[1] not in "CLMH"):
+            or barrel[0] not in COLOUR_LETTERS or barrel[1] not in GRADE_LETTERS):
         raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
     return text
 
@@ -404,11 +405,12 @@ def parse_move(text: str) -> Move:
             m = re.fullmatch(r"([CO])([LMH345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
                 raise NotationError(f"expected a Contract like CL.1 or an Order like O4.2, not {args[0]!r}")
-            kind = "contract" if m.group(1).upper() == "C" else "order"
+            kind = ContractKind.CONTRACT if m.group(1).upper() == "C" else ContractKind.ORDER
             r = m.group(2).upper()
-            if kind == "contract" and r not in "LMH" or kind == "order" and r not in "345":
+            if (kind == ContractKind.CONTRACT and r not in GRADE_LETTERS[1:]
+                    or kind == ContractKind.ORDER and r not in "345"):
                 raise NotationError(f"no such row {args[0]!r}")
-            number = _G.index(r) if kind == "contract" else int(r)
+            number = GRADE_LETTERS.index(r) if kind == ContractKind.CONTRACT else int(r)
             return TakeContract(kind=kind, row=number, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
         if verb in ("tank", "take-tank"):
             need(2)
@@ -426,7 +428,7 @@ def parse_move(text: str) -> Move:
         if verb == "take-pipe":
             need(1)
             shop = args[0][:1].upper()
-            if shop not in ("T", "M"):
+            if shop not in SHOPS:
                 raise NotationError("'take-pipe' names a shop T or M and a number, like T3")
             return TakePipe(shop=shop, index=_index(args[0][1:]))
         if verb == "place":

@@ -54,7 +54,7 @@ def _types(state: State, player: PlayerState, pipelines: Iterable[Pipeline]) -> 
 
 def _contract_value(player: PlayerState, tile_id: int, kind: str) -> int:
     bonus = C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0
-    pay = C.CONTRACT_PAY if kind == "contract" else C.ORDER_PAY
+    pay = C.CONTRACT_PAY if kind == C.ContractKind.CONTRACT else C.ORDER_PAY
     return sum(pay[g] + bonus for _, g in C.contract_tile(tile_id).needs)
 
 
@@ -82,9 +82,9 @@ def card_value(state: State, player: PlayerState, card_id: int) -> int:
         return C.END_PIPELINE_VALUE[target] * sum(
             1 for p in pipes if _pipeline_grade(state, player, p) == target)
     if code == "CONTRACTS":
-        return sum(_contract_value(player, h.tile, "contract") for h in player.contracts)
+        return sum(_contract_value(player, h.tile, C.ContractKind.CONTRACT) for h in player.contracts)
     if code == "ORDERS":
-        return sum(_contract_value(player, o.tile, "order") for o in player.orders)
+        return sum(_contract_value(player, o.tile, C.ContractKind.ORDER) for o in player.orders)
     if code == "PIPELINE_TYPES":
         return _types(state, player, pipes)
     if code == "MACHINE_PIPELINE_TYPES":

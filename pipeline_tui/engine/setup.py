@@ -7,22 +7,32 @@ reproduced by its :class:`GameSetup` plus its move log (DESIGN.md section 1).
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 
 import msgspec
 
 from ..data import components as C
 from ..data import editions as E
-from .state import PlayerState, State, TurnState
+from .state import PlayerState, Stage, State, TurnState
 
 RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
 RULES_VERSIONS = (1, 2)  # saves of every version keep replaying as they were played
 
 
+class SeatKind(StrEnum):
+    """Who plays a seat: a person, or one of the bots (``ai.KINDS``)."""
+
+    HUMAN = "human"
+    RANDOM = "random"
+    HEURISTIC = "heuristic"
+    SEARCH = "search"
+
+
 class PlayerSetup(msgspec.Struct, frozen=True):
-    """A seat: a name and who plays it ("human" or a bot level such as "heuristic")."""
+    """A seat: a name and who plays it (a :class:`SeatKind`; saves hold its value)."""
 
     name: str
-    kind: str = "human"
+    kind: str = SeatKind.HUMAN
 
 
 class GameSetup(msgspec.Struct, frozen=True):
@@ -102,7 +112,7 @@ def initial_state(setup: GameSetup) -> State:
     per_shop = C.SHOP_PIPES_PER_PLAYER * n
     shop_pipes = [[deck.pop() for _ in range(per_shop)] for _ in C.SHOPS]
 
-    action_tiles = list(C.ACTION_TILES)
+    action_tiles: list[str] = list(C.ACTION_TILES)
     rng.shuffle(action_tiles)
 
     markers = [m for m in C.REFINEMENT_MARKERS
@@ -120,12 +130,12 @@ def initial_state(setup: GameSetup) -> State:
 
     layout = E.random_market_layout(rng) if setup.edition != 1 else ()
     markets = []
-    for row in E.market_rows(setup.edition, layout, n):
-        slots = row.slots[n]
-        if row.starts_full:
-            filled = min(len(slots), supply[row.colour])
-            supply[row.colour] -= filled
-            markets.append([row.colour] * filled + [-1] * (len(slots) - filled))
+    for market in E.market_rows(setup.edition, layout, n):
+        slots = market.slots[n]
+        if market.starts_full:
+            filled = min(len(slots), supply[market.colour])
+            supply[market.colour] -= filled
+            markets.append([market.colour] * filled + [-1] * (len(slots) - filled))
         else:
             markets.append([-1] * len(slots))
 
@@ -134,7 +144,7 @@ def initial_state(setup: GameSetup) -> State:
     return State(
         players=players,
         turn_order=order,
-        turn=TurnState(player=order[0], stage="setup"),
+        turn=TurnState(player=order[0], stage=Stage.SETUP),
         supply=supply,
         markets=markets,
         contract_rows=contract_rows,

@@ -1,16 +1,37 @@
 """The game state: plain msgspec Structs of ints, strings and lists.
 
-Everything here is data; the rules live in ``rules.py``. A state is cloned by a msgpack round trip
+Everything here is data; the rules live in the ``rules`` package. A state is cloned by a msgpack round trip
 (cheap and exact), compared with ``==``, and printed as JSON by ``msgspec.to_builtins``.
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 import msgspec
 
 from ..data.components import UPGRADE_CODES
 
 Barrel = tuple[int, int]  # (colour, grade)
+
+
+class Stage(StrEnum):
+    """Where a turn stands (rulebook "Player Turns": the Work Phase, then the Machine Phase)."""
+
+    SETUP = "setup"  # placing the starting Tanks
+    WORK = "work"  # Work Phase, between Actions
+    ACTION = "action"  # an Action (or a Machine run) in progress
+    MACHINE = "machine"  # Machine Phase
+    OVER = "over"  # the game has ended
+
+
+class GrantKind(StrEnum):
+    """What an upgrade gives (Government, Shops and Machines upgrades)."""
+
+    GOV = "gov"  # a Government Pipe tile
+    TANK = "tank"
+    PIPE = "pipe"  # a Pipe tile from a shop
+    MACHINE = "machine"
 
 
 class HeldContract(msgspec.Struct):
@@ -58,7 +79,7 @@ class PlayerState(msgspec.Struct):
 class Grant(msgspec.Struct):
     """Part of an upgrade's immediate or yearly gift still to be taken: kind and how many."""
 
-    kind: str  # "gov", "tank", "pipe", "machine"
+    kind: GrantKind
     count: int
     source: str = ""  # the upgrade it comes from, for display
     stack: bool = False  # a Machine that may come from the stack beside the board (Machines I)
@@ -68,8 +89,8 @@ class TurnState(msgspec.Struct):
     """Where the current player is within their turn."""
 
     player: int = 0
-    stage: str = "work"  # "setup", "work", "action", "machine", "over"
-    action: str = ""  # the action in progress (see rules.ACTION_KINDS)
+    stage: Stage = Stage.WORK
+    action: str = ""  # the ActionName in progress, "" between Actions
     mains: int = 0  # Main Actions taken this turn
     secondary: bool = False  # a Secondary Action was taken
     last_cross: str = ""  # the last cross action taken as a Main Action

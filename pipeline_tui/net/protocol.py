@@ -39,7 +39,7 @@ class SeatInfo(msgspec.Struct):
 
     seat: int
     name: str
-    kind: str  # "human" or a bot kind from ai.KINDS
+    kind: str  # a SeatKind: "human" or a bot kind from ai.KINDS
     holder: str | None  # display name of the player bound to it; None = open (or a computer seat)
     connected: bool  # a connection of the holder is joined to this seat (computer seats: True)
     handed_back: bool = False  # a computer seat whose bot failed: the seated players play it

@@ -17,6 +17,7 @@ from ..engine.errors import IllegalMove
 from ..engine.game import Game, LogEntry
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.scoring import Score
+from ..engine.setup import SeatKind
 from ..engine.state import State
 from .client import TableClient
 from .protocol import Joined, SeatInfo, TableError, Update
@@ -118,7 +119,7 @@ class RemoteGame:
             return name
         if info.handed_back:
             return f"{name} (computer seat played by the table)"
-        if info.kind != "human":
+        if info.kind != SeatKind.HUMAN:
             return f"{name} (computer, {info.kind})"
         if info.holder is None:
             return f"{name} (open seat)"

@@ -26,7 +26,7 @@ from ..ai import KINDS
 from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
-from ..engine.setup import GameSetup, SetupError, validate_setup
+from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from .protocol import Joined, SeatInfo, TableError, TableInfo, Update, one_line
 
@@ -39,7 +39,7 @@ MAX_NAME = 40  # table names
 MAX_PLAYER_NAME = 24
 MAX_COLOUR = 20  # a colour name (the app draws only the names it knows, see ui.style)
 MAX_MOVE_TEXT = 200
-SEAT_KINDS = ("human", *KINDS)
+SEAT_KINDS = (SeatKind.HUMAN, *KINDS)
 
 
 class SaveFailed(TableError):
@@ -99,7 +99,7 @@ class Table:
         out = []
         for seat, player in enumerate(self.game.setup.players):
             binding = self.bindings[seat]
-            human = player.kind == "human"
+            human = player.kind == SeatKind.HUMAN
             out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
                                 holder=binding.holder if binding else None,
                                 connected=self.present[seat] > 0 if human else True,
@@ -122,7 +122,7 @@ class Table:
             return None
         seat = self.game.current_player
         kind = self.kind(seat)
-        return None if kind == "human" or seat in self.handed_back else kind
+        return None if kind == SeatKind.HUMAN or seat in self.handed_back else kind
 
 
 class TableService:
@@ -176,7 +176,7 @@ class TableService:
             raise TableError(f"its meta binds {len(meta.seats)} seats for "
                              f"{len(game.setup.players)} players")
         for seat, binding in enumerate(meta.seats):
-            if binding is not None and game.setup.players[seat].kind != "human":
+            if binding is not None and game.setup.players[seat].kind != SeatKind.HUMAN:
                 raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
         return Table(table_id, path, game, meta)
 
@@ -247,7 +247,7 @@ class TableService:
             if not 0 <= seat < len(table.bindings):
                 raise TableError(f"Seat: this table has seats 1 to {len(table.bindings)}")
             name = table.seat_name(seat)
-            if table.kind(seat) != "human":
+            if table.kind(seat) != SeatKind.HUMAN:
                 raise TableError(f"Seat: {name}'s seat is played by the computer")
             binding = table.bindings[seat]
             if binding is None:
@@ -290,7 +290,7 @@ class TableService:
         seat = table.game.current_player
         if seat not in held and seat not in table.handed_back:
             who = table.seat_name(seat)
-            computer = " (a computer seat)" if table.kind(seat) != "human" else ""
+            computer = " (a computer seat)" if table.kind(seat) != SeatKind.HUMAN else ""
             raise TableError(f"Turn: it is {who}'s turn{computer}, not yours")
         return seat
 
@@ -328,7 +328,7 @@ class TableService:
         """Hand a computer seat whose bot failed to the players seated at the table (until the
         hub restarts): the Update's note says so in one line."""
         table = self.tables.get(table_id)
-        if table is None or table.kind(seat) == "human":
+        if table is None or table.kind(seat) == SeatKind.HUMAN:
             return None
         table.handed_back.add(seat)
         note = one_line(f"{table.seat_name(seat)}'s computer player failed ({reason}); "

@@ -6,7 +6,7 @@ Only wording lives here: which moves exist comes from ``game.legal_moves()``.
 from __future__ import annotations
 
 from ..data import components as C
-from ..data.oil import COLOUR_NAMES, GRADE_NAMES
+from ..data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
 from ..engine import moves as M
 from ..engine import (
     State, edition, market_price, market_row_index, market_rows, network_map, place_on_track,
@@ -54,104 +54,105 @@ def _ordinal(n: int) -> str:
 def describe(move: M.Move, state: State) -> str:
     """One short sentence saying what a move does, with its price where the table shows one."""
     player = state.players[state.turn.player]
-    t = type(move)
-    if t is M.PlaceStartingTank:
-        return f"Free Tank in the {GRADE_NAMES[move.grade]} row"
-    if t is M.Action:
-        return f"Main Action: {C.ACTION_NAMES[move.action]}"
-    if t is M.Secondary:
-        return f"Secondary Action: {C.ACTION_NAMES[move.action]}{_cost(move, state)}"
-    if t is M.Government:
-        return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}{_cost(move, state)}"
-    if t is M.BuyGovernmentTile:
-        return f"Also buy the Government tile on space {move.space + 1}{_cost(move, state)}"
-    if t is M.RunNetwork:
-        return f"Run the Pipelines through the tile at {move.x},{move.y}"
-    if t is M.RunMachine:
-        return f"Run the Machine at {move.x},{move.y} (Machines I)"
-    if t is M.Pass:
-        return "Take no Action this turn (the Machine Phase follows)"
-    if t is M.EndAction:
-        return "Finish this Action"
-    if t is M.RunMachines:
-        return f"Pay ${move_price(state, move)} to run all your Machines"
-    if t is M.EndTurn:
-        return "End your turn"
-    if t is M.ChooseTurnOrder:
-        if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
-            track = list(state.next_track)
-            place_on_track(track, state.turn.player, move.position)
-            row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
-            return f"Turn Order space {move.position + 1}: next Round {row}"
-        return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
-    if t is M.Buy:
-        index = market_row_index(state)[move.row]
-        row = market_rows(state)[index]
-        price = market_price(state, player, index, move.slot)
-        return f"Buy {_oil(row.colour, row.grade)} for ${price}"
-    if t is M.Sell:
-        index = market_row_index(state)[move.row]
-        price = market_price(state, player, index, move.slot)
-        return f"Sell {_oil(move.colour, move.grade)} for ${price}"
-    if t is M.TakeContract:
-        if move.kind == "contract":
-            row = state.contract_rows[move.row - 1]
-            what = "Contract"
-        else:
-            row = state.order_rows[move.row - 3]
-            what = "Order as a Contract"
-        tile = row[move.slot] if 0 <= move.slot < len(row) else -1
-        needs = ""
-        if tile >= 0:
-            needs = " " + " ".join("OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs)
-        return f"Take {what}{needs}" + (" (Deferred)" if move.deferred else " (Active)")
-    if t is M.TakeLoan:
-        return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
-    if t is M.BuyTank:
-        price = edition(state).tank_shop_prices[move.shop_row]
-        return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
-    if t is M.BuyMachine:
-        return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
-    if t is M.BuyPipe:
-        return f"Buy shop Pipe tile {move.index + 1}{_cost(move, state)}"
-    if t is M.PlaceTile:
-        side = ("east", "south", "west", "north")[move.rot]
-        return f"Pipe tile on {move.x},{move.y}, other half {side}"
-    if t is M.PlaceMachine:
-        return f"Place the Machine on {move.x},{move.y}"
-    if t is M.BuyUpgrade:
-        family = _family_name(move.family)
-        article = "an" if family[0] in "AEIOU" else "a"
-        return f"Buy {article} {family} upgrade for ${C.UPGRADE_PRICE}"
-    if t is M.FlipToken:
-        return f"Flip the {_family_name(move.family)} token for free"
-    if t is M.Refine:
-        colour = _colour_at(state, move)
-        cost = refine_cost(state, colour, move.from_grade, move.to_grade)
-        oil = _oil(colour, move.from_grade)
-        return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (needs Refinement Value {cost})"
-    if t is M.Deliver:
-        held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
-        if held is None:
-            return "Deliver a barrel"
-        colour, _ = C.contract_tile(held.tile).needs[move.need]
-        return f"Deliver {_oil(colour, move.grade)} to your Contract {move.contract + 1}"
-    if t is M.FulfilOrder:
-        return f"Fulfil the {move.row}-barrel Order in space {move.slot + 1}"
-    if t is M.TakeGovernmentTile:
-        return f"Take Government tile {move.quadrant + 1}.{move.space + 1}"
-    if t is M.TakeTank:
-        return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
-    if t is M.TakeMachine:
-        if move.shop_row == M.MACHINE_STACK:
-            return "Take a Machine from the stack beside the board"
-        return f"Take a Machine from shop row {move.shop_row + 1}"
-    if t is M.TakePipe:
-        shop = "Tank" if move.shop == "T" else "Machine"
-        return f"Take Pipe tile {move.index + 1} by the {shop} Shop"
-    if t is M.Decline:
-        return "Decline the rest of this upgrade gift"
-    return M.format_move(move)
+    match move:
+        case M.PlaceStartingTank():
+            return f"Free Tank in the {GRADE_NAMES[move.grade]} row"
+        case M.Action():
+            return f"Main Action: {C.ACTION_NAMES[move.action]}"
+        case M.Secondary():
+            return f"Secondary Action: {C.ACTION_NAMES[move.action]}{_cost(move, state)}"
+        case M.Government():
+            return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}{_cost(move, state)}"
+        case M.BuyGovernmentTile():
+            return f"Also buy the Government tile on space {move.space + 1}{_cost(move, state)}"
+        case M.RunNetwork():
+            return f"Run the Pipelines through the tile at {move.x},{move.y}"
+        case M.RunMachine():
+            return f"Run the Machine at {move.x},{move.y} (Machines I)"
+        case M.Pass():
+            return "Take no Action this turn (the Machine Phase follows)"
+        case M.EndAction():
+            return "Finish this Action"
+        case M.RunMachines():
+            return f"Pay ${move_price(state, move)} to run all your Machines"
+        case M.EndTurn():
+            return "End your turn"
+        case M.ChooseTurnOrder():
+            if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
+                track = list(state.next_track)
+                place_on_track(track, state.turn.player, move.position)
+                row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
+                return f"Turn Order space {move.position + 1}: next Round {row}"
+            return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
+        case M.Buy():
+            index = market_row_index(state)[move.row]
+            row = market_rows(state)[index]
+            price = market_price(state, player, index, move.slot)
+            return f"Buy {_oil(row.colour, row.grade)} for ${price}"
+        case M.Sell():
+            index = market_row_index(state)[move.row]
+            price = market_price(state, player, index, move.slot)
+            return f"Sell {_oil(move.colour, move.grade)} for ${price}"
+        case M.TakeContract():
+            if move.kind == C.ContractKind.CONTRACT:
+                row = state.contract_rows[move.row - 1]
+                what = "Contract"
+            else:
+                row = state.order_rows[move.row - 3]
+                what = "Order as a Contract"
+            tile = row[move.slot] if 0 <= move.slot < len(row) else -1
+            needs = ""
+            if tile >= 0:
+                needs = " " + " ".join(barrel_code(c, g) for c, g in C.contract_tile(tile).needs)
+            return f"Take {what}{needs}" + (" (Deferred)" if move.deferred else " (Active)")
+        case M.TakeLoan():
+            return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
+        case M.BuyTank():
+            price = edition(state).tank_shop_prices[move.shop_row]
+            return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
+        case M.BuyMachine():
+            return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
+        case M.BuyPipe():
+            return f"Buy shop Pipe tile {move.index + 1}{_cost(move, state)}"
+        case M.PlaceTile():
+            side = ("east", "south", "west", "north")[move.rot]
+            return f"Pipe tile on {move.x},{move.y}, other half {side}"
+        case M.PlaceMachine():
+            return f"Place the Machine on {move.x},{move.y}"
+        case M.BuyUpgrade():
+            family = _family_name(move.family)
+            article = "an" if family[0] in "AEIOU" else "a"
+            return f"Buy {article} {family} upgrade for ${C.UPGRADE_PRICE}"
+        case M.FlipToken():
+            return f"Flip the {_family_name(move.family)} token for free"
+        case M.Refine():
+            colour = _colour_at(state, move)
+            cost = refine_cost(state, colour, move.from_grade, move.to_grade)
+            oil = _oil(colour, move.from_grade)
+            return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (needs Refinement Value {cost})"
+        case M.Deliver():
+            held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
+            if held is None:
+                return "Deliver a barrel"
+            colour, _ = C.contract_tile(held.tile).needs[move.need]
+            return f"Deliver {_oil(colour, move.grade)} to your Contract {move.contract + 1}"
+        case M.FulfilOrder():
+            return f"Fulfil the {move.row}-barrel Order in space {move.slot + 1}"
+        case M.TakeGovernmentTile():
+            return f"Take Government tile {move.quadrant + 1}.{move.space + 1}"
+        case M.TakeTank():
+            return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
+        case M.TakeMachine():
+            if move.shop_row == M.MACHINE_STACK:
+                return "Take a Machine from the stack beside the board"
+            return f"Take a Machine from shop row {move.shop_row + 1}"
+        case M.TakePipe():
+            shop = "Tank" if move.shop == "T" else "Machine"
+            return f"Take Pipe tile {move.index + 1} by the {shop} Shop"
+        case M.Decline():
+            return "Decline the rest of this upgrade gift"
+        case _:
+            return M.format_move(move)
 
 
 def _cost(move: M.Move, state: State) -> str:

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..engine import GameSetup
+from ..engine import GameSetup, SeatKind
 from ..net.client import TableClient
 from ..net.protocol import TableError, TableInfo, Update
 from ..net.remote import RemoteGame
@@ -38,7 +38,7 @@ REFRESH_SECONDS = 2.0  # the lobby list is read again this often
 def seat_text(seat, info: TableInfo) -> str:
     """One seat of a lobby line: ``Ada: you``, ``Bo: bob``, ``Cy: open``, ``Di: computer``.
     "you" is by key (the Hub marks your seats), not by name: two players may share a name."""
-    if seat.kind != "human":
+    if seat.kind != SeatKind.HUMAN:
         return f"{seat.name}: computer"
     if seat.holder is None:
         return f"{seat.name}: open"
@@ -174,7 +174,7 @@ class SeatScreen(ModalScreen[None]):
             label = f"Seat {seat.seat + 1}, {seat_text(seat, self.info)}"
             if seat in mine:
                 options.append(Option(f"{label}: back to your seat", id=f"seat-{seat.seat}"))
-            elif seat.kind == "human" and seat.holder is None and not mine and not self.info.over:
+            elif seat.kind == SeatKind.HUMAN and seat.holder is None and not mine and not self.info.over:
                 options.append(Option(f"{label}: sit here", id=f"seat-{seat.seat}"))
             else:
                 options.append(Option(label, disabled=True))
@@ -304,7 +304,7 @@ class SharedApp(PipelineApp):
             self._lobby_error(str(exc))
             self._back_to_title()
             return
-        seat = next((i for i, p in enumerate(setup.players) if p.kind == "human"), None)
+        seat = next((i for i, p in enumerate(setup.players) if p.kind == SeatKind.HUMAN), None)
         await self._join(table_id, seat)
 
     @work(exclusive=True, group="join")

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..data import components as C
 from ..data import editions as E
-from ..engine import PlayerState, State, action_title, market_rows, network_map
+from ..engine import PlayerState, Stage, State, action_title, market_rows, network_map
 from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
                     seat_style)
 
@@ -46,7 +46,7 @@ def status(state: State, colours: list[str] | None = None) -> Text:
     rounds = C.ROUNDS_PER_YEAR[state.year - 1]
     player = state.players[state.turn.player]
     stage = STAGES.get(state.turn.stage, state.turn.stage)
-    if state.turn.stage == "action" and state.turn.action:
+    if state.turn.stage == Stage.ACTION and state.turn.action:
         stage = f"Action: {action_title(state.turn.action)}"
     text = Text()
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")

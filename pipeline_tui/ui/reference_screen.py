@@ -13,6 +13,7 @@ from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ..data import components as C
+from ..data.oil import GRADE_LETTERS, barrel_code
 from ..data.reference import LATEST_EDITION, contract_text, reference, upgrade_text, valuation_text
 from ..engine import State
 from ..text import render_components
@@ -56,7 +57,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
         for slot, tile in enumerate(row):
             if tile >= 0:
                 needs = " ".join(_needs(tile))
-                cards.append(("contracts", f"tile-{tile}", f"C{'LMH'[r]}.{slot + 1}  {needs}"))
+                cards.append(("contracts", f"tile-{tile}", f"C{GRADE_LETTERS[r + 1]}.{slot + 1}  {needs}"))
     for r, row in enumerate(state.order_rows):
         for slot, tile in enumerate(row):
             if tile >= 0:
@@ -65,7 +66,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
     for p in state.players:
         for held in p.contracts:
             tile = C.contract_tile(held.tile)
-            kind = "Contract" if tile.kind == "contract" else "Order as Contract"
+            kind = "Contract" if tile.kind == C.ContractKind.CONTRACT else "Order as Contract"
             cards.append(("contracts", f"tile-{held.tile}",
                           f"{p.name}: {kind} {' '.join(_needs(held.tile))}"))
         for order in p.orders:
@@ -83,7 +84,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
 
 
 def _needs(tile: int) -> list[str]:
-    return ["OTS"[c] + "CLMH"[g] for c, g in C.contract_tile(tile).needs]
+    return [barrel_code(c, g) for c, g in C.contract_tile(tile).needs]
 
 
 def card_text(option_id: str) -> str:

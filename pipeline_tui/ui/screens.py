@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup, SeatKind
 from .help import HELP_TEXT
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
@@ -118,7 +118,8 @@ class NewGameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         levels = bot_levels()
-        kinds = [("human", "human")] + [(f"bot: {level}", kind) for kind, level, _ in levels]
+        kinds = [(SeatKind.HUMAN.value, SeatKind.HUMAN.value)] + [
+            (f"bot: {level}", kind) for kind, level, _ in levels]
         with VerticalScroll(id="new-box"):
             yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
@@ -127,7 +128,7 @@ class NewGameScreen(Screen):
                                    id=f"seat-{seat}", compact=True)
                     yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
                                 max_length=16, compact=True)
-                    yield Select(kinds, value="human", allow_blank=False,
+                    yield Select(kinds, value=SeatKind.HUMAN.value, allow_blank=False,
                                  id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
                     yield Select([(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
                                  value=DEFAULT_SEAT_COLOURS[seat], allow_blank=False,

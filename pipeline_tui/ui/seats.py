@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from .. import storage
-from ..engine import Game, IllegalMove, format_move
+from ..engine import Game, IllegalMove, SeatKind, format_move
 from .style import seat_style
 from .widgets import Choice, MoveList
 
@@ -81,7 +81,7 @@ class HotSeat:
         if game.undo() is None:
             screen.notify("Nothing to undo.")
             return
-        people = any(p.kind == "human" for p in game.setup.players)
+        people = any(p.kind == SeatKind.HUMAN for p in game.setup.players)
         while people and screen.bot_kind() is not None and game.moves:
             game.undo()
         screen.after_change()

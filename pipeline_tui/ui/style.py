@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
+# the letter tables, from the one place that holds them (the panels import them from here)
+from ..data.oil import COLOUR_LETTERS as OIL_LETTERS
+from ..data.oil import GRADE_LETTERS as GRADE_LETTERS
+from ..data.oil import GRADE_WORDS as GRADE_WORDS
+
 OIL_STYLES = ("bold #ff8c1a", "bold #19c3c3", "bold #c8c8d2")  # orange, teal, silver
-OIL_LETTERS = "OTS"
-GRADE_LETTERS = "CLMH"
-GRADE_WORDS = ("Crude", "Low", "Mid", "High")
 EMPTY = "dim"
 
 

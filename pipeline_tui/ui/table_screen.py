@@ -25,7 +25,7 @@ from textual.widgets import Input
 from .. import storage
 from ..data import components as C
 from ..engine import moves as M
-from ..engine import Game, IllegalMove, NotationError, machines_would_refine, price
+from ..engine import Game, IllegalMove, NotationError, SeatKind, Stage, machines_would_refine, price
 from . import panels
 from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
@@ -38,11 +38,12 @@ from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
+A = C.ActionName
 ACTION_PANELS = {  # the panel to show while an Action is in progress
-    "crude": "market-C", "refined1": "market-1", "refined2": "market-2", "refined3": "market-3",
-    "contracts": "contracts", "tanks": "shops", "machines": "shops", "upgrades": "upgrades",
-    "government": "government", "network": "network-view", "machine": "network-view",
-    "machines_phase": "network-view", "machines_early": "network-view",
+    A.CRUDE: "market-C", A.REFINED1: "market-1", A.REFINED2: "market-2", A.REFINED3: "market-3",
+    A.CONTRACTS: "contracts", A.TANKS: "shops", A.MACHINES: "shops", A.UPGRADES: "upgrades",
+    A.GOVERNMENT: "government", A.NETWORK: "network-view", A.MACHINE: "network-view",
+    A.MACHINES_PHASE: "network-view", A.MACHINES_EARLY: "network-view",
 }
 CELL_MOVES = (M.RunNetwork, M.RunMachine, M.PlaceMachine, M.Refine)  # moves naming a cell
 BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
@@ -170,7 +171,7 @@ class TableScreen(Screen):
         state = self.current_state()
         self._set("status", panels.status(state, self.colours))
         self._set("cross", panels.cross(state, self.colours))
-        visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == "action" else None
+        visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == Stage.ACTION else None
         for key in ("C", "1", "2", "3"):
             self._set(f"market-{key}", panels.market(state, key))
             title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
@@ -341,7 +342,7 @@ class TableScreen(Screen):
                            "and r.", style="dim")
         else:
             player = state.players[state.turn.player]
-            if state.turn.stage == "machine":
+            if state.turn.stage == Stage.MACHINE:
                 out.append(f"{player.name}: Machine Phase. ", style="bold")
                 out.append("Run your Machines, or 'end' your turn.", style="dim")
             else:
@@ -432,7 +433,7 @@ class TableScreen(Screen):
             return None
         kind = self.game.setup.players[self.game.current_player].kind
         ai = bot_module()
-        return kind if kind != "human" and ai is not None and kind in ai.KINDS else None
+        return kind if kind != SeatKind.HUMAN and ai is not None and kind in ai.KINDS else None
 
     def schedule_bot(self) -> None:
         if self.bot_kind() is not None:
@@ -652,7 +653,7 @@ class TableScreen(Screen):
     def _show_action_panel(self) -> None:
         """Bring the panel of the Action in progress into view (on narrow terminals too)."""
         state = self.game.state
-        if state.turn.stage != "action":
+        if state.turn.stage != Stage.ACTION:
             return
         panel = ACTION_PANELS.get(state.turn.action)
         if panel is None:
@@ -722,8 +723,8 @@ class TableScreen(Screen):
 
 def _tile_of(move: M.Move, state) -> int | None:
     """The Pipe tile a move would take, to draw it while the move is highlighted."""
-    if isinstance(move, M.BuyPipe) and state.turn.action in ("tanks", "machines"):
-        shop = state.shop_pipes[0 if state.turn.action == "tanks" else 1]
+    if isinstance(move, M.BuyPipe) and state.turn.action in (A.TANKS, A.MACHINES):
+        shop = state.shop_pipes[0 if state.turn.action == A.TANKS else 1]
         return shop[move.index] if 0 <= move.index < len(shop) and shop[move.index] >= 0 else None
     if isinstance(move, M.TakePipe):
         shop = state.shop_pipes[C.SHOPS.index(move.shop)]

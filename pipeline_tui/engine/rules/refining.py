@@ -1,0 +1,245 @@
+"""The Pipe Network and Refining (rulebook "Pipe Network", "Government", "Refining"): Government
+Pipe tiles, placing Pipe tiles, running a Pipe Network and refining barrels through Pipelines."""
+
+from __future__ import annotations
+
+from ...data import components as C
+from .. import moves as M
+from ..network import Pipeline, legal_placements, placement_ok
+from ..state import State
+from .base import (
+    A, current, government_adjacency, in_action, main_action_ok, network, reset_action,
+)
+
+RUN_ACTIONS = (A.NETWORK, A.MACHINE, A.MACHINES_PHASE, A.MACHINES_EARLY)
+
+
+def refine_cost(state: State, colour: int, from_grade: int, to_grade: int) -> int:
+    """Sum of the Refinement Cost markers for each step (rulebook "Refinement Costs")."""
+    return sum(state.refinement_costs[colour][from_grade:to_grade])
+
+
+def highest_grade_from_crude(state: State, colour: int, value: int) -> int:
+    """The best grade one run of a Pipeline with this value takes a Crude barrel to (0 = none)."""
+    best = 0
+    for grade in (1, 2, 3):
+        if refine_cost(state, colour, 0, grade) <= value:
+            best = grade
+    return best
+
+
+def quadrant_takeable(state: State, quadrant: int, grant: bool) -> bool:
+    """Government quadrants: at most 2 open in Year 1, 3 in Year 2, all in Year 3. A grant may
+    open a new one only if none was opened this Year (Government upgrade); in Year 3 all four
+    are declared open, so a grant takes from any."""
+    if state.government_opened[quadrant]:
+        return True
+    open_count = sum(1 for y in state.government_opened if y)
+    limit = C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
+    if open_count >= limit:
+        return False
+    if limit >= C.GOVERNMENT_QUADRANTS:
+        return True
+    if grant and any(y == state.year for y in state.government_opened):
+        return False
+    return True
+
+
+def take_government_tile(state: State, quadrant: int, space: int) -> None:
+    """Take a Government Pipe tile into hand; its quadrant is open from this Year on."""
+    if not state.government_opened[quadrant]:
+        state.government_opened[quadrant] = state.year
+    state.turn.hand_tile = state.government[quadrant][space]
+    state.government[quadrant][space] = -1
+
+
+def gov_step_cost(bought: int) -> int:
+    """Cost of the next Government tile when ``bought`` were already bought in this Action."""
+    return C.GOVERNMENT_COSTS[bought + 1] - C.GOVERNMENT_COSTS.get(bought, 0)
+
+
+def run_scope(state: State) -> list[Pipeline]:
+    """The Pipelines the run in progress may use."""
+    t = state.turn
+    net = network(current(state))
+    match t.action:
+        case A.NETWORK:
+            tile = net.tile_of((t.run_x, t.run_y))
+            return [p for p in net.through_tile(tile) if not p.machines] if tile is not None else []
+        case A.MACHINE:
+            return net.attached_to((t.run_x, t.run_y))
+        case A.MACHINES_PHASE | A.MACHINES_EARLY:
+            return net.attached()
+    return []
+
+
+# --- Checks -----------------------------------------------------------------------------------
+
+def check_government(state: State, m: M.Government) -> str | None:
+    why = main_action_ok(state)
+    if why:
+        return why
+    if not (0 <= m.quadrant < 4 and 0 <= m.space < 8):
+        return "Government: no such space"
+    if state.government[m.quadrant][m.space] < 0:
+        return "Government: that space is empty"
+    if not quadrant_takeable(state, m.quadrant, grant=False):
+        return (f"Government: only {C.GOVERNMENT_OPEN_LIMIT[state.year - 1]} quadrants may be "
+                f"open in Year {state.year}")
+    if current(state).money < C.GOVERNMENT_COSTS[1]:
+        return f"Government: a tile costs ${C.GOVERNMENT_COSTS[1]}"
+    return None
+
+
+def check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
+    why = in_action(state, (A.GOVERNMENT,), "Government: more tiles only during a Government Action")
+    if why:
+        return why
+    t = state.turn
+    if t.gov_bought >= 5:
+        return "Government: at most 5 tiles per Action"
+    if not 0 <= m.space < 8 or m.space not in government_adjacency(state)[t.gov_space]:
+        return "Government: extra tiles must share an edge with the tile under your worker"
+    if state.government[t.gov_quadrant][m.space] < 0:
+        return "Government: that space is empty"
+    cost = gov_step_cost(t.gov_bought)
+    if current(state).money < cost:
+        return f"Government: {t.gov_bought + 1} tiles cost ${C.GOVERNMENT_COSTS[t.gov_bought + 1]}"
+    return None
+
+
+def check_run_network(state: State, m: M.RunNetwork) -> str | None:
+    why = main_action_ok(state)
+    if why:
+        return why
+    if network(current(state)).tile_of((m.x, m.y)) is None:
+        return "Running your Pipe Network: your worker must stand on one of your Pipe tiles"
+    return None
+
+
+def check_place_tile(state: State, m: M.PlaceTile) -> str | None:
+    if state.turn.hand_tile < 0:
+        return "Pipe Network: you have no Pipe tile to place"
+    if not 0 <= m.rot <= 3:
+        return "Pipe Network: rotations are r0 to r3"
+    return placement_ok(network(current(state)).cells, m.x, m.y, m.rot)
+
+
+def check_refine(state: State, m: M.Refine) -> str | None:
+    why = in_action(state, RUN_ACTIONS, "Refining: only while running your Pipe Network or Machines")
+    if why:
+        return why
+    t = state.turn
+    pipeline = next((p for p in run_scope(state) if p.key == (m.x, m.y, m.k)), None)
+    if pipeline is None:
+        return "Refining: that Pipeline is not part of this run"
+    player = current(state)
+    used = [r for r in t.runs if (r[0], r[1], r[2]) == pipeline.key]
+    if used:
+        if player.level("ENG") < 3 or len(used) >= 2:
+            return "Refining: each Pipeline refines one barrel per run (Engineering III: two)"
+        if used[0][3] != m.from_grade:
+            return "Engineering III: both barrels must start at the same grade"
+    if not 0 <= m.from_grade < m.to_grade <= 3:
+        return "Refining: oil is refined to a higher grade"
+    colour = pipeline.colour
+    if player.oil[m.from_grade][colour] - t.fresh[m.from_grade][colour] < 1:
+        return "Refining: you have no such barrel that has not been refined in this run"
+    cost = refine_cost(state, colour, m.from_grade, m.to_grade)
+    value = pipeline.value(player.level("ENG"))
+    if value < cost:
+        return f"Refining: the Pipeline's Refinement Value {value} is below the cost {cost}"
+    if player.free_space(m.to_grade) < 1:
+        return "Tank Farm: no free Tank in the target row"
+    return None
+
+
+# --- Effects ----------------------------------------------------------------------------------
+
+def do_government(state: State, m: M.Government) -> None:
+    t = state.turn
+    t.mains += 1
+    t.last_cross = ""
+    player = current(state)
+    player.worker = f"gov {m.quadrant + 1}.{m.space + 1}"  # as the notation counts
+    reset_action(t, A.GOVERNMENT)
+    t.gov_quadrant, t.gov_space, t.gov_bought = m.quadrant, m.space, 1
+    player.money -= C.GOVERNMENT_COSTS[1]
+    take_government_tile(state, m.quadrant, m.space)
+
+
+def do_buy_government(state: State, m: M.BuyGovernmentTile) -> None:
+    t = state.turn
+    current(state).money -= gov_step_cost(t.gov_bought)
+    t.gov_bought += 1
+    take_government_tile(state, t.gov_quadrant, m.space)
+
+
+def do_run_network(state: State, m: M.RunNetwork) -> None:
+    t = state.turn
+    t.mains += 1
+    t.last_cross = ""
+    current(state).worker = f"run {m.x},{m.y}"
+    reset_action(t, A.NETWORK)
+    t.run_x, t.run_y = m.x, m.y
+
+
+def do_place_tile(state: State, m: M.PlaceTile) -> None:
+    t = state.turn
+    current(state).tiles.append((t.hand_tile, m.x, m.y, m.rot))
+    t.hand_tile = -1
+
+
+def do_refine(state: State, m: M.Refine) -> None:
+    t = state.turn
+    player = current(state)
+    colour = network(player).by_key[(m.x, m.y, m.k)].colour
+    player.oil[m.from_grade][colour] -= 1
+    player.oil[m.to_grade][colour] += 1
+    t.fresh[m.to_grade][colour] += 1
+    t.runs.append((m.x, m.y, m.k, m.from_grade))
+
+
+# --- Candidate moves --------------------------------------------------------------------------
+
+def main_moves(state: State) -> list[M.Move]:
+    """Main Actions off the cross: a Government tile, or running the Pipe Network from a tile."""
+    out: list[M.Move] = []
+    for q in range(4):
+        for s in range(8):
+            if state.government[q][s] >= 0:
+                gov = M.Government(quadrant=q, space=s)
+                if check_government(state, gov) is None:
+                    out.append(gov)
+    for x, y in sorted(network(current(state)).cells):
+        run = M.RunNetwork(x=x, y=y)
+        if check_run_network(state, run) is None:
+            out.append(run)
+    return out
+
+
+def government_moves(state: State) -> list[M.Move]:
+    """More Government tiles during a Government Action."""
+    return [m for m in (M.BuyGovernmentTile(space=s)
+                        for s in government_adjacency(state)[state.turn.gov_space])
+            if check_buy_government(state, m) is None]
+
+
+def place_tile_moves(state: State) -> list[M.Move]:
+    """Every place for the Pipe tile in hand (the placement rules decide them all)."""
+    return [M.PlaceTile(x=x, y=y, rot=r)
+            for x, y, r in legal_placements(network(current(state)).cells)]
+
+
+def refine_moves(state: State) -> list[M.Move]:
+    """Refining during a run, Pipeline by Pipeline."""
+    player = current(state)
+    out: list[M.Move] = []
+    for p in run_scope(state):
+        for f in range(3):
+            if player.oil[f][p.colour] > 0:
+                for to in range(f + 1, 4):
+                    move = M.Refine(x=p.key[0], y=p.key[1], k=p.key[2], from_grade=f, to_grade=to)
+                    if check_refine(state, move) is None:
+                        out.append(move)
+    return out
