@@ -98,14 +98,18 @@ class LobbyScreen(Screen):
 
     @work(exclusive=True, group="lobby-list")
     async def action_refresh(self) -> None:
-        if not self.is_current:
+        if self.app.screen is not self:
             return  # a table is open over the lobby: nothing to show
         try:
             tables = await self.app.client.list_tables()
         except TableError as exc:
-            self.show_error(str(exc))
-            return
-        self.show_tables(tables)
+            tables = exc
+        if self.app.screen is not self:  # (is_current also holds behind a table)
+            return  # a table opened, or the lobby was left, while the list was on its way
+        if isinstance(tables, TableError):
+            self.show_error(str(tables))
+        else:
+            self.show_tables(tables)
 
     def show_tables(self, tables: list[TableInfo]) -> None:
         table = self.query_one("#tables", DataTable)

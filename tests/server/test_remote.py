@@ -652,3 +652,33 @@ async def test_a_shared_seat_offers_the_lobby_and_refuses_save_as(served):
         await pilot.press("ctrl+s")
         assert app.screen is screen
         assert "there is no Save as at a shared table" in hint_text(app)
+
+
+async def test_a_table_list_that_arrives_after_the_lobby_was_left_is_dropped(served):
+    """The list was asked for before a table opened over the lobby and came back after: drawing
+    it then touched a lobby being put away (under load, 'No nodes match #tables')."""
+    hub, sock = served
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        lobby_screen = app.screen
+        held, release = [], asyncio.Event()
+        real = app.client.list_tables
+
+        async def slow():
+            held.append(1)
+            await release.wait()
+            return await real()
+
+        app.client.list_tables = slow
+        drawn = []
+        lobby_screen.show_tables = lambda tables: drawn.append(tables)
+        lobby_screen.action_refresh()
+        await pilot_until(pilot, lambda: held, "the list asked for")
+        await pilot.press("n")
+        await pilot.press("enter")
+        await pilot_until(pilot, lambda: at_shared_table(app), "the table")
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert drawn == []
