@@ -39,16 +39,22 @@ def main(argv: list[str] | None = None) -> int:
     for first in range(0, args.games, args.block):
         count = min(args.block, args.games - first)
         t = time.perf_counter()
-        block = run_games(bots, args.players, count, args.seed + first, jobs=args.jobs,
-                          samples=args.samples)
+        block = run_games(bots, args.players, count, args.seed + first, jobs=args.jobs, samples=args.samples)
         records.extend(block)
-        wins = {bot: sum(any(s.rank == 1 for s in r.seats if s.bot == bot) for r in block)
-                for bot in dict.fromkeys(bots)}
-        print(f"seeds {args.seed + first}-{args.seed + first + count - 1}: "
-              + ", ".join(f"{bot} {n}" for bot, n in wins.items())
-              + f" wins; {time.perf_counter() - t:.0f} s", flush=True)
-    print(f"{len(records)} games, {args.players} players, seeds {args.seed}-"
-          f"{args.seed + len(records) - 1}, {time.perf_counter() - started:.0f} s")
+        wins = {
+            bot: sum(any(s.rank == 1 for s in r.seats if s.bot == bot) for r in block)
+            for bot in dict.fromkeys(bots)
+        }
+        print(
+            f"seeds {args.seed + first}-{args.seed + first + count - 1}: "
+            + ", ".join(f"{bot} {n}" for bot, n in wins.items())
+            + f" wins; {time.perf_counter() - t:.0f} s",
+            flush=True,
+        )
+    print(
+        f"{len(records)} games, {args.players} players, seeds {args.seed}-"
+        f"{args.seed + len(records) - 1}, {time.perf_counter() - started:.0f} s"
+    )
     print("\n".join(report(summarise(records))))
     return 0
 

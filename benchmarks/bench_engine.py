@@ -92,8 +92,7 @@ def bench_legal_moves(games: list[Game]) -> tuple[float, float, float, int]:
             rules.apply_trusted(state, move)
     per_call.sort()
     p99 = per_call[int(len(per_call) * 0.99)]
-    return (statistics.fmean(per_call) * 1e6, statistics.median(per_call) * 1e6, p99 * 1e6,
-            max(lengths))
+    return (statistics.fmean(per_call) * 1e6, statistics.median(per_call) * 1e6, p99 * 1e6, max(lengths))
 
 
 def bench_load_replay(games: list[Game], repeats: int) -> tuple[list[float], list[float]]:
@@ -155,10 +154,15 @@ def bench_import() -> tuple[float, float, float]:
     cache = tempfile.mkdtemp(prefix="bench-pycache-")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = cache
-    subprocess.run([sys.executable, "-c", "import pipeline_tui.engine"], cwd=ROOT, env=env,
-                   check=True)
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pipeline_tui.engine"],
-                            capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "-c", "import pipeline_tui.engine"], cwd=ROOT, env=env, check=True)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import pipeline_tui.engine"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     total = own = 0
     for line in result.stderr.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
@@ -191,9 +195,11 @@ def main() -> None:
     gc.freeze()  # as the command line and the app do after start-up (see docs/benchmarks.md)
     times, games = bench_random_games(range(args.games))
     moves = [len(g.moves) for g in games]
-    print(f"random 4p game        median {statistics.median(times):7.2f} ms  "
-          f"(min {min(times):.2f}, max {max(times):.2f}; {args.games} seeds, "
-          f"{min(moves)}-{max(moves)} moves)  target <= {TARGETS_MS['random game']:.0f} ms")
+    print(
+        f"random 4p game        median {statistics.median(times):7.2f} ms  "
+        f"(min {min(times):.2f}, max {max(times):.2f}; {args.games} seeds, "
+        f"{min(moves)}-{max(moves)} moves)  target <= {TARGETS_MS['random game']:.0f} ms"
+    )
     per_move = [t / n * 1e3 for t, n in zip(times, moves)]
     print(f"  per move (legal_moves + choice + apply)  median {statistics.median(per_move):6.1f} µs")
 
@@ -201,21 +207,29 @@ def main() -> None:
     print(f"apply() per move      {checked:7.1f} µs checked, {trusted:.1f} µs trusted")
 
     mean, median, p99, longest = bench_legal_moves(games)
-    print(f"legal_moves() per call {mean:6.1f} µs mean, {median:.1f} µs median, {p99:.1f} µs p99 "
-          f"(longest list {longest})")
+    print(
+        f"legal_moves() per call {mean:6.1f} µs mean, {median:.1f} µs median, {p99:.1f} µs p99 "
+        f"(longest list {longest})"
+    )
 
     plain, stored = bench_load_replay(games, repeats=5)
-    print(f"load + replay         median {statistics.median(plain):7.2f} ms msgspec + Game, "
-          f"{statistics.median(stored):.2f} ms storage.load_game  "
-          f"target <= {TARGETS_MS['load + replay']:.0f} ms")
+    print(
+        f"load + replay         median {statistics.median(plain):7.2f} ms msgspec + Game, "
+        f"{statistics.median(stored):.2f} ms storage.load_game  "
+        f"target <= {TARGETS_MS['load + replay']:.0f} ms"
+    )
 
     last, window, worst_undo = bench_undo(games)
-    print(f"undo() at game end    median {last:7.3f} ms last move; last 32 moves median "
-          f"{window:.3f} ms, worst {worst_undo:.3f} ms  target <= {TARGETS_MS['undo']:.0f} ms")
+    print(
+        f"undo() at game end    median {last:7.3f} ms last move; last 32 moves median "
+        f"{window:.3f} ms, worst {worst_undo:.3f} ms  target <= {TARGETS_MS['undo']:.0f} ms"
+    )
 
     total, own, wall = bench_import()
-    print(f"import pipeline_tui.engine  -X importtime total {total:.1f} ms "
-          f"(pipeline_tui modules {own:.1f} ms); wall {wall:.1f} ms over a bare interpreter")
+    print(
+        f"import pipeline_tui.engine  -X importtime total {total:.1f} ms "
+        f"(pipeline_tui modules {own:.1f} ms); wall {wall:.1f} ms over a bare interpreter"
+    )
 
 
 if __name__ == "__main__":

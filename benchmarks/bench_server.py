@@ -119,8 +119,17 @@ async def run(args: argparse.Namespace) -> None:
     sock = Path(tempfile.mkdtemp(prefix="pt-sock-", dir="/tmp")) / "hub.sock"
     names = [f"seat{i}" for i in range(4)] + [f"watch{i}" for i in range(4)]
     names += [f"extra{i}" for i in range(args.extra)]
-    command = [sys.executable, "-m", "pipeline_tui.net.hub", "--tables", str(folder / "tables"),
-               "--socket", str(sock), "--bot-delay", "0"]
+    command = [
+        sys.executable,
+        "-m",
+        "pipeline_tui.net.hub",
+        "--tables",
+        str(folder / "tables"),
+        "--socket",
+        str(sock),
+        "--bot-delay",
+        "0",
+    ]
     for name in names:
         command += ["--token", f"SHA256:{name}:{name}"]
     proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
@@ -154,16 +163,24 @@ async def run(args: argparse.Namespace) -> None:
     if not args.dir:
         shutil.rmtree(folder, ignore_errors=True)
     ms = [1000 * x for x in latencies]
-    print(f"moves timed: {len(ms)} (seeds {args.seed}-{seed - 1}), 4 seats + 4 spectators, "
-          f"tables on {args.dir or 'a temp folder'}")
-    print(f"propagation to all 7 other clients: p50 {percentile(ms, 0.5):.1f} ms, "
-          f"p95 {percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms")
+    print(
+        f"moves timed: {len(ms)} (seeds {args.seed}-{seed - 1}), 4 seats + 4 spectators, "
+        f"tables on {args.dir or 'a temp folder'}"
+    )
+    print(
+        f"propagation to all 7 other clients: p50 {percentile(ms, 0.5):.1f} ms, "
+        f"p95 {percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms, mean {statistics.mean(ms):.1f} ms"
+    )
     print(f"moves over 200 ms: {sum(1 for x in ms if x > 200)} of {len(ms)}")
-    print(f"TableService.move alone in this process (check + atomic write with fsync): "
-          f"p50 {percentile(service_ms, 0.5):.1f} ms, p95 {percentile(service_ms, 0.95):.1f} ms, "
-          f"max {max(service_ms):.1f} ms")
-    print(f"hub RSS: {rss_empty / 1024:.1f} MB with no client, {rss_eight / 1024:.1f} MB with 8 clients "
-          f"after the games, {rss_more / 1024:.1f} MB with {args.extra} more spectators")
+    print(
+        f"TableService.move alone in this process (check + atomic write with fsync): "
+        f"p50 {percentile(service_ms, 0.5):.1f} ms, p95 {percentile(service_ms, 0.95):.1f} ms, "
+        f"max {max(service_ms):.1f} ms"
+    )
+    print(
+        f"hub RSS: {rss_empty / 1024:.1f} MB with no client, {rss_eight / 1024:.1f} MB with 8 clients "
+        f"after the games, {rss_more / 1024:.1f} MB with {args.extra} more spectators"
+    )
     print(f"hub RSS growth per connected client: {(rss_more - rss_eight) / args.extra:.1f} KB")
 
 

@@ -89,8 +89,10 @@ def children(pid: int) -> list[int]:
 
 def spread(values: list[float]) -> str:
     values = sorted(values)
-    return (f"median {statistics.median(values):.0f} ms, "
-            f"p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:.0f} ms, max {values[-1]:.0f} ms")
+    return (
+        f"median {statistics.median(values):.0f} ms, "
+        f"p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:.0f} ms, max {values[-1]:.0f} ms"
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -111,11 +113,25 @@ async def run(args: argparse.Namespace) -> None:
     log = folder / "serve.log"
     names = ("Ada", "Bo", "Cy", "Di")[: args.seats]
     TableService(folder / "tables").create(
-        GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1")
+        GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1"
+    )
     with open(log, "w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "pipeline_tui", "serve", "--open", "--port",
-                                   "0", "--tables", str(folder / "tables")],
-                                  stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pipeline_tui",
+                "serve",
+                "--open",
+                "--port",
+                "0",
+                "--tables",
+                str(folder / "tables"),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
     terminals: list[Terminal] = []
     try:
         await until(lambda: "port " in log.read_text(), "the server")
@@ -129,8 +145,10 @@ async def run(args: argparse.Namespace) -> None:
         await asyncio.sleep(1.0)
         lobby = proc_kb(server.pid, "VmRSS")
         kids = children(server.pid)
-        print(f"server RSS: {base / 1024:.1f} MB idle, {lobby / 1024:.1f} MB with "
-              f"{args.clients} sessions: {(lobby - base) / 1024 / args.clients:.2f} MB per connection")
+        print(
+            f"server RSS: {base / 1024:.1f} MB idle, {lobby / 1024:.1f} MB with "
+            f"{args.clients} sessions: {(lobby - base) / 1024 / args.clients:.2f} MB per connection"
+        )
         rss, pss = memory(kids)
         print(f"session child in the lobby ({len(kids)} children): RSS {rss:.1f} MB, PSS {pss:.1f} MB")
 
@@ -143,9 +161,14 @@ async def run(args: argparse.Namespace) -> None:
             terminal.keys("\r")
             await terminal.expect("sit here", mark)
             terminal.keys("\r")  # the first open seat is highlighted
-            await until(lambda: (json.loads(path.read_text())["meta"]["table"]["seats"][i] or {})
-                        .get("holder") == f"player{i}", f"player{i} seated")
-        for terminal in terminals[args.seats:]:
+            await until(
+                lambda: (
+                    (json.loads(path.read_text())["meta"]["table"]["seats"][i] or {}).get("holder")
+                    == f"player{i}"
+                ),
+                f"player{i} seated",
+            )
+        for terminal in terminals[args.seats :]:
             await terminal.expect("Table 1")
             terminal.keys("w")
             await terminal.expect("watching")
@@ -157,8 +180,7 @@ async def run(args: argparse.Namespace) -> None:
         idle = {pid: cpu_seconds(pid) for pid in kids}
         await asyncio.sleep(5.0)
         idle_ms = sorted(200 * (cpu_seconds(pid) - before) for pid, before in idle.items())
-        print(f"idle at the table, CPU per second: each session child {idle_ms[0]:.0f}-"
-              f"{idle_ms[-1]:.0f} ms")
+        print(f"idle at the table, CPU per second: each session child {idle_ms[0]:.0f}-{idle_ms[-1]:.0f} ms")
         cpu_before = {pid: cpu_seconds(pid) for pid in kids + [server.pid]}
         bytes_before = [len(t.raw) for t in terminals]
         own_before = cpu_seconds(os.getpid())
@@ -202,9 +224,11 @@ async def run(args: argparse.Namespace) -> None:
             each.extend(seen.values())
             seated.append(max(ms for i, ms in seen.items() if i < args.seats))
             if args.verbose:
-                print(f"{line.strip():<28} seat {seat + 1}: saved {saved[0]:.0f} ms, on every "
-                      f"screen {times[-1]:.0f} ms; by session: "
-                      + " ".join(f"{i}:{seen[i]:.0f}" for i in sorted(seen)))
+                print(
+                    f"{line.strip():<28} seat {seat + 1}: saved {saved[0]:.0f} ms, on every "
+                    f"screen {times[-1]:.0f} ms; by session: "
+                    + " ".join(f"{i}:{seen[i]:.0f}" for i in sorted(seen))
+                )
         cpu = {pid: cpu_seconds(pid) - before for pid, before in cpu_before.items()}
         own = cpu_seconds(os.getpid()) - own_before
         server_cpu = cpu.pop(server.pid)
@@ -213,22 +237,27 @@ async def run(args: argparse.Namespace) -> None:
         sent = sorted((len(t.raw) - b) / len(times) / 1024 for t, b in zip(terminals, bytes_before))
         await asyncio.sleep(1.0)
         rss, pss = memory(children(server.pid))
-        print(f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
-              f"{proc_kb(server.pid, 'VmRSS') / 1024:.1f} MB")
-        print(f"{len(times)} moves, each typed as ':move' and then enter; from the enter key being "
-              f"written:")
+        print(
+            f"session child at the table: RSS {rss:.1f} MB, PSS {pss:.1f} MB; server RSS "
+            f"{proc_kb(server.pid, 'VmRSS') / 1024:.1f} MB"
+        )
+        print(f"{len(times)} moves, each typed as ':move' and then enter; from the enter key being written:")
         print(f"  table file rewritten by the server: {spread(saves)}")
         print(f"  the move's log line on all {len(terminals) - 1} other screens: {spread(times)}")
         print(f"  ... on the other {args.seats - 1} seats' screens (spectators aside): {spread(seated)}")
         print(f"  ... on each other screen, taken one by one: {spread(each)}")
-        print(f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
-              f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
-              f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores); seats "
-              f"{' '.join(f'{c:.0f}' for c in in_order[:args.seats])}, spectators "
-              f"{' '.join(f'{c:.0f}' for c in in_order[args.seats:])}")
-        print(f"screen output per move: {sent[0]:.1f}-{sent[-1]:.1f} KB per session; this "
-              f"benchmark's own CPU (the 8 SSH clients and screen checks): "
-              f"{1000 * own / len(times):.0f} ms per move")
+        print(
+            f"CPU per move: server {1000 * server_cpu / len(times):.0f} ms; each session child "
+            f"{per_child[0]:.0f}-{per_child[-1]:.0f} ms (all {len(per_child)}: "
+            f"{sum(per_child):.0f} ms, on {os.cpu_count()} cores); seats "
+            f"{' '.join(f'{c:.0f}' for c in in_order[: args.seats])}, spectators "
+            f"{' '.join(f'{c:.0f}' for c in in_order[args.seats :])}"
+        )
+        print(
+            f"screen output per move: {sent[0]:.1f}-{sent[-1]:.1f} KB per session; this "
+            f"benchmark's own CPU (the 8 SSH clients and screen checks): "
+            f"{1000 * own / len(times):.0f} ms per move"
+        )
     finally:
         for terminal in terminals:
             terminal.conn.close()
@@ -242,9 +271,13 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4, help="human seats at the table (2-4)")
     parser.add_argument("--clients", type=int, default=8, help="SSH sessions (more than --seats)")
     parser.add_argument("--moves", type=int, default=40, help="moves timed")
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="seconds between a move showing on every screen and the next enter "
-                             "(default 0: back to back, the worst case)")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds between a move showing on every screen and the next enter "
+        "(default 0: back to back, the worst case)",
+    )
     parser.add_argument("--verbose", action="store_true", help="a line per move")
     args = parser.parse_args()
     if not 2 <= args.seats <= 4 or args.clients <= args.seats:

@@ -36,8 +36,14 @@ def cold_start(runs: int = 7) -> list[float]:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="48")
         with tempfile.TemporaryDirectory() as saves:
             start = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "pipeline_tui", "title", "--saves", saves],
-                                    stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pipeline_tui", "title", "--saves", saves],
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                cwd=ROOT,
+            )
             seen = b""
             while b"PIPELINE" not in seen:
                 if time.perf_counter() - start > 20:
@@ -106,16 +112,23 @@ async def keypress_and_memory(seed: int = 3) -> tuple[dict[str, list[float]], in
 
 def main() -> None:
     starts = cold_start()
-    print(f"cold start to title frame: median {statistics.median(starts) * 1000:.0f} ms "
-          f"(min {min(starts) * 1000:.0f}, max {max(starts) * 1000:.0f}, {len(starts)} runs)")
+    print(
+        f"cold start to title frame: median {statistics.median(starts) * 1000:.0f} ms "
+        f"(min {min(starts) * 1000:.0f}, max {max(starts) * 1000:.0f}, {len(starts)} runs)"
+    )
     times, peak, moves = asyncio.run(keypress_and_memory())
     ms = sorted(t * 1000 for key_times in times.values() for t in key_times)
-    print(f"keypress to repaint at 160x48: median {statistics.median(ms):.1f} ms, "
-          f"p90 {ms[int(len(ms) * 0.9)]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} presses)")
-    print("  by key (median ms): " + ", ".join(
-        f"{key} {statistics.median(t) * 1000:.1f}" for key, t in times.items()))
-    print(f"peak memory (max RSS) over a whole 2-player game of {moves} moves in the app: "
-          f"{peak / 1024:.1f} MiB")
+    print(
+        f"keypress to repaint at 160x48: median {statistics.median(ms):.1f} ms, "
+        f"p90 {ms[int(len(ms) * 0.9)]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} presses)"
+    )
+    print(
+        "  by key (median ms): "
+        + ", ".join(f"{key} {statistics.median(t) * 1000:.1f}" for key, t in times.items())
+    )
+    print(
+        f"peak memory (max RSS) over a whole 2-player game of {moves} moves in the app: {peak / 1024:.1f} MiB"
+    )
 
 
 if __name__ == "__main__":

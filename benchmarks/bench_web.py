@@ -27,8 +27,9 @@ from test_web import CHROMIUM, CHROMIUM_ARGS, Server, _open, _wait_for_text  # n
 
 
 def rss_mib(pids: list[int]) -> list[float]:
-    out = subprocess.run(["ps", "-o", "rss=", "-p", ",".join(map(str, pids))],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["ps", "-o", "rss=", "-p", ",".join(map(str, pids))], capture_output=True, text=True, check=True
+    ).stdout
     return [int(kib) / 1024 for kib in out.split()]
 
 
@@ -56,16 +57,20 @@ def main(runs: int = 7) -> None:
                     while server.app_processes() and time.monotonic() < deadline:
                         time.sleep(0.1)
                 ms = sorted(round(t * 1000) for t in times)
-                print(f"request to title, {runs} new tabs: median {statistics.median(ms)} ms, "
-                      f"min {ms[0]} ms, max {ms[-1]} ms; of which page to websocket open: median "
-                      f"{round(statistics.median(sockets) * 1000)} ms")
+                print(
+                    f"request to title, {runs} new tabs: median {statistics.median(ms)} ms, "
+                    f"min {ms[0]} ms, max {ms[-1]} ms; of which page to websocket open: median "
+                    f"{round(statistics.median(sockets) * 1000)} ms"
+                )
                 tabs = [_open(browser, url) for _ in range(2)]
                 for tab in tabs:
                     _wait_for_text(tab, "Rules and keys")
                 apps = server.app_processes()
                 server_rss, *app_rss = rss_mib([server.proc.pid, *apps])
-                print(f"RSS: server alone {alone:.1f} MiB; with 2 tabs open server {server_rss:.1f} MiB, "
-                      f"app processes {', '.join(f'{r:.1f}' for r in app_rss)} MiB")
+                print(
+                    f"RSS: server alone {alone:.1f} MiB; with 2 tabs open server {server_rss:.1f} MiB, "
+                    f"app processes {', '.join(f'{r:.1f}' for r in app_rss)} MiB"
+                )
                 browser.close()
         finally:
             server.stop()

@@ -24,7 +24,13 @@ from .engine.game import Game, public_view
 from .engine.moves import Move, format_move, parse_move
 from .engine.setup import GameSetup
 from .storage import (
-    SaveError, autosave, default_saves_dir, game_from_save, game_meta, list_saves, read_save,
+    SaveError,
+    autosave,
+    default_saves_dir,
+    game_from_save,
+    game_meta,
+    list_saves,
+    read_save,
     save_game,
 )
 from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
@@ -57,8 +63,10 @@ def _load(path: str) -> tuple[Game, dict]:
 
 def _summary(game: Game) -> str:
     names = ", ".join(p.name for p in game.setup.players)
-    text = (f"{len(game.setup.players)} players ({names}), {len(game.moves)} moves, "
-            f"Year {game.state.year} Round {game.state.round}")
+    text = (
+        f"{len(game.setup.players)} players ({names}), {len(game.moves)} moves, "
+        f"Year {game.state.year} Round {game.state.round}"
+    )
     if game.is_over():
         best = [s for s in game.scores() if s.rank == 1]
         return text + ", finished, winner " + ", ".join(f"{s.name} (${s.total})" for s in best)
@@ -66,6 +74,7 @@ def _summary(game: Game) -> str:
 
 
 # --- simulate ---------------------------------------------------------------------------------
+
 
 def random_game(players: int, seed: int) -> Game:
     """A game of uniformly random legal moves; the move choice is seeded by the game seed."""
@@ -105,6 +114,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # --- replay, check, saves ---------------------------------------------------------------------
 
+
 def cmd_replay(args: argparse.Namespace) -> int:
     game, _ = _load(args.file)
     if args.to is None and not (args.json or args.text) and _interactive():
@@ -115,8 +125,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"--to {at}: {Path(args.file).name} has moves 0 to {total}")
     state = game.state_at(at)
     if args.json:
-        doc = {"file": Path(args.file).name, "at": at, "moves": [format_move(m) for m in game.moves],
-               "state": public_view(state)}
+        doc = {
+            "file": Path(args.file).name,
+            "at": at,
+            "moves": [format_move(m) for m in game.moves],
+            "state": public_view(state),
+        }
         _out(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
         return 0
     last = f": {format_move(game.moves[at - 1])}" if at else " (the table after setup)"
@@ -139,8 +153,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     facts = game_meta(game)
     for key, value in facts.items():
         if key != "app_version" and key in meta and meta[key] != value:
-            print(f"{PROG}: {name}: meta says {key} is {meta[key]!r} but the log gives {value!r}",
-                  file=sys.stderr)
+            print(
+                f"{PROG}: {name}: meta says {key} is {meta[key]!r} but the log gives {value!r}",
+                file=sys.stderr,
+            )
             return 1
     _out(f"ok: {name}: {_summary(game)}")
     return 0
@@ -158,8 +174,10 @@ def cmd_saves(args: argparse.Namespace) -> int:
             _out(f"{when}  {info.path.name}  BROKEN: {info.error}")
             continue
         state = "finished, winner " + ", ".join(info.winners) if info.finished else "in progress"
-        _out(f"{when}  {info.path.name}  {', '.join(info.players)}; Year {info.year} "
-             f"Round {info.round}, {info.moves} moves, {state}")
+        _out(
+            f"{when}  {info.path.name}  {', '.join(info.players)}; Year {info.year} "
+            f"Round {info.round}, {info.moves} moves, {state}"
+        )
     return 0
 
 
@@ -174,8 +192,10 @@ def _move_columns(moves: list[Move], width: int = 100) -> str:
     cells = [f"{i + 1:>3}) {format_move(m)}" for i, m in enumerate(moves)]
     size = max(len(c) for c in cells) + 2
     per_line = max(1, width // size)
-    lines = ["".join(c.ljust(size) for c in cells[i:i + per_line]).rstrip()
-             for i in range(0, len(cells), per_line)]
+    lines = [
+        "".join(c.ljust(size) for c in cells[i : i + per_line]).rstrip()
+        for i in range(0, len(cells), per_line)
+    ]
     return "\n".join(lines)
 
 
@@ -207,8 +227,7 @@ class _HotSeat:
             return
         base = base or f"autosave-{self.game.setup.seed}.json"
         if path.name != base:
-            _out(f"{base} holds another game or a later point of this one and is kept; "
-                 f"autosaving to {path}")
+            _out(f"{base} holds another game or a later point of this one and is kept; autosaving to {path}")
         self.autosaved = path
         self.written = list(self.game.moves)
 
@@ -318,6 +337,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # --- arena ------------------------------------------------------------------------------------
 
+
 def cmd_arena(args: argparse.Namespace) -> int:
     from .ai import bot_kind
     from .ai.arena import report, run_games, summarise
@@ -331,11 +351,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if len(bots) > args.players:
         raise CliError(f"{len(bots)} bots named for {args.players} seats")
     started = time.perf_counter()
-    records = run_games(bots, args.players, args.games, args.seed, jobs=args.jobs,
-                        seconds=args.seconds, samples=args.samples, edition=args.edition)
-    _out(f"arena: {args.players} players, {args.games} games, seeds {args.seed}-"
-         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
-         f"component edition {args.edition}")
+    records = run_games(
+        bots,
+        args.players,
+        args.games,
+        args.seed,
+        jobs=args.jobs,
+        seconds=args.seconds,
+        samples=args.samples,
+        edition=args.edition,
+    )
+    _out(
+        f"arena: {args.players} players, {args.games} games, seeds {args.seed}-"
+        f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+        f"component edition {args.edition}"
+    )
     for line in report(summarise(records)):
         _out(line)
     if args.balance:
@@ -358,11 +388,20 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
     if len(set(bots)) != len(bots) or len(bots) < 2:
         raise CliError("--round-robin needs at least 2 different bots, each named once")
     started = time.perf_counter()
-    pairings = round_robin(bots, args.games, args.seed, jobs=args.jobs, seconds=args.seconds,
-                           samples=args.samples, edition=args.edition)
-    _out(f"round robin: 2 players, {args.games} games a pairing, seeds {args.seed}-"
-         f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
-         f"component edition {args.edition}")
+    pairings = round_robin(
+        bots,
+        args.games,
+        args.seed,
+        jobs=args.jobs,
+        seconds=args.seconds,
+        samples=args.samples,
+        edition=args.edition,
+    )
+    _out(
+        f"round robin: 2 players, {args.games} games a pairing, seeds {args.seed}-"
+        f"{args.seed + args.games - 1}, bots {', '.join(bots)} (seats rotate each game), "
+        f"component edition {args.edition}"
+    )
     for line in ladder_report(pairings):
         _out(line)
     _out(f"total time {time.perf_counter() - started:.1f} s")
@@ -370,6 +409,7 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
 
 
 # --- parser and main ----------------------------------------------------------------------------
+
 
 def _nonneg(text: str) -> int:
     try:
@@ -396,6 +436,7 @@ def _seed(text: str) -> int:
 
 
 # --- the Textual app ------------------------------------------------------------------------------
+
 
 def _interactive() -> bool:
     """Whether both ends are a terminal, which the Textual app needs, or the app is one that
@@ -441,9 +482,14 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     saves = (Path(args.saves).expanduser() if args.saves else default_saves_dir()).absolute()
     try:
-        web.serve(args.host, args.port, saves,
-                  announce=lambda url: _out(f"{PROG} web: open {url} in a browser "
-                                            f"(saves in {saves}; Ctrl+C stops)"))
+        web.serve(
+            args.host,
+            args.port,
+            saves,
+            announce=lambda url: _out(
+                f"{PROG} web: open {url} in a browser (saves in {saves}; Ctrl+C stops)"
+            ),
+        )
     except OSError as exc:
         raise CliError(web.bind_error(exc, args.host, args.port)) from None
     _out(f"{PROG} web: stopped")
@@ -461,9 +507,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import ssh  # asyncssh loads only for serve
 
     try:
-        return ssh.run(args.host, args.port, Path(args.tables),
-                       Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
-                       args.open)
+        return ssh.run(
+            args.host,
+            args.port,
+            Path(args.tables),
+            Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
+            args.open,
+        )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
 
@@ -488,8 +538,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_title)
 
     p = sub.add_parser("new", help="start a new game in the app")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
-                   help="start at once with N seats (otherwise the new-game screen)")
+    p.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        default=None,
+        help="start at once with N seats (otherwise the new-game screen)",
+    )
     p.add_argument("--seed", type=_seed, default=None, help="the setup seed (random if omitted)")
     p.add_argument("--first-game", action="store_true", help="the rulebook's first-game setup")
     _app_options(p)
@@ -519,20 +574,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--games", type=_positive, default=10)
     p.add_argument("--seed", type=_seed, default=0, help="game i uses seed S+i")
-    p.add_argument("--bots", default="heuristic,random",
-                   help="one bot per seat, cycled to fill the seats: easy (random), normal "
-                        "(heuristic), hard (search)")
+    p.add_argument(
+        "--bots",
+        default="heuristic,random",
+        help="one bot per seat, cycled to fill the seats: easy (random), normal (heuristic), hard (search)",
+    )
     p.add_argument("--jobs", type=_positive, default=1, help="processes to play in (at most 2 is wise)")
     p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
-    p.add_argument("--samples", type=_positive, default=None,
-                   help="search bot: rollouts per turn (reproducible, instead of --seconds)")
-    p.add_argument("--balance", action="store_true",
-                   help="also what winners do, score spread and each plan's win rate")
-    p.add_argument("--edition", type=int, choices=EDITIONS, default=PRINTED_EDITION,
-                   help="component edition: 2 printed (default), 1 our earlier design")
-    p.add_argument("--round-robin", action="store_true",
-                   help="the ladder: every pair of --bots plays --games 2-player games; win rate "
-                        "per pairing, a Bradley-Terry rating per bot (docs/bots.md)")
+    p.add_argument(
+        "--samples",
+        type=_positive,
+        default=None,
+        help="search bot: rollouts per turn (reproducible, instead of --seconds)",
+    )
+    p.add_argument(
+        "--balance", action="store_true", help="also what winners do, score spread and each plan's win rate"
+    )
+    p.add_argument(
+        "--edition",
+        type=int,
+        choices=EDITIONS,
+        default=PRINTED_EDITION,
+        help="component edition: 2 printed (default), 1 our earlier design",
+    )
+    p.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="the ladder: every pair of --bots plays --games 2-player games; win rate "
+        "per pairing, a Bradley-Terry rating per bot (docs/bots.md)",
+    )
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="step through a save in the app, or print its table after a move")
@@ -544,8 +614,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("web", help="serve the app to browsers (each tab its own game)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)",
+    )
     p.add_argument("--port", type=_port, default=8000, help="default 8000")
     p.add_argument("--saves", metavar="DIR", help="saves folder (default $PIPELINE_TUI_SAVES or ./saves)")
     p.set_defaults(func=cmd_web)
@@ -557,19 +630,35 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="shared tables over SSH: a lobby, seats, spectators")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_ssh_port, default=2222, help="SSH port (default 2222; 0 picks a free one)")
-    p.add_argument("--tables", metavar="DIR", default="tables",
-                   help="where the tables and the host key live (default ./tables)")
-    p.add_argument("--authorized-keys", metavar="FILE", default=None,
-                   help="public keys that may play (default ~/.ssh/authorized_keys)")
-    p.add_argument("--open", action="store_true",
-                   help="let any key in; the key's fingerprint is the player's identity")
+    p.add_argument(
+        "--tables",
+        metavar="DIR",
+        default="tables",
+        help="where the tables and the host key live (default ./tables)",
+    )
+    p.add_argument(
+        "--authorized-keys",
+        metavar="FILE",
+        default=None,
+        help="public keys that may play (default ~/.ssh/authorized_keys)",
+    )
+    p.add_argument(
+        "--open", action="store_true", help="let any key in; the key's fingerprint is the player's identity"
+    )
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("components", help="every component table (Contracts, Orders, markets, "
-                                          "shops, upgrades, valuation) with its source")
+    p = sub.add_parser(
+        "components",
+        help="every component table (Contracts, Orders, markets, shops, upgrades, valuation) with its source",
+    )
     p.add_argument("--json", action="store_true", help="as JSON, for tools")
-    p.add_argument("--edition", type=int, choices=EDITIONS, default=LATEST_EDITION,
-                   help=f"component edition (default {LATEST_EDITION}, the one new games use)")
+    p.add_argument(
+        "--edition",
+        type=int,
+        choices=EDITIONS,
+        default=LATEST_EDITION,
+        help=f"component edition (default {LATEST_EDITION}, the one new games use)",
+    )
     p.set_defaults(func=cmd_components)
 
     p = sub.add_parser("saves", help="list the saves in a folder, broken ones included")
@@ -578,8 +667,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("title", "new", "load", "play", "simulate", "replay", "check", "saves", "arena", "web",
-            "serve", "components")
+COMMANDS = (
+    "title",
+    "new",
+    "load",
+    "play",
+    "simulate",
+    "replay",
+    "check",
+    "saves",
+    "arena",
+    "web",
+    "serve",
+    "components",
+)
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -30,9 +30,13 @@ STAGES = {
     Stage.OVER: "game over",
 }
 A = C.ActionName
-RUNS = {A.NETWORK: "running the Pipe Network", A.MACHINE: "running one Machine",
-        A.MACHINES_PHASE: "Machine Phase run", A.MACHINES_EARLY: "Machines III early run",
-        A.GOVERNMENT: "Government"}
+RUNS = {
+    A.NETWORK: "running the Pipe Network",
+    A.MACHINE: "running one Machine",
+    A.MACHINES_PHASE: "Machine Phase run",
+    A.MACHINES_EARLY: "Machines III early run",
+    A.GOVERNMENT: "Government",
+}
 
 
 def needs_text(tile_id: int) -> str:
@@ -66,8 +70,9 @@ def _worker_place(where: str) -> str:
 
 def _header(state: State, setup: GameSetup | None) -> list[str]:
     rounds = C.ROUNDS_PER_YEAR[state.year - 1]
-    lines = [f"Year {state.year} of 3, Round {state.round} of {rounds}"
-             + ("  (game over)" if state.over else "")]
+    lines = [
+        f"Year {state.year} of 3, Round {state.round} of {rounds}" + ("  (game over)" if state.over else "")
+    ]
     if setup is not None:
         seats = ", ".join(f"{p.name} ({p.kind})" for p in setup.players)
         lines.append(f"Players: {seats}" + ("; first-game setup" if setup.first_game else ""))
@@ -127,8 +132,9 @@ def market_row_text(state: State, index: int) -> str:
     ``2-TH  45[T] 45[ ] 50[ ] 50[ ]`` (slots count from 1, as in ``buy 2-TH#1``)."""
     row = market_rows(state)[index]
     prices = [row.prices[i] for i in row.slots[len(state.players)]]
-    slots = " ".join(f"{price}[{COLOUR_LETTERS[c] if c >= 0 else ' '}]"
-                     for price, c in zip(prices, state.markets[index]))
+    slots = " ".join(
+        f"{price}[{COLOUR_LETTERS[c] if c >= 0 else ' '}]" for price, c in zip(prices, state.markets[index])
+    )
     return f"{row.code:<5} {slots}"
 
 
@@ -139,8 +145,9 @@ def _markets(state: State) -> list[str]:
         for index, row in enumerate(market_rows(state)):
             if row.market == market:
                 lines.append("  " + market_row_text(state, index))
-    lines.append("Oil in the supply: " + ", ".join(
-        f"{COLOUR_LETTERS[c]} {n}" for c, n in enumerate(state.supply)))
+    lines.append(
+        "Oil in the supply: " + ", ".join(f"{COLOUR_LETTERS[c]} {n}" for c, n in enumerate(state.supply))
+    )
     return lines
 
 
@@ -219,9 +226,9 @@ def tank_farm_text(player: PlayerState) -> list[str]:
         barrels = [COLOUR_LETTERS[c] for c in range(3) for _ in range(player.oil[grade][c])]
         tanks = []
         for i in range(player.tanks[grade]):
-            pair = "".join(barrels[2 * i: 2 * i + 2])
+            pair = "".join(barrels[2 * i : 2 * i + 2])
             tanks.append(f"[{pair:<2}]")
-        overflow = barrels[2 * player.tanks[grade]:]
+        overflow = barrels[2 * player.tanks[grade] :]
         text = " ".join(tanks) or "(no Tanks)"
         if overflow:
             text += " +" + "".join(overflow)
@@ -237,14 +244,16 @@ def _held_contract(index: int, held) -> str:
     for n, ((colour, grade), used) in enumerate(zip(tile.needs, held.filled)):
         filled = f"={GRADE_LETTERS[used]}" if used >= 0 else ""
         progress.append(f"{n + 1}:{barrel_code(colour, grade)}{filled}")
-    return (f"    {index + 1}. {kind}: {' '.join(progress)}  ({status}, "
-            f"fulfilled {held.completions} this Year)")
+    return (
+        f"    {index + 1}. {kind}: {' '.join(progress)}  ({status}, fulfilled {held.completions} this Year)"
+    )
 
 
 def _player(state: State, player: PlayerState) -> list[str]:
     marker = "  <- to act" if not state.over and state.turn.player == player.seat else ""
-    lines = [f"{player.name} (seat {player.seat}): ${player.money}, "
-             f"Penalty markers: {player.penalties}{marker}"]
+    lines = [
+        f"{player.name} (seat {player.seat}): ${player.money}, Penalty markers: {player.penalties}{marker}"
+    ]
     if player.worker:
         lines.append(f"  worker on {_worker_place(player.worker)}")
     lines.append("  Tank Farm:")
@@ -258,16 +267,25 @@ def _player(state: State, player: PlayerState) -> list[str]:
     lines.append("  Upgrades: " + (", ".join(owned) or "none"))
     net = network(player)
     longest = ", ".join(f"{COLOUR_LETTERS[c]} {n}" for c, n in enumerate(net.longest()))
-    lines.append(f"  Pipe Network: {len(player.tiles)} tiles, {len(player.machines)} Machines; "
-                 f"longest Pipeline {longest}")
+    lines.append(
+        f"  Pipe Network: {len(player.tiles)} tiles, {len(player.machines)} Machines; "
+        f"longest Pipeline {longest}"
+    )
     return lines
 
 
 def render_state(state: State, setup: GameSetup | None = None) -> str:
     """The whole table as plain text: the shared board, then each player's board."""
     sections = [
-        _header(state, setup), _cross(state), _markets(state), _contract_rows(state),
-        _shops(state), _government(state), _upgrades(state), _valuation(state), _costs(state),
+        _header(state, setup),
+        _cross(state),
+        _markets(state),
+        _contract_rows(state),
+        _shops(state),
+        _government(state),
+        _upgrades(state),
+        _valuation(state),
+        _costs(state),
     ]
     sections.extend(_player(state, p) for p in state.players)
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
@@ -287,8 +305,7 @@ def render_scores(scores: list[Score]) -> str:
     cols = [max(len(s.name), 6) for s in scores]
     out = [" " * width + "".join(f"  {s.name:>{w}}" for s, w in zip(scores, cols))]
     for step, label in steps:
-        out.append(f"{label:<{width}}" + "".join(
-            f"  {a.get(step, 0):>{w}}" for a, w in zip(amounts, cols)))
+        out.append(f"{label:<{width}}" + "".join(f"  {a.get(step, 0):>{w}}" for a, w in zip(amounts, cols)))
     out.append("-" * len(out[0]))
     out.append(f"{'Total':<{width}}" + "".join(f"  {s.total:>{w}}" for s, w in zip(scores, cols)))
     out.append(f"{'Rank':<{width}}" + "".join(f"  {s.rank:>{w}}" for s, w in zip(scores, cols)))
@@ -298,17 +315,28 @@ def render_scores(scores: list[Score]) -> str:
 
 # --- The component reference (``pipeline-tui components`` and the app's reference screen) -------
 
-COMPONENT_SECTIONS = ("Contracts", "Orders", "Markets", "Shops", "Upgrades", "Valuation",
-                      "Refinement markers")
+COMPONENT_SECTIONS = (
+    "Contracts",
+    "Orders",
+    "Markets",
+    "Shops",
+    "Upgrades",
+    "Valuation",
+    "Refinement markers",
+)
 
 
 def _wrap(text: str, indent: str, width: int, hang: str | None = None) -> list[str]:
-    return textwrap.wrap(text, width=width, initial_indent=indent, break_on_hyphens=False,
-                         subsequent_indent=indent if hang is None else hang)
+    return textwrap.wrap(
+        text,
+        width=width,
+        initial_indent=indent,
+        break_on_hyphens=False,
+        subsequent_indent=indent if hang is None else hang,
+    )
 
 
-SOURCE_WORDS = {"printed": "printed (public transcription)", "rulebook": "rulebook",
-                "design": "our design"}
+SOURCE_WORDS = {"printed": "printed (public transcription)", "rulebook": "rulebook", "design": "our design"}
 
 
 def _source_line(ref: Reference, *names: str, width: int) -> list[str]:
@@ -319,8 +347,7 @@ def _source_line(ref: Reference, *names: str, width: int) -> list[str]:
     for table in tables:
         src = ref.sources[table]
         what = f" ({table})" if len(tables) > 1 else ""
-        lines += _wrap(f"Source{what}: {SOURCE_WORDS[src.source.value]}, {src.note}.", "",
-                       width, hang="  ")
+        lines += _wrap(f"Source{what}: {SOURCE_WORDS[src.source.value]}, {src.note}.", "", width, hang="  ")
     return lines
 
 
@@ -340,26 +367,30 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
     contracts = _source_line(ref, "contracts", width=width) + [""]
     for row in ("Low", "Mid", "High"):
         contracts.append(f"{row} row")
-        contracts += [f"  #{c.id:<3} {' '.join(c.needs):<12} ${c.pay}"
-                      for c in ref.contracts if c.row == row]
+        contracts += [f"  #{c.id:<3} {' '.join(c.needs):<12} ${c.pay}" for c in ref.contracts if c.row == row]
     orders = _source_line(ref, "orders", width=width) + [""]
     for size in (3, 4, 5):
         orders.append(f"{size} barrels")
-        orders += [f"  #{o.id:<3} {' '.join(o.needs):<18} ${o.pay}"
-                   for o in ref.orders if o.size == size]
+        orders += [f"  #{o.id:<3} {' '.join(o.needs):<18} ${o.pay}" for o in ref.orders if o.size == size]
     markets = _source_line(ref, "markets", "market overlays", "refresh", width=width) + [""]
     for tile in ref.market_tiles:
         if "crude" in tile.prices:
             markets.append(f"  crude ladder {tile.name:<7} {' '.join(map(str, tile.prices['crude']))}")
         else:
-            markets.append(f"  refined pattern {tile.name}  " + "   ".join(
-                f"{grade} {' '.join(map(str, p))}" for grade, p in tile.prices.items()))
+            markets.append(
+                f"  refined pattern {tile.name}  "
+                + "   ".join(f"{grade} {' '.join(map(str, p))}" for grade, p in tile.prices.items())
+            )
     if ref.market_tiles:
         markets.append("")
     markets += _wrap(ref.market_rows_note, "", width)
-    markets += _wrap("Prices per printed slot; then the slots in use by player count, numbered "
-                     "from the left. At each Refresh supply fills empty slots from the right, "
-                     "demand empties slots from the left.", "", width)
+    markets += _wrap(
+        "Prices per printed slot; then the slots in use by player count, numbered "
+        "from the left. At each Refresh supply fills empty slots from the right, "
+        "demand empties slots from the left.",
+        "",
+        width,
+    )
     name = ""
     for m in ref.markets:
         if m.market != name:
@@ -367,8 +398,9 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
             markets += ["", name]
         change = f"supply {m.supply}" if m.supply else f"demand {m.demand}"
         use = "  ".join(f"{n}p {_slots(s)}" for n, s in sorted(m.slots.items()))
-        markets.append(f"  {m.code:<5} {' '.join(f'{p:>2}' for p in m.prices):<24} {use:<24} "
-                       f"{change}".rstrip())
+        markets.append(
+            f"  {m.code:<5} {' '.join(f'{p:>2}' for p in m.prices):<24} {use:<24} {change}".rstrip()
+        )
     shops = _source_line(ref, "tank shop", "machine shop", "shop pipes", width=width) + [""]
     for shop in ref.shops:
         prices = " ".join(f"${p}" for p in shop.prices)
@@ -381,22 +413,23 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
             upgrades += ["", f"{u.name} ({u.family})"]
         upgrades += _wrap(u.text, f"  {'I' * u.level:<4}", width, hang="      ")
     valuation = _source_line(ref, "valuation", width=width) + [""]
-    valuation += _wrap(f"{ref.valuation_tile.name}. {ref.valuation_tile.text}", "Tile: ", width,
-                       hang="    ")
+    valuation += _wrap(f"{ref.valuation_tile.name}. {ref.valuation_tile.text}", "Tile: ", width, hang="    ")
     for v in ref.valuations:
         valuation += [""] + _wrap(f"{v.name}. {v.text}", f"{v.id:>2}. ", width, hang="    ")
     markers = ref.refinement_markers
     marker_lines = _source_line(ref, "refinement markers", width=width) + [""]
     marker_lines += [f"Markers: {' '.join(map(str, markers.values))} ({len(markers.values)})"]
     marker_lines += _wrap(markers.text, "", width)
-    return list(zip(COMPONENT_SECTIONS, (contracts, orders, markets, shops, upgrades, valuation,
-                                         marker_lines)))
+    return list(
+        zip(COMPONENT_SECTIONS, (contracts, orders, markets, shops, upgrades, valuation, marker_lines))
+    )
 
 
 def render_components_text(ref: Reference, width: int = 78) -> str:
     """The whole reference as plain text, a heading per table."""
-    out = _wrap(f"Pipeline components, edition {ref.edition}: {EDITION_NAMES[ref.edition]}", "",
-                width, hang="  ")
+    out = _wrap(
+        f"Pipeline components, edition {ref.edition}: {EDITION_NAMES[ref.edition]}", "", width, hang="  "
+    )
     for title, lines in render_components(ref, width):
         out += ["", title.upper(), *lines]
     return "\n".join(out) + "\n"

@@ -35,9 +35,16 @@ EXAMPLE_COSTS = [[4, 4, 6], [4, 6, 5], [5, 7, 7]]
 EDGES = "NESW"
 
 
-def new_game(players: int = 2, seed: int = 1, *, tanks: tuple[int, ...] = (0, 0, 1, 2, 3),
-             first_game: bool = False, cross: list[str] | None = None, edition: int = 1,
-             rules_version: int = RULES_VERSION) -> Game:
+def new_game(
+    players: int = 2,
+    seed: int = 1,
+    *,
+    tanks: tuple[int, ...] = (0, 0, 1, 2, 3),
+    first_game: bool = False,
+    cross: list[str] | None = None,
+    edition: int = 1,
+    rules_version: int = RULES_VERSION,
+) -> Game:
     """A game after setup: every player placed their 5 starting Tanks in the rows ``tanks``
     (the rulebook's recommendation by default: 2 Crude, one each of Low, Mid and High) and the
     action tiles lie as :data:`CROSS`. The rules tests name market rows and prices of
@@ -67,11 +74,18 @@ def oil_table(barrels: dict[str, int]) -> list[list[int]]:
     return table
 
 
-def setup_player(game: Game, player: PlayerState | None = None, *, money: int | None = None,
-                 oil: dict[str, int] | None = None, tanks: list[int] | None = None,
-                 tiles: list[Placed] | None = None, machines: list[Cell] | None = None,
-                 upgrades: dict[str, int] | None = None, penalties: int | None = None
-                 ) -> PlayerState:
+def setup_player(
+    game: Game,
+    player: PlayerState | None = None,
+    *,
+    money: int | None = None,
+    oil: dict[str, int] | None = None,
+    tanks: list[int] | None = None,
+    tiles: list[Placed] | None = None,
+    machines: list[Cell] | None = None,
+    upgrades: dict[str, int] | None = None,
+    penalties: int | None = None,
+) -> PlayerState:
     """Edit a player (default: the one to act) in place and return it."""
     p = player if player is not None else me(game)
     if money is not None:
@@ -123,6 +137,7 @@ def play(game: Game, *texts: str) -> None:
 
 # --- Turn flow ---------------------------------------------------------------------------------
 
+
 def pass_turn(game: Game) -> None:
     """Finish the current player's turn doing nothing (declining any yearly grant first)."""
     while game.state.turn.grants:
@@ -158,6 +173,7 @@ def to_last_round(game: Game) -> None:
 
 # --- Pipe tiles ------------------------------------------------------------------------------
 
+
 def _parse_paths(text: str) -> list[tuple[frozenset[int], str]]:
     out = []
     for part in text.split():
@@ -177,15 +193,16 @@ def _half_matches(paths, wanted) -> bool:
     return True
 
 
-def tile_for(cell_a: Cell, paths_a: str, cell_b: Cell, paths_b: str,
-             used: set[int] | frozenset[int] = frozenset()) -> Placed:
+def tile_for(
+    cell_a: Cell, paths_a: str, cell_b: Cell, paths_b: str, used: set[int] | frozenset[int] = frozenset()
+) -> Placed:
     """The placed tile (id, x, y, rot) whose halves lay ``paths_a`` on ``cell_a`` and ``paths_b``
     on ``cell_b`` (board orientation), skipping tile ids in ``used``."""
     want = {cell_a: _parse_paths(paths_a), cell_b: _parse_paths(paths_b)}
     for tile in C.pipe_tiles():
         if tile.id in used:
             continue
-        for (x, y) in (cell_a, cell_b):
+        for x, y in (cell_a, cell_b):
             for rot in range(4):
                 ca, cb = tile_cells(x, y, rot)
                 if {ca, cb} != {cell_a, cell_b} or ca != (x, y):
@@ -207,20 +224,26 @@ def build(*specs: tuple[Cell, str, Cell, str]) -> list[Placed]:
     return out
 
 
-def straight_row(colour: str, tiles: int, x0: int = 0, y: int = 0, cross: str = "*"
-                 ) -> list[tuple[Cell, str, Cell, str]]:
+def straight_row(
+    colour: str, tiles: int, x0: int = 0, y: int = 0, cross: str = "*"
+) -> list[tuple[Cell, str, Cell, str]]:
     """Specs for a straight east-west Pipeline of ``colour`` over ``tiles`` horizontal tiles
     (2 segments each) starting at (x0, y); the crossing north-south paths are ``cross``."""
-    return [((x0 + 2 * i, y), f"EW:{colour} NS:{cross}", (x0 + 2 * i + 1, y),
-             f"EW:{colour} NS:{cross}") for i in range(tiles)]
+    return [
+        ((x0 + 2 * i, y), f"EW:{colour} NS:{cross}", (x0 + 2 * i + 1, y), f"EW:{colour} NS:{cross}")
+        for i in range(tiles)
+    ]
 
 
-def straight_column(colour: str, tiles: int, x: int = 0, y0: int = 0, cross: str = "*"
-                    ) -> list[tuple[Cell, str, Cell, str]]:
+def straight_column(
+    colour: str, tiles: int, x: int = 0, y0: int = 0, cross: str = "*"
+) -> list[tuple[Cell, str, Cell, str]]:
     """Specs for a straight north-south Pipeline over ``tiles`` vertical tiles going south from
     (x, y0)."""
-    return [((x, y0 + 2 * i), f"NS:{colour} EW:{cross}", (x, y0 + 2 * i + 1),
-             f"NS:{colour} EW:{cross}") for i in range(tiles)]
+    return [
+        ((x, y0 + 2 * i), f"NS:{colour} EW:{cross}", (x, y0 + 2 * i + 1), f"NS:{colour} EW:{cross}")
+        for i in range(tiles)
+    ]
 
 
 def pipeline_at(player: PlayerState, cell: Cell, edges: str) -> Pipeline:
@@ -235,5 +258,4 @@ def pipeline_at(player: PlayerState, cell: Cell, edges: str) -> Pipeline:
 def refine(pipeline: Pipeline, from_grade: str, to_grade: str) -> M.Refine:
     """The move refining one barrel through ``pipeline``, grades as letters C, L, M, H."""
     x, y, k = pipeline.key
-    return M.Refine(x=x, y=y, k=k, from_grade="CLMH".index(from_grade),
-                    to_grade="CLMH".index(to_grade))
+    return M.Refine(x=x, y=y, k=k, from_grade="CLMH".index(from_grade), to_grade="CLMH".index(to_grade))

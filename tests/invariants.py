@@ -51,8 +51,10 @@ def _check_barrels(state: State) -> None:
     for colour in range(3):
         total = sum(where[colour].values())
         if total != C.BARRELS_PER_COLOUR:
-            _fail(f"{_COLOURS[colour]} barrels: {total} on the table, not "
-                  f"{C.BARRELS_PER_COLOUR} ({dict(where[colour])})")
+            _fail(
+                f"{_COLOURS[colour]} barrels: {total} on the table, not "
+                f"{C.BARRELS_PER_COLOUR} ({dict(where[colour])})"
+            )
 
 
 def _check_pipe_tiles(state: State) -> None:
@@ -95,12 +97,13 @@ def _check_pipe_tiles(state: State) -> None:
 def _check_machines(state: State) -> None:
     """18 Machines across the shop, the reserve, the hand and the networks."""
     on_boards = sum(len(p.machines) for p in state.players)
-    total = (sum(state.machine_shop) + state.machine_reserve + int(state.turn.hand_machine)
-             + on_boards)
+    total = sum(state.machine_shop) + state.machine_reserve + int(state.turn.hand_machine) + on_boards
     if total != C.MACHINE_TILES:
-        _fail(f"Machines: {total} on the table, not {C.MACHINE_TILES} (shop {state.machine_shop}, "
-              f"reserve {state.machine_reserve}, in hand {state.turn.hand_machine}, "
-              f"on networks {on_boards})")
+        _fail(
+            f"Machines: {total} on the table, not {C.MACHINE_TILES} (shop {state.machine_shop}, "
+            f"reserve {state.machine_reserve}, in hand {state.turn.hand_machine}, "
+            f"on networks {on_boards})"
+        )
 
 
 def _unplaced_start_tanks(state: State) -> int:
@@ -117,8 +120,7 @@ def _unplaced_start_tanks(state: State) -> int:
             expected[seat] = 0
     for p in state.players:
         if sum(p.tanks) != expected[p.seat]:
-            _fail(f"setup: player {p.seat} has {sum(p.tanks)} Tanks placed, expected "
-                  f"{expected[p.seat]}")
+            _fail(f"setup: player {p.seat} has {sum(p.tanks)} Tanks placed, expected {expected[p.seat]}")
     return C.START_TANKS * len(state.players) - sum(expected.values())
 
 
@@ -128,15 +130,19 @@ def _check_tanks(state: State) -> None:
     unplaced = _unplaced_start_tanks(state)
     total = sum(state.tank_shop) + state.tank_reserve + farms + unplaced
     if total != C.TANK_TILES:
-        _fail(f"Tanks: {total} on the table, not {C.TANK_TILES} (shop {state.tank_shop}, "
-              f"reserve {state.tank_reserve}, farms {farms}, unplaced {unplaced})")
+        _fail(
+            f"Tanks: {total} on the table, not {C.TANK_TILES} (shop {state.tank_shop}, "
+            f"reserve {state.tank_reserve}, farms {farms}, unplaced {unplaced})"
+        )
 
 
 def _check_counts(state: State) -> None:
     """No negative money or count anywhere."""
     named = {
-        "supply": state.supply, "tank shop": state.tank_shop,
-        "machine shop": state.machine_shop, "tank reserve": [state.tank_reserve],
+        "supply": state.supply,
+        "tank shop": state.tank_shop,
+        "machine shop": state.machine_shop,
+        "tank reserve": [state.tank_reserve],
         "machine reserve": [state.machine_reserve],
         "upgrade cards": [n for row in state.upgrade_cards for n in row],
         "fresh barrels": [n for row in state.turn.fresh for n in row],
@@ -166,8 +172,7 @@ def _check_tank_farms(state: State) -> None:
             if tanks > C.MAX_TANKS_PER_ROW:
                 _fail(f"player {p.seat} Tank Farm row {_GRADES[grade]}: {tanks} Tanks")
             if barrels > C.BARRELS_PER_TANK * tanks:
-                _fail(f"player {p.seat} Tank Farm row {_GRADES[grade]}: {barrels} barrels in "
-                      f"{tanks} Tanks")
+                _fail(f"player {p.seat} Tank Farm row {_GRADES[grade]}: {barrels} barrels in {tanks} Tanks")
 
 
 def _check_networks(state: State) -> None:
@@ -226,13 +231,17 @@ def _check_contracts(state: State) -> None:
             put(held.tile, f"player {p.seat}'s contracts")
             needs = C.contract_tile(held.tile).needs
             if len(held.filled) != len(needs):
-                _fail(f"player {p.seat} Contract {held.tile}: {len(held.filled)} fill marks for "
-                      f"{len(needs)} needs")
+                _fail(
+                    f"player {p.seat} Contract {held.tile}: {len(held.filled)} fill marks for "
+                    f"{len(needs)} needs"
+                )
         for held in p.orders:
             put(held.tile, f"player {p.seat}'s orders")
             if len(held.barrels) != len(C.contract_tile(held.tile).needs):
-                _fail(f"player {p.seat} Order {held.tile}: {len(held.barrels)} barrels for "
-                      f"{len(C.contract_tile(held.tile).needs)} needs")
+                _fail(
+                    f"player {p.seat} Order {held.tile}: {len(held.barrels)} barrels for "
+                    f"{len(C.contract_tile(held.tile).needs)} needs"
+                )
 
 
 def _check_turn_order(state: State) -> None:

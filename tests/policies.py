@@ -16,11 +16,30 @@ from pipeline_tui.engine.network import build_map
 from pipeline_tui.engine.state import State
 
 TYPE_WEIGHTS: dict[type, float] = {
-    M.Deliver: 60, M.FulfilOrder: 60, M.Refine: 40, M.Sell: 25, M.Buy: 12, M.BuyUpgrade: 12,
-    M.RunMachines: 8, M.BuyPipe: 10, M.BuyMachine: 5, M.BuyTank: 4, M.TakeContract: 4,
-    M.Action: 4, M.RunNetwork: 5, M.RunMachine: 5, M.Government: 6, M.BuyGovernmentTile: 10,
-    M.Secondary: 2, M.ChooseTurnOrder: 2, M.FlipToken: 1, M.EndAction: 2, M.EndTurn: 2,
-    M.Pass: 0.3, M.TakeLoan: 0.3, M.Decline: 0.2,
+    M.Deliver: 60,
+    M.FulfilOrder: 60,
+    M.Refine: 40,
+    M.Sell: 25,
+    M.Buy: 12,
+    M.BuyUpgrade: 12,
+    M.RunMachines: 8,
+    M.BuyPipe: 10,
+    M.BuyMachine: 5,
+    M.BuyTank: 4,
+    M.TakeContract: 4,
+    M.Action: 4,
+    M.RunNetwork: 5,
+    M.RunMachine: 5,
+    M.Government: 6,
+    M.BuyGovernmentTile: 10,
+    M.Secondary: 2,
+    M.ChooseTurnOrder: 2,
+    M.FlipToken: 1,
+    M.EndAction: 2,
+    M.EndTurn: 2,
+    M.Pass: 0.3,
+    M.TakeLoan: 0.3,
+    M.Decline: 0.2,
 }
 
 
@@ -31,7 +50,7 @@ def _best_placement(state: State, moves: list[M.Move], rng: random.Random) -> M.
     best, best_score = moves[0], -1
     for move in moves:
         net = build_map(player.tiles + [(tile, move.x, move.y, move.rot)], player.machines)
-        score = sum(p.segments ** 2 for p in net.pipelines) + rng.random()
+        score = sum(p.segments**2 for p in net.pipelines) + rng.random()
         if score > best_score:
             best, best_score = move, score
     return best

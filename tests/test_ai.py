@@ -15,8 +15,9 @@ from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
 
 def _setup(kinds: list[str], seed: int, edition: int = 1) -> GameSetup:
-    return GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)),
-                     edition=edition)
+    return GameSetup(
+        seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)), edition=edition
+    )
 
 
 def _play(game: Game, until: int | None = None, samples: int = 1) -> None:
@@ -50,11 +51,14 @@ def test_kinds_and_the_ui_signature():
 
 
 @pytest.mark.parametrize("edition", [1, 2])
-@pytest.mark.parametrize("kinds", [
-    ["heuristic", "search"],
-    ["random", "heuristic", "search"],
-    ["search", "random", "heuristic", "heuristic"],
-])
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ["heuristic", "search"],
+        ["random", "heuristic", "search"],
+        ["search", "random", "heuristic", "heuristic"],
+    ],
+)
 def test_bots_play_complete_games_without_illegal_moves(kinds, edition):
     game = Game(_setup(kinds, seed=len(kinds), edition=edition))
     _play(game)
@@ -142,8 +146,9 @@ def test_a_whole_turn_plan_ignores_the_real_deck_order():
 def test_random_bots_never_make_an_illegal_move_over_many_seeded_games():
     for seed in range(60):
         players = 2 + seed % 3
-        game = Game(GameSetup(seed=seed, players=tuple(
-            PlayerSetup(f"P{i}", "random") for i in range(players))))
+        game = Game(
+            GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", "random") for i in range(players)))
+        )
         bots = [ai.make_bot("random", seed=seed) for _ in range(players)]
         while not game.is_over():
             game.apply(bots[game.current_player].choose(game))  # the checked path
@@ -165,8 +170,11 @@ def test_bots_are_objects_that_keep_to_their_own_game_across_threads():
         together = list(pool.map(lambda seed: _bot_game(seed, 70), seeds))
     assert together == [alone[seed] for seed in seeds]
     assert len({tuple(moves) for moves in together}) == 2
-    assert not [name for name, value in vars(ai).items()
-                if isinstance(value, (dict, list)) and not name.startswith("__")]  # no plan cache
+    assert not [
+        name
+        for name, value in vars(ai).items()
+        if isinstance(value, (dict, list)) and not name.startswith("__")
+    ]  # no plan cache
 
 
 def test_a_bot_is_one_kind_and_a_game_over_has_no_move():
@@ -222,10 +230,12 @@ def test_evaluation_scores_pipelines_and_cards_as_the_scoring_does():
         for player in state.players:
             net = network(player)
             steps = E._thresholds(state)
-            reach_of = {p.key: E._grade(steps[p.colour], p.value(player.level("ENG")))
-                        for p in net.pipelines}
-            lines = [(line.step, line.amount) for line in score_player(state, player)
-                     if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:")]
+            reach_of = {p.key: E._grade(steps[p.colour], p.value(player.level("ENG"))) for p in net.pipelines}
+            lines = [
+                (line.step, line.amount)
+                for line in score_player(state, player)
+                if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:")
+            ]
             assert E._scored_parts(state, player, net, reach_of) == lines
     assert len(cards) >= 6
 

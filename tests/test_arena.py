@@ -7,8 +7,16 @@ import pytest
 import math
 
 from pipeline_tui.ai.arena import (
-    PRIOR_TIES, GameRecord, Pairing, SeatRecord, bradley_terry, play_game, run_games, seat_bots,
-    summarise, wilson,
+    PRIOR_TIES,
+    GameRecord,
+    Pairing,
+    SeatRecord,
+    bradley_terry,
+    play_game,
+    run_games,
+    seat_bots,
+    summarise,
+    wilson,
 )
 from pipeline_tui.cli import main
 
@@ -73,17 +81,20 @@ def test_wilson_interval():
     assert low == pytest.approx(0.6858, abs=1e-3) and high == pytest.approx(0.8048, abs=1e-3)
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (("arena", "--bots", "oracle"), "unknown bot 'oracle'"),
-    (("arena", "--players", "2", "--bots", "random,random,random"), "3 bots named for 2 seats"),
-    (("arena", "--games", "0"), "--games"),
-    (("arena", "--players", "5"), "--players"),
-    (("arena", "--jobs", "x"), "--jobs"),
-    (("arena", "--round-robin", "--players", "3", "--bots", "random,heuristic"), "2-player"),
-    (("arena", "--round-robin", "--bots", "random,random"), "2 different bots"),
-    (("arena", "--round-robin", "--bots", "random"), "2 different bots"),
-    (("arena", "--round-robin", "--bots", "random,heuristic", "--balance"), "--balance"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (("arena", "--bots", "oracle"), "unknown bot 'oracle'"),
+        (("arena", "--players", "2", "--bots", "random,random,random"), "3 bots named for 2 seats"),
+        (("arena", "--games", "0"), "--games"),
+        (("arena", "--players", "5"), "--players"),
+        (("arena", "--jobs", "x"), "--jobs"),
+        (("arena", "--round-robin", "--players", "3", "--bots", "random,heuristic"), "2-player"),
+        (("arena", "--round-robin", "--bots", "random,random"), "2 different bots"),
+        (("arena", "--round-robin", "--bots", "random"), "2 different bots"),
+        (("arena", "--round-robin", "--bots", "random,heuristic", "--balance"), "--balance"),
+    ],
+)
 def test_arena_errors_are_one_line(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
     assert code != 0 and out == ""
@@ -92,12 +103,16 @@ def test_arena_errors_are_one_line(capsys, argv, fragment):
 
 
 def test_balance_tables(capsys):
-    code, out, _ = run(capsys, "arena", "--players", "3", "--games", "2", "--bots", "random",
-                       "--balance")
+    code, out, _ = run(capsys, "arena", "--players", "3", "--games", "2", "--bots", "random", "--balance")
     assert code == 0
     assert "2 games, 2 winners, 4 other seats" in out
-    for heading in ("Action (per game)", "winning score: mean", "winner's margin over second",
-                    "Score part (mean)", "Plan (most used)"):
+    for heading in (
+        "Action (per game)",
+        "winning score: mean",
+        "winner's margin over second",
+        "Score part (mean)",
+        "Plan (most used)",
+    ):
         assert heading in out
     assert "(a seat's fair share is 33.3%)" in out
 
@@ -105,8 +120,14 @@ def test_balance_tables(capsys):
 def _pairing(first: str, second: str, wins: int, losses: int, ties: int = 0) -> Pairing:
     """A pairing with these results (scores and seeds made up)."""
     results = [(1, 2)] * wins + [(2, 1)] * losses + [(1, 1)] * ties
-    return Pairing(first, second, [GameRecord(i, [SeatRecord(first, 0, a), SeatRecord(second, 0, b)], 0)
-                                   for i, (a, b) in enumerate(results)])
+    return Pairing(
+        first,
+        second,
+        [
+            GameRecord(i, [SeatRecord(first, 0, a), SeatRecord(second, 0, b)], 0)
+            for i, (a, b) in enumerate(results)
+        ],
+    )
 
 
 def test_a_pairing_counts_wins_losses_and_ties():
@@ -122,8 +143,7 @@ def test_bradley_terry_with_two_bots_is_their_odds():
 
 
 def test_bradley_terry_orders_a_ladder_and_stays_finite_for_a_bot_that_never_wins():
-    ratings = bradley_terry([_pairing("c", "b", 0, 20), _pairing("c", "a", 0, 20),
-                             _pairing("b", "a", 4, 16)])
+    ratings = bradley_terry([_pairing("c", "b", 0, 20), _pairing("c", "a", 0, 20), _pairing("b", "a", 4, 16)])
     assert ratings["a"] > ratings["b"] > ratings["c"]
     assert all(math.isfinite(r) for r in ratings.values())
     even = bradley_terry([_pairing("x", "y", 7, 7, 6)])
@@ -135,8 +155,7 @@ def test_round_robin_prints_pairings_and_ratings(capsys):
     code, out, err = run(capsys, *argv)
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("round robin: 2 players, 2 games a pairing, seeds 6-7, bots random, "
-                               "heuristic")
+    assert lines[0].startswith("round robin: 2 players, 2 games a pairing, seeds 6-7, bots random, heuristic")
     assert lines[1].split() == ["pairing", "games", "wins", "losses", "ties", "win", "%", "95%", "CI"]
     row = lines[2].split()
     assert row[:3] == ["random", "v", "heuristic"] and row[3] == "2"

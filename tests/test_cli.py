@@ -42,6 +42,7 @@ def saves(tmp_path, monkeypatch) -> Path:
 
 # --- version, usage errors --------------------------------------------------------------------
 
+
 def test_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert (code, out) == (0, f"pipeline-tui {__version__}\n")
@@ -49,23 +50,34 @@ def test_version(capsys):
 
 def test_python_dash_m_runs_in_a_real_process_without_textual_or_rich():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-m", "pipeline_tui", "--version"], env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline_tui", "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stdout) == (0, f"pipeline-tui {__version__}\n")
-    probe = ("import sys, pipeline_tui.cli, pipeline_tui.text, pipeline_tui.storage;"
-             "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True, timeout=60)
+    probe = (
+        "import sys, pipeline_tui.cli, pipeline_tui.text, pipeline_tui.storage;"
+        "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["bogus"], "unknown command 'bogus'"),
-    (["simulate", "--players", "5"], "invalid choice: 5"),
-    (["simulate", "--games", "0"], "expected 1 or more"),
-    (["replay"], "the following arguments are required: FILE"),
-    (["play", "--seed", "-3"], "expected 0 or more"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["bogus"], "unknown command 'bogus'"),
+        (["simulate", "--players", "5"], "invalid choice: 5"),
+        (["simulate", "--games", "0"], "expected 1 or more"),
+        (["replay"], "the following arguments are required: FILE"),
+        (["play", "--seed", "-3"], "expected 0 or more"),
+    ],
+)
 def test_usage_errors_are_one_line_exit_2(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -73,6 +85,7 @@ def test_usage_errors_are_one_line_exit_2(capsys, argv, fragment):
 
 
 # --- simulate ---------------------------------------------------------------------------------
+
 
 def test_simulate_is_deterministic_apart_from_timing(capsys):
     first = run(capsys, "simulate", "--players", "3", "--games", "2", "--seed", "40")
@@ -88,8 +101,9 @@ def test_simulate_is_deterministic_apart_from_timing(capsys):
 
 def test_simulate_out_writes_loadable_saves(capsys, tmp_path):
     out_dir = tmp_path / "sims"
-    code, out, _ = run(capsys, "simulate", "--players", "2", "--games", "2", "--seed", "3",
-                       "--out", str(out_dir))
+    code, out, _ = run(
+        capsys, "simulate", "--players", "2", "--games", "2", "--seed", "3", "--out", str(out_dir)
+    )
     assert code == 0
     for seed, line in zip((3, 4), out.splitlines()):
         game = load_game(out_dir / f"sim-{seed}-2p.json")
@@ -99,6 +113,7 @@ def test_simulate_out_writes_loadable_saves(capsys, tmp_path):
 
 
 # --- replay -----------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def fixture_save() -> Path:
@@ -141,19 +156,23 @@ def test_replay_to_out_of_range_is_one_line(capsys, fixture_save):
     total = len(load_game(fixture_save).moves)
     code, out, err = run(capsys, "replay", str(fixture_save), "--to", str(total + 1))
     assert code == 1 and out == ""
-    assert one_line_error(err) == (f"pipeline-tui: --to {total + 1}: v1-finished-2p.json has "
-                                   f"moves 0 to {total}")
+    assert one_line_error(err) == (
+        f"pipeline-tui: --to {total + 1}: v1-finished-2p.json has moves 0 to {total}"
+    )
 
 
 # --- check ------------------------------------------------------------------------------------
+
 
 def test_check_ok_summary(capsys, fixture_save):
     game = load_game(fixture_save)
     code, out, err = run(capsys, "check", str(fixture_save))
     best = game.scores()[0]
     assert code == 0 and err == ""
-    assert out == (f"ok: v1-finished-2p.json: 2 players (Ada, Bo), {len(game.moves)} moves, "
-                   f"Year 3 Round 4, finished, winner {best.name} (${best.total})\n")
+    assert out == (
+        f"ok: v1-finished-2p.json: 2 players (Ada, Bo), {len(game.moves)} moves, "
+        f"Year 3 Round 4, finished, winner {best.name} (${best.total})\n"
+    )
 
 
 def test_check_unfinished_names_who_is_to_act(capsys):
@@ -164,11 +183,14 @@ def test_check_unfinished_names_who_is_to_act(capsys):
     assert code == 0 and out.rstrip().endswith(f"in progress, {name} to act")
 
 
-@pytest.mark.parametrize("content, fragment", [
-    (b"", "bad.json: the file is empty"),
-    (b'{"hello": 1}', "bad.json: not a pipeline-tui save"),
-    (b'{"format": "pipeline-tui-save", "version": 1, "setup": {"seed": "x"}}', "$.setup.seed"),
-])
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        (b"", "bad.json: the file is empty"),
+        (b'{"hello": 1}', "bad.json: not a pipeline-tui save"),
+        (b'{"format": "pipeline-tui-save", "version": 1, "setup": {"seed": "x"}}', "$.setup.seed"),
+    ],
+)
 def test_check_bad_file_exit_1_one_line(capsys, tmp_path, content, fragment):
     path = tmp_path / "bad.json"
     path.write_bytes(content)
@@ -209,25 +231,28 @@ def test_saves_lists_broken_files(capsys, saves, fixture_save):
 
 # --- play -------------------------------------------------------------------------------------
 
+
 def play(capsys, monkeypatch, text: str, *argv: str) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     return run(capsys, "play", *argv)
 
 
 def test_play_illegal_and_unparsable_input_lose_nothing_and_undo_works(capsys, monkeypatch, saves):
-    script = "\n".join([
-        "start-tank H",   # legal
-        "buy C-OC#1",     # parses, illegal during setup
-        "frobnicate",     # does not parse
-        "99",             # no such number
-        "1",              # the first legal move
-        "undo",
-        "undo",
-        "undo",           # nothing left
-        "redo",
-        "save mygame",
-        "",
-    ])
+    script = "\n".join(
+        [
+            "start-tank H",  # legal
+            "buy C-OC#1",  # parses, illegal during setup
+            "frobnicate",  # does not parse
+            "99",  # no such number
+            "1",  # the first legal move
+            "undo",
+            "undo",
+            "undo",  # nothing left
+            "redo",
+            "save mygame",
+            "",
+        ]
+    )
     code, out, err = play(capsys, monkeypatch, script, "--seed", "12", "--players", "2")
     assert code == 0 and err == ""
     assert "illegal: Markets: buy and sell only during a market Action" in out
@@ -277,8 +302,10 @@ def test_play_keeps_a_longer_autosave_of_the_same_seed(capsys, monkeypatch, save
     assert len(longer.moves) == 3
     code, out, _ = play(capsys, monkeypatch, "1\n", "--seed", "13")
     assert code == 0
-    assert f"autosave-13.json holds another game or a later point of this one and is kept; " \
-           f"autosaving to {saves / 'autosave-13-2.json'}" in out
+    assert (
+        f"autosave-13.json holds another game or a later point of this one and is kept; "
+        f"autosaving to {saves / 'autosave-13-2.json'}" in out
+    )
     assert load_game(saves / "autosave-13.json").moves == longer.moves
     assert load_game(saves / "autosave-13-2.json").moves == longer.moves[:1]
 
@@ -310,15 +337,14 @@ def test_play_bad_load_file_is_one_line(capsys, monkeypatch, saves, tmp_path):
     assert code == 1 and "x.json: not a pipeline-tui save" in one_line_error(err)
 
 
-
 # --- components -------------------------------------------------------------------------------
+
 
 def test_components_prints_every_table_with_its_source(capsys):
     code, out, err = run(capsys, "components")
     assert (code, err) == (0, "")
     assert out.startswith("Pipeline components, edition 2: printed components")
-    for heading in ("CONTRACTS", "ORDERS", "MARKETS", "SHOPS", "UPGRADES", "VALUATION",
-                    "REFINEMENT MARKERS"):
+    for heading in ("CONTRACTS", "ORDERS", "MARKETS", "SHOPS", "UPGRADES", "VALUATION", "REFINEMENT MARKERS"):
         assert f"\n{heading}\nSource" in out
 
 

@@ -36,8 +36,9 @@ def test_no_command_in_a_terminal_opens_the_title_screen(opened, tmp_path):
 
 def test_new_passes_players_seed_and_first_game(opened):
     assert cli.main(["new", "--players", "3", "--seed", "9", "--first-game"]) == 0
-    assert opened == [{"mode": "new", "saves_dir": None, "mouse": True, "players": 3, "seed": 9,
-                       "first_game": True}]
+    assert opened == [
+        {"mode": "new", "saves_dir": None, "mouse": True, "players": 3, "seed": 9, "first_game": True}
+    ]
 
 
 def test_new_without_players_opens_the_new_game_screen(opened):

@@ -29,8 +29,7 @@ PRINTED_CONTRACTS = {
 PRINTED_ORDERS = {
     3: "O3S1T1 S3S3T3 O3O3T3 S3S2O1 S3T2O2 T3T2O1 O3S3T3 S3T2O1",
     4: "O2O2O2O2 S2S2O1O1 O3O3O2O1 O3O3T1T1 S3T2O1O1 S1S1S1S1 S3O3S2S1 T3T3T3T3",
-    5: "T2T2T2T2T2 S3S3S3O2O2 S2S2S2S2S2 S3O3T3S2O2 O1O1O1O1O1 O3O3O3O2O1 T1T1T1O1O1 "
-       "T2T2T2S1S1",
+    5: "T2T2T2T2T2 S3S3S3O2O2 S2S2S2S2S2 S3O3T3S2O2 O1O1O1O1O1 O3O3O3O2O1 T1T1T1O1O1 T2T2T2S1S1",
 }
 
 
@@ -64,8 +63,18 @@ def test_every_table_names_its_source():
         ed = E.edition(number)
         tables = [s.table for s in ed.sources]
         assert len(tables) == len(set(tables))
-        assert {"contracts", "orders", "markets", "market overlays", "refresh", "tank shop",
-                "machine shop", "government layout", "upgrades", "valuation"} <= set(tables)
+        assert {
+            "contracts",
+            "orders",
+            "markets",
+            "market overlays",
+            "refresh",
+            "tank shop",
+            "machine shop",
+            "government layout",
+            "upgrades",
+            "valuation",
+        } <= set(tables)
         assert all(isinstance(s.source, Source) and s.note for s in ed.sources)
     assert E.edition(1).source_of("contracts") is Source.DESIGN
     assert E.edition(2).source_of("contracts") is Source.PRINTED
@@ -86,9 +95,29 @@ def test_printed_rows_at_two_players_as_transcribed():
     assert [rows["1-OL"].prices[i] for i in rows["1-OL"].slots[2]] == [25, 25]
     assert [rows["1-SH"].prices[i] for i in rows["1-SH"].slots[2]] == [55, 55]
     assert rows["3-OC"].prices[-1] == 13 and rows["2-SC"].prices[0] == 6
-    demand = {code: rows[code].demand for code in ("1-OL", "1-OM", "1-OH", "1-SL", "1-SM", "1-SH",
-                                                   "2-OL", "2-OM", "2-OH", "2-TL", "2-TM", "2-TH",
-                                                   "3-SL", "3-SM", "3-SH", "3-TL", "3-TM", "3-TH")}
+    demand = {
+        code: rows[code].demand
+        for code in (
+            "1-OL",
+            "1-OM",
+            "1-OH",
+            "1-SL",
+            "1-SM",
+            "1-SH",
+            "2-OL",
+            "2-OM",
+            "2-OH",
+            "2-TL",
+            "2-TM",
+            "2-TH",
+            "3-SL",
+            "3-SM",
+            "3-SH",
+            "3-TL",
+            "3-TM",
+            "3-TH",
+        )
+    }
     assert list(demand.values()) == [2, 1, 1, 1, 2, 0, 1, 2, 1, 3, 1, 1, 3, 2, 1, 2, 1, 0]
 
 
@@ -168,12 +197,14 @@ def test_setups_without_an_edition_decode_as_edition_one():
 
 # --- the rules read the game's own tables -----------------------------------------------------
 
+
 def _printed_game(players: int = 2, seed: int = 1):
     game = new_game(players, seed, edition=2)
     game.state.market_layout = list(E.PHOTOGRAPHED_LAYOUT)
     rows = E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, players)
-    game.state.markets = [[r.colour] * len(r.slots[players]) if r.starts_full
-                          else [-1] * len(r.slots[players]) for r in rows]
+    game.state.markets = [
+        [r.colour] * len(r.slots[players]) if r.starts_full else [-1] * len(r.slots[players]) for r in rows
+    ]
     return game
 
 
@@ -209,8 +240,11 @@ def test_refresh_removes_the_printed_demand_and_adds_four_crude():
 
 
 def test_shops_hold_the_printed_slots_per_player_count():
-    for players, tanks, machines in ((2, [2, 2, 2], [1, 1, 1]), (3, [3, 3, 3], [1, 2, 1]),
-                                     (4, [4, 4, 4], [2, 2, 2])):
+    for players, tanks, machines in (
+        (2, [2, 2, 2], [1, 1, 1]),
+        (3, [3, 3, 3], [1, 2, 1]),
+        (4, [4, 4, 4], [2, 2, 2]),
+    ):
         state = initial_state(GameSetup.default(players, 5))
         assert state.tank_shop == tanks and state.machine_shop == machines
         assert state.tank_reserve == C.TANK_TILES - 5 * players - sum(tanks)
@@ -235,8 +269,7 @@ def test_barrel_codes_of_printed_rows_are_the_move_notation():
 
 def test_two_players_sell_into_the_dearer_printed_pair_and_refined_markets_i_adds_5():
     game = _printed_game()
-    player = setup_player(game, money=0, tanks=[1, 1, 1, 1], oil={"OL": 2},
-                          upgrades={"RM": 1})
+    player = setup_player(game, money=0, tanks=[1, 1, 1, 1], oil={"OL": 2}, upgrades={"RM": 1})
     game.apply(M.Action(action="refined1"))
     game.apply(M.Sell(row="1-OL", slot=0, colour=0, grade=1))  # pattern A Low: 20 20 [25 25]
     assert player.money == 25 + C.REFINED_MARKETS_I_BONUS

@@ -31,8 +31,9 @@ def _loaded_after_import(modules: list[str], walk: bool = True) -> set[str]:
         "print(' '.join(sorted(sys.modules)))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
+    )
     assert result.returncode == 0, result.stderr
     return set(result.stdout.split())
 

@@ -46,8 +46,9 @@ def moves_seen() -> frozenset:
     seen: set = set()
     for rules_version in (1, 2):  # the moves of old saves and of new games
         for seed in range(30):
-            _random_game(seed, players=(2, 3, 4)[seed % 3], rich=seed % 2 == 0, seen=seen,
-                         rules_version=rules_version)
+            _random_game(
+                seed, players=(2, 3, 4)[seed % 3], rich=seed % 2 == 0, seen=seen, rules_version=rules_version
+            )
     return frozenset(seen)
 
 
@@ -74,19 +75,22 @@ def test_distinct_moves_have_distinct_texts():
     assert all(len(ms) == 1 for ms in texts.values())
 
 
-@pytest.mark.parametrize("move", [
-    M.PlaceTile(x=-12, y=-7, rot=3),
-    M.RunNetwork(x=-3, y=11),
-    M.Refine(x=-4, y=-1, k=1, from_grade=0, to_grade=3),
-    M.TakeContract(kind="order", row=5, slot=2, deferred=True),
-    M.TakeContract(kind="contract", row=3, slot=0, deferred=False),
-    M.FulfilOrder(row=4, slot=1, grades=(1, 3, 2, 1)),
-    M.Deliver(contract=9, need=2, grade=3),
-    M.TakePipe(shop="M", index=7),
-    M.Sell(row="C-SC", slot=5, colour=2, grade=3),
-    M.ChooseTurnOrder(position=3),
-    M.FlipToken(family="MACH"),
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        M.PlaceTile(x=-12, y=-7, rot=3),
+        M.RunNetwork(x=-3, y=11),
+        M.Refine(x=-4, y=-1, k=1, from_grade=0, to_grade=3),
+        M.TakeContract(kind="order", row=5, slot=2, deferred=True),
+        M.TakeContract(kind="contract", row=3, slot=0, deferred=False),
+        M.FulfilOrder(row=4, slot=1, grades=(1, 3, 2, 1)),
+        M.Deliver(contract=9, need=2, grade=3),
+        M.TakePipe(shop="M", index=7),
+        M.Sell(row="C-SC", slot=5, colour=2, grade=3),
+        M.ChooseTurnOrder(position=3),
+        M.FlipToken(family="MACH"),
+    ],
+)
 def test_hand_made_moves_round_trip(move):
     assert parse_move(format_move(move)) == move
 
@@ -99,16 +103,48 @@ def test_known_texts_parse_to_the_expected_moves():
     assert parse_move("upgrade eng") == M.BuyUpgrade(family="ENG")
     assert parse_move("gov 1.8") == M.Government(quadrant=0, space=7)
     assert parse_move("contract CM.1 deferred") == M.TakeContract(
-        kind="contract", row=2, slot=0, deferred=True)
+        kind="contract", row=2, slot=0, deferred=True
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "fly", "act nowhere", "place 1,2", "place 1,2 r4", "place a,b r0", "buy Z-OC#1",
-    "sell 2-TH#1 XX", "sell 2-TH#1", "contract CX.1", "contract O6.1", "contract CL.1 later",
-    "refine 0,0/3 C>L", "refine 0,0/0 C>L", "refine 0,0/1 L", "deliver 0.1 L", "deliver 1.1 Q", "fulfil O3.1 LZ",
-    "fulfil C3.1 LLL", "tank 0 C", "pipe x", "take-pipe X1", "upgrade NOPE", "gov 1", "gov-more x",
-    "pass now", "start-tank Z", "order-place 0", "run 1,2,3", "buy 2-TH#x", "buy 2-TH#0", "gov 0.1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "fly",
+        "act nowhere",
+        "place 1,2",
+        "place 1,2 r4",
+        "place a,b r0",
+        "buy Z-OC#1",
+        "sell 2-TH#1 XX",
+        "sell 2-TH#1",
+        "contract CX.1",
+        "contract O6.1",
+        "contract CL.1 later",
+        "refine 0,0/3 C>L",
+        "refine 0,0/0 C>L",
+        "refine 0,0/1 L",
+        "deliver 0.1 L",
+        "deliver 1.1 Q",
+        "fulfil O3.1 LZ",
+        "fulfil C3.1 LLL",
+        "tank 0 C",
+        "pipe x",
+        "take-pipe X1",
+        "upgrade NOPE",
+        "gov 1",
+        "gov-more x",
+        "pass now",
+        "start-tank Z",
+        "order-place 0",
+        "run 1,2,3",
+        "buy 2-TH#x",
+        "buy 2-TH#0",
+        "gov 0.1",
+    ],
+)
 def test_garbage_gives_a_one_line_notation_error(text):
     with pytest.raises(NotationError) as info:
         parse_move(text)

@@ -67,16 +67,18 @@ def setup_for(seed: int, players: int) -> GameSetup:
     """Every 7th seed plays the rulebook's suggested first game (no 7 markers, fixed upgrades);
     every 5th plays component edition 1 (fixed markets), the others the printed edition; every
     5th (another residue) the rules version of old saves (1)."""
-    setup = GameSetup.default(players=players, seed=seed, first_game=seed % 7 == 0,
-                              edition=1 if seed % 5 == 0 else 2)
+    setup = GameSetup.default(
+        players=players, seed=seed, first_game=seed % 7 == 0, edition=1 if seed % 5 == 0 else 2
+    )
     return msgspec.structs.replace(setup, rules_version=1 if seed % 5 == 1 else RULES_VERSION)
 
 
 # --- random candidate moves -------------------------------------------------------------------
 
 _ACTION_NAMES = list(rules.CROSS_ACTIONS) + ["bogus", ""]
-_ROW_CODES = [f"{market}-{colour}{grade}" for market in "C123" for colour in "OTS"
-              for grade in "CLMH"] + ["9-XX"]
+_ROW_CODES = [f"{market}-{colour}{grade}" for market in "C123" for colour in "OTS" for grade in "CLMH"] + [
+    "9-XX"
+]
 _FAMILIES = list(C.UPGRADE_CODES) + ["NOPE"]
 
 
@@ -116,11 +118,15 @@ _MAKERS = {
     M.EndTurn: lambda g, s: M.EndTurn(),
     M.ChooseTurnOrder: lambda g, s: M.ChooseTurnOrder(position=_r(g, -1, 5)),
     M.Buy: lambda g, s: M.Buy(row=g.choice(_ROW_CODES), slot=_r(g, -1, 6)),
-    M.Sell: lambda g, s: M.Sell(row=g.choice(_ROW_CODES), slot=_r(g, -1, 6),
-                                colour=_r(g, -1, 3), grade=_r(g, -1, 4)),
+    M.Sell: lambda g, s: M.Sell(
+        row=g.choice(_ROW_CODES), slot=_r(g, -1, 6), colour=_r(g, -1, 3), grade=_r(g, -1, 4)
+    ),
     M.TakeContract: lambda g, s: M.TakeContract(
-        kind=g.choice(["contract", "order", "other"]), row=_r(g, 0, 6), slot=_r(g, -1, 3),
-        deferred=g.random() < 0.5),
+        kind=g.choice(["contract", "order", "other"]),
+        row=_r(g, 0, 6),
+        slot=_r(g, -1, 3),
+        deferred=g.random() < 0.5,
+    ),
     M.TakeLoan: lambda g, s: M.TakeLoan(),
     M.BuyTank: lambda g, s: M.BuyTank(shop_row=_r(g, -1, 3), grade=_r(g, -1, 4)),
     M.BuyMachine: lambda g, s: M.BuyMachine(shop_row=_r(g, -1, 3)),
@@ -131,13 +137,11 @@ _MAKERS = {
     M.FlipToken: lambda g, s: M.FlipToken(family=g.choice(_FAMILIES)),
     M.BuyGovernmentTile: lambda g, s: M.BuyGovernmentTile(space=_r(g, -1, 8)),
     M.Refine: lambda g, s: _refine(g, s),
-    M.Deliver: lambda g, s: M.Deliver(contract=_r(g, -1, 3), need=_r(g, -1, 3),
-                                      grade=_r(g, -1, 4)),
+    M.Deliver: lambda g, s: M.Deliver(contract=_r(g, -1, 3), need=_r(g, -1, 3), grade=_r(g, -1, 4)),
     M.FulfilOrder: lambda g, s: M.FulfilOrder(
-        row=_r(g, 2, 6), slot=_r(g, -1, 3),
-        grades=tuple(_r(g, 0, 3) for _ in range(_r(g, 2, 6)))),
-    M.TakeGovernmentTile: lambda g, s: M.TakeGovernmentTile(quadrant=_r(g, -1, 4),
-                                                            space=_r(g, -1, 8)),
+        row=_r(g, 2, 6), slot=_r(g, -1, 3), grades=tuple(_r(g, 0, 3) for _ in range(_r(g, 2, 6)))
+    ),
+    M.TakeGovernmentTile: lambda g, s: M.TakeGovernmentTile(quadrant=_r(g, -1, 4), space=_r(g, -1, 8)),
     M.TakeTank: lambda g, s: M.TakeTank(shop_row=_r(g, -1, 3), grade=_r(g, -1, 4)),
     M.TakeMachine: lambda g, s: M.TakeMachine(shop_row=_r(g, -1, 3)),
     M.TakePipe: lambda g, s: M.TakePipe(shop=g.choice(["T", "M", "X"]), index=_r(g, -1, 8)),
@@ -172,14 +176,24 @@ def test_every_move_type_has_a_maker():
 
 # --- movers ----------------------------------------------------------------------------------
 
+
 def uniform(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
     """The brief's mover: uniform over the legal moves."""
     return rng.choice(legal)
 
 
 _ENDS = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
-_GOALS = (M.Refine, M.Deliver, M.FulfilOrder, M.RunMachines, M.RunMachine, M.PlaceMachine,
-          M.BuyMachine, M.TakeMachine, M.BuyUpgrade)
+_GOALS = (
+    M.Refine,
+    M.Deliver,
+    M.FulfilOrder,
+    M.RunMachines,
+    M.RunMachine,
+    M.PlaceMachine,
+    M.BuyMachine,
+    M.TakeMachine,
+    M.BuyUpgrade,
+)
 _WORK_CHOICES = (M.Action, M.Secondary, M.Government, M.RunNetwork, M.RunMachine)
 
 
@@ -198,9 +212,12 @@ def _longest_after(state: State, place: M.PlaceTile) -> int:
 def _wanted_colours(state: State) -> set[int]:
     """Colours with a Pipeline able to refine Crude but fewer than 2 unrefined barrels to feed it."""
     player = rules.current(state)
-    return {p.colour for p in rules.network(player).pipelines
-            if p.value(player.level("ENG")) >= state.refinement_costs[p.colour][0]
-            and sum(player.oil[g][p.colour] for g in range(3)) < 2}
+    return {
+        p.colour
+        for p in rules.network(player).pipelines
+        if p.value(player.level("ENG")) >= state.refinement_costs[p.colour][0]
+        and sum(player.oil[g][p.colour] for g in range(3)) < 2
+    }
 
 
 def seeker(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
@@ -216,8 +233,12 @@ def seeker(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
         return rng.choice(goals)
     want = _wanted_colours(state)
     if want and rng.random() < 0.8:
-        feed = [m for m in legal if isinstance(m, M.Buy)
-                and rules.market_rows(state)[rules.market_row_index(state)[m.row]].colour in want]
+        feed = [
+            m
+            for m in legal
+            if isinstance(m, M.Buy)
+            and rules.market_rows(state)[rules.market_row_index(state)[m.row]].colour in want
+        ]
         feed += [m for m in legal if m == M.Action(action="crude")]
         if feed:
             return rng.choice(feed)
@@ -234,6 +255,7 @@ def seeker(rng: random.Random, state: State, legal: list[M.Move]) -> M.Move:
 
 
 # --- per-move checks ---------------------------------------------------------------------------
+
 
 def _negative_check(state: State, legal: list[M.Move], rng: random.Random, apply) -> None:
     """Random moves are legal exactly when listed; illegal ones raise and change nothing."""
@@ -347,6 +369,7 @@ def test_random_game_any_seed(seed: int, players: int) -> None:
 
 # --- rich tables: plenty of money, Tanks and oil from the first Round ---------------------------
 
+
 def rich_state(seed: int, players: int) -> State:
     """A table just after setup where every player got $300, Tanks from the reserve and barrels
     from the supply: components are moved, never created, so the invariants still hold."""
@@ -402,6 +425,7 @@ def test_player_counts_are_all_covered() -> None:
 
 # --- the checker itself must catch broken states ----------------------------------------------
 
+
 def _mid_game_state() -> State:
     game = Game(GameSetup.default(players=3, seed=11))
     rng = random.Random(11)
@@ -441,19 +465,22 @@ def _duplicate_contract(s: State) -> None:
     s.order_rows[0][0] = tile
 
 
-@pytest.mark.parametrize("corrupt, message", [
-    (lambda s: s.supply.__setitem__(0, s.supply[0] + 1), "O barrels"),
-    (lambda s: s.players[1].oil[3].__setitem__(2, s.players[1].oil[3][2] + 1), "S barrels"),
-    (_give_tile, "Pipe tile"),
-    (_lose_tile, "Pipe tiles in no place"),
-    (_overlap, "overlap"),
-    (lambda s: setattr(s, "machine_reserve", s.machine_reserve + 1), "Machines"),
-    (_machine_off_network, "Machine on cell"),
-    (lambda s: setattr(s, "tank_reserve", s.tank_reserve - 1), "Tanks"),
-    (lambda s: setattr(s.players[2], "money", -1), "negative"),
-    (_overfill_tanks, "barrels in"),
-    (_duplicate_contract, "Contract/Order tile"),
-])
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda s: s.supply.__setitem__(0, s.supply[0] + 1), "O barrels"),
+        (lambda s: s.players[1].oil[3].__setitem__(2, s.players[1].oil[3][2] + 1), "S barrels"),
+        (_give_tile, "Pipe tile"),
+        (_lose_tile, "Pipe tiles in no place"),
+        (_overlap, "overlap"),
+        (lambda s: setattr(s, "machine_reserve", s.machine_reserve + 1), "Machines"),
+        (_machine_off_network, "Machine on cell"),
+        (lambda s: setattr(s, "tank_reserve", s.tank_reserve - 1), "Tanks"),
+        (lambda s: setattr(s.players[2], "money", -1), "negative"),
+        (_overfill_tanks, "barrels in"),
+        (_duplicate_contract, "Contract/Order tile"),
+    ],
+)
 def test_invariant_checker_catches(corrupt, message) -> None:
     state = _mid_game_state()
     check_invariants(state)

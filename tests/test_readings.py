@@ -9,15 +9,30 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.scoring import final_scores
 
-from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_round,
-                           pass_to_year, pass_turn, pipeline_at, play, refine, setup_player,
-                           straight_row, use_families)
+from tests.helpers import (
+    EXAMPLE_COSTS,
+    build,
+    legal_of,
+    me,
+    new_game,
+    oil,
+    pass_round,
+    pass_to_year,
+    pass_turn,
+    pipeline_at,
+    play,
+    refine,
+    setup_player,
+    straight_row,
+    use_families,
+)
 
 ORANGE, TEAL, SILVER = 0, 1, 2
 ROW = C.MARKET_ROW_INDEX
 
 
 # --- Higher grades fill lower requirements, paid at the lower grade --------------------------
+
 
 def test_high_oil_sold_into_a_mid_row_is_paid_the_mid_price():
     game = new_game(players=4)
@@ -82,6 +97,7 @@ def test_an_order_needs_a_barrel_of_at_least_each_required_grade():
 
 # --- Selling comes before buying in one market visit ----------------------------------------
 
+
 def test_all_selling_comes_before_buying():
     game = new_game(players=4)
     game.state.markets[ROW["C-OC"]] = [-1, -1, ORANGE, ORANGE, ORANGE, ORANGE]
@@ -95,6 +111,7 @@ def test_all_selling_comes_before_buying():
 
 
 # --- Yearly upgrade benefits -----------------------------------------------------------------
+
 
 def test_yearly_benefits_arrive_on_the_owners_first_turn_of_years_2_and_3():
     game = new_game()
@@ -118,6 +135,7 @@ def test_yearly_benefits_arrive_on_the_owners_first_turn_of_years_2_and_3():
 
 
 # --- Government quadrants open 2 / 3 / 4 by Year --------------------------------------------
+
 
 def _government_action(game, quadrant: int) -> None:
     space = next(s for s in range(8) if game.state.government[quadrant][s] >= 0)
@@ -149,11 +167,19 @@ def test_government_quadrants_open_two_in_year_1_three_in_year_2_four_in_year_3(
 
 # --- Machines: a Pipeline runs once per Machine Phase ----------------------------------------
 
+
 def _two_machine_game(**player):
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)],
-                 money=40, tanks=[3, 3, 3, 3], oil={"OC": 3}, **player)
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+        money=40,
+        tanks=[3, 3, 3, 3],
+        oil={"OC": 3},
+        **player,
+    )
     return game
 
 
@@ -174,11 +200,18 @@ def test_a_pipeline_attached_to_two_machines_runs_once_per_machine_phase():
 
 # --- Running the network from a worker tile -----------------------------------------------------
 
+
 def _network_game(eng: int = 0, machines=()):
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=list(machines),
-                 tanks=[3, 3, 3, 3], oil={"OC": 2, "OL": 1}, upgrades={"ENG": eng})
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=list(machines),
+        tanks=[3, 3, 3, 3],
+        oil={"OC": 2, "OL": 1},
+        upgrades={"ENG": eng},
+    )
     return game
 
 
@@ -219,11 +252,13 @@ def test_a_network_run_excludes_pipelines_attached_to_a_machine():
 def test_a_barrel_refined_in_a_run_is_not_refined_again_in_that_run():
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    tiles = build(((0, 0), "EW:O NS:O", (1, 0), "EW:O NS:*"),
-                  ((-2, 0), "EW:O NS:*", (-1, 0), "EW:O NS:*"),
-                  ((0, -2), "NS:O EW:*", (0, -1), "NS:O EW:*"),
-                  ((0, 1), "NS:O EW:*", (0, 2), "NS:O EW:*"),
-                  ((0, 3), "NS:O EW:*", (0, 4), "NS:O EW:*"))
+    tiles = build(
+        ((0, 0), "EW:O NS:O", (1, 0), "EW:O NS:*"),
+        ((-2, 0), "EW:O NS:*", (-1, 0), "EW:O NS:*"),
+        ((0, -2), "NS:O EW:*", (0, -1), "NS:O EW:*"),
+        ((0, 1), "NS:O EW:*", (0, 2), "NS:O EW:*"),
+        ((0, 3), "NS:O EW:*", (0, 4), "NS:O EW:*"),
+    )
     player = setup_player(game, tiles=tiles, tanks=[2, 2, 2, 2], oil={"OC": 1})
     row = pipeline_at(player, (0, 0), "EW")
     column = pipeline_at(player, (0, 0), "NS")
@@ -235,6 +270,7 @@ def test_a_barrel_refined_in_a_run_is_not_refined_again_in_that_run():
 
 
 # --- Turn order ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("rules_version", [1, 2])
 def test_turn_order_choosers_insert_and_the_others_append(rules_version):
@@ -308,6 +344,7 @@ def test_only_the_four_action_tiles_show_the_turn_order_icon():
 
 # --- Ties ------------------------------------------------------------------------------------------
 
+
 def test_a_tie_goes_to_the_player_furthest_ahead_in_turn_order():
     game = new_game()
     s = game.state
@@ -322,6 +359,7 @@ def test_a_tie_goes_to_the_player_furthest_ahead_in_turn_order():
 
 
 # --- Further readings (docs/rules-readings.md) -----------------------------------------------------
+
 
 def test_a_cube_keeps_its_colour_in_a_market_under_refined_markets_iii():
     game = new_game(players=4)
@@ -409,15 +447,26 @@ def test_barrels_on_contracts_return_to_the_supply_and_barrels_on_orders_stay():
     s = game.state
     for colour in range(3):  # the barrels given to the player come out of the bank
         s.supply[colour] -= sum(player.oil[g][colour] for g in range(4))
-    play(game, "act contracts", "contract CL.1", "done", "deliver 1.1 L", "deliver 1.2 L",
-         "fulfil O3.1 LLL", "end")
+    play(
+        game,
+        "act contracts",
+        "contract CL.1",
+        "done",
+        "deliver 1.1 L",
+        "deliver 1.2 L",
+        "fulfil O3.1 LLL",
+        "end",
+    )
     pass_to_year(game, 2)
     assert player.contracts[0].barrels == []
     assert player.orders[0].barrels == [(ORANGE, 1), (TEAL, 1), (SILVER, 1)]
     for colour in range(3):  # every cube is somewhere: bank, markets, Tank Farms or Orders
-        total = (s.supply[colour] + sum(row.count(colour) for row in s.markets)
-                 + sum(p.oil[g][colour] for p in s.players for g in range(4))
-                 + sum(b[0] == colour for p in s.players for o in p.orders for b in o.barrels))
+        total = (
+            s.supply[colour]
+            + sum(row.count(colour) for row in s.markets)
+            + sum(p.oil[g][colour] for p in s.players for g in range(4))
+            + sum(b[0] == colour for p in s.players for o in p.orders for b in o.barrels)
+        )
         assert total == C.BARRELS_PER_COLOUR
 
 
@@ -431,6 +480,7 @@ def test_supply_adds_only_the_barrels_the_bank_still_has():
 
 
 # --- Human Resources III: "any 2 Actions" -----------------------------------------------------
+
 
 def test_human_resources_iii_any_two_actions_may_repeat_a_cross_space():
     """Rules version 2: the second Main Action may be the same space (version 1 refuses it:
@@ -448,8 +498,9 @@ def test_human_resources_iii_may_run_the_same_pipeline_in_both_actions(rules_ver
     """A Pipeline runs once per Action, so the same tile twice refines two barrels."""
     game = new_game(rules_version=rules_version)
     game.state.refinement_costs = EXAMPLE_COSTS
-    player = setup_player(game, upgrades={"HR": 3}, tanks=[2, 2, 2, 2], oil={"OC": 2},
-                          tiles=build(*straight_row("O", 2)))
+    player = setup_player(
+        game, upgrades={"HR": 3}, tanks=[2, 2, 2, 2], oil={"OC": 2}, tiles=build(*straight_row("O", 2))
+    )
     orange = pipeline_at(player, (0, 0), "EW")
     play(game, "run 0,0")
     game.apply(refine(orange, "C", "L"))
@@ -459,6 +510,7 @@ def test_human_resources_iii_may_run_the_same_pipeline_in_both_actions(rules_ver
 
 
 # --- Machines I with an empty Machine Shop ---------------------------------------------------------
+
 
 def _machines_i_game(rules_version: int, shop_empty: bool = True):
     game = new_game(rules_version=rules_version)
@@ -516,6 +568,7 @@ def test_the_shops_machine_never_comes_from_the_stack():
 
 
 # --- Government grants may open a quadrant ------------------------------------------------------
+
 
 @pytest.mark.parametrize("rules_version", [1, 2])
 def test_an_upgrade_grant_opens_a_quadrant_when_none_opened_this_year(rules_version):

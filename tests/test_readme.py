@@ -20,7 +20,8 @@ def test_ci_runs_the_readme_commands_as_written():
     assert "[test]" in test and test.endswith("pytest -q")
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert [line for line in ci if line.startswith(install)] == [
-        install + " </dev/null >/dev/null"]  # no terminal in CI: the plain-text game, no input
+        install + " </dev/null >/dev/null"
+    ]  # no terminal in CI: the plain-text game, no input
     assert test in ci
 
 

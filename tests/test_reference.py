@@ -11,7 +11,12 @@ from pipeline_tui.data import editions as E
 from pipeline_tui.data.components import Source
 from pipeline_tui.data.oil import parse_barrel
 from pipeline_tui.data.reference import (
-    EDITIONS, LATEST_EDITION, contract_text, reference, reference_json, upgrade_text,
+    EDITIONS,
+    LATEST_EDITION,
+    contract_text,
+    reference,
+    reference_json,
+    upgrade_text,
     valuation_text,
 )
 from pipeline_tui.text import COMPONENT_SECTIONS, render_components, render_components_text
@@ -85,8 +90,7 @@ def test_edition_2_markets_are_the_printed_ladders_and_patterns():
     ladders = [t.prices["crude"] for t in ref.market_tiles if "crude" in t.prices]
     assert ladders == [list(ladder) for ladder in E.CRUDE_LADDERS]
     pattern_a = next(t for t in ref.market_tiles if t.name == "A")
-    assert pattern_a.prices == {"Low": [20, 20, 25, 25], "Mid": [40, 40, 45, 45],
-                                "High": [45, 45, 50, 50]}
+    assert pattern_a.prices == {"Low": [20, 20, 25, 25], "Mid": [40, 40, 45, 45], "High": [45, 45, 50, 50]}
     rows = E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2)
     assert [m.code for m in ref.markets] == [row.code for row in rows]
     assert "random" in ref.market_rows_note
@@ -97,8 +101,7 @@ def test_edition_2_markets_are_the_printed_ladders_and_patterns():
 def test_shops_and_markers_come_from_the_edition(edition):
     ref = reference(edition)
     ed = E.edition(edition)
-    assert [s.prices for s in ref.shops] == [list(ed.tank_shop_prices),
-                                             list(ed.machine_shop_prices)]
+    assert [s.prices for s in ref.shops] == [list(ed.tank_shop_prices), list(ed.machine_shop_prices)]
     assert ref.shops[0].spaces[3] == list(ed.tank_shop_spaces[3])
     assert ref.shops[1].printed == ed.machine_shop_printed
     assert ref.refinement_markers.values == list(C.REFINEMENT_MARKERS)
@@ -120,8 +123,8 @@ def test_card_texts_name_needs_and_pay():
     assert text.startswith("Low Contract: Low-Grade Orange, Low-Grade Orange. Pays $20 + $20 = $40")
     order = C.PRINTED_ORDERS[0]
     assert contract_text(order.id).startswith(
-        "Order of 3 barrels: High-Grade Orange, Low-Grade Silver, Low-Grade Teal. Fulfilled all "
-        "at once")
+        "Order of 3 barrels: High-Grade Orange, Low-Grade Silver, Low-Grade Teal. Fulfilled all at once"
+    )
     assert "$55 + $30 + $30 = $115" in contract_text(order.id)
 
 
@@ -131,8 +134,7 @@ def test_the_json_has_contracts_and_orders_as_lists_of_objects_with_needs():
     assert isinstance(data["contracts"], list) and len(data["contracts"]) == 30
     assert isinstance(data["orders"], list) and len(data["orders"]) == 24
     assert all(isinstance(c["needs"], list) for c in data["contracts"] + data["orders"])
-    assert {code for c in data["contracts"] for code in c["needs"]} <= {
-        a + b for a in "OTS" for b in "LMH"}
+    assert {code for c in data["contracts"] for code in c["needs"]} <= {a + b for a in "OTS" for b in "LMH"}
     assert data["sources"]["orders"]["source"] == "printed"
     assert set(data["markets"][0]["slots"]) == {"2", "3", "4"}
 
@@ -143,8 +145,9 @@ def test_the_text_has_every_section_within_78_columns(edition):
     for title in COMPONENT_SECTIONS:
         assert f"\n{title.upper()}\nSource" in text
     assert max(len(line) for line in text.splitlines()) <= 78
-    assert max(len(line) for _, lines in render_components(reference(edition), width=74)
-               for line in lines) <= 74
+    assert (
+        max(len(line) for _, lines in render_components(reference(edition), width=74) for line in lines) <= 74
+    )
 
 
 def test_the_text_shows_each_editions_markets():

@@ -13,14 +13,29 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import highest_grade_from_crude, network, refine_cost
 
-from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_turn,
-                           pass_to_year, pipeline_at, play, refine, setup_player, straight_column,
-                           straight_row, use_families)
+from tests.helpers import (
+    EXAMPLE_COSTS,
+    build,
+    legal_of,
+    me,
+    new_game,
+    oil,
+    pass_turn,
+    pass_to_year,
+    pipeline_at,
+    play,
+    refine,
+    setup_player,
+    straight_column,
+    straight_row,
+    use_families,
+)
 
 ORANGE, TEAL, SILVER = 0, 1, 2
 
 
 # --- Refinement Costs ------------------------------------------------------------------------
+
 
 def test_refinement_costs_add_up_along_a_run():
     """Teal Crude>Low costs 4; Crude>Mid costs 10 (4, then 6 more)."""
@@ -36,6 +51,7 @@ def test_refinement_costs_add_up_along_a_run():
 
 
 # --- Refinement Values and Refining Oil ------------------------------------------------------
+
 
 def example_network() -> list:
     """A worker tile at (0,0)-(1,0) touching an orange Pipeline of 6 (along the row), a teal
@@ -53,8 +69,7 @@ def example_network() -> list:
 def refinery():
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=example_network(), tanks=[2, 2, 2, 2],
-                 oil={"OL": 1, "TL": 1, "TC": 1})
+    setup_player(game, tiles=example_network(), tanks=[2, 2, 2, 2], oil={"OL": 1, "TL": 1, "TC": 1})
     return game
 
 
@@ -89,6 +104,7 @@ def test_refining_oil_example(refinery):
 
 # --- Running Machines --------------------------------------------------------------------------
 
+
 def machine_network() -> list:
     """Machine 1 on (0,0): orange a (5) north, teal b (8) east, teal c (4) south. Machine 2 on
     (8,1): silver d (6) east and a one-segment stub from (8,0)."""
@@ -107,8 +123,14 @@ def machine_network() -> list:
 def machines_game():
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=machine_network(), machines=[(0, 0), (8, 1)], money=50,
-                 tanks=[3, 3, 3, 3], oil={"OC": 1, "TL": 1, "TC": 1, "SC": 2})
+    setup_player(
+        game,
+        tiles=machine_network(),
+        machines=[(0, 0), (8, 1)],
+        money=50,
+        tanks=[3, 3, 3, 3],
+        oil={"OC": 1, "TL": 1, "TC": 1, "SC": 2},
+    )
     return game
 
 
@@ -130,14 +152,14 @@ def test_running_machines_example(machines_game):
     assert stub.segments == 1 and stub.machines == {(8, 1)}
     with pytest.raises(IllegalMove, match="Refinement Value 1 is below the cost 5"):
         game.apply(refine(stub, "C", "L"))
-    for move in (refine(a, "C", "L"), refine(b, "L", "M"), refine(c, "C", "L"),
-                 refine(d, "C", "L")):
+    for move in (refine(a, "C", "L"), refine(b, "L", "M"), refine(c, "C", "L"), refine(d, "C", "L")):
         game.apply(move)
     game.apply(M.EndAction())
     assert [oil(player, code) for code in ("OL", "TM", "TL", "SL", "SC")] == [1, 1, 1, 1, 1]
 
 
 # --- Refined Markets ---------------------------------------------------------------------------
+
 
 def test_refined_market_example():
     """Sell 2 High teal (one as High for $45, one as Mid for $45), then buy 2 Crude silver at $10
@@ -167,6 +189,7 @@ def test_refined_market_example():
 
 # --- Turn Order --------------------------------------------------------------------------------
 
+
 def test_turn_order_example():
     """A player taking first place on the lower track bumps the disk there, and everyone after
     it, one place right; players who do not choose slide to the leftmost free place; the lower
@@ -186,6 +209,7 @@ def test_turn_order_example():
 
 
 # --- Upgrades ----------------------------------------------------------------------------------
+
 
 def test_upgrades_example():
     game = new_game(players=2)
@@ -217,6 +241,7 @@ def test_upgrades_example():
 
 # --- Machines and Pipes ------------------------------------------------------------------------
 
+
 def test_machines_and_pipes_example():
     game = new_game(players=2)
     player = setup_player(game, money=100, tiles=build(*straight_row("O", 3)))
@@ -243,6 +268,7 @@ def test_machines_and_pipes_example():
 
 
 # --- Contracts -----------------------------------------------------------------------------------
+
 
 def contracts_game():
     game = new_game(players=2)
@@ -284,4 +310,3 @@ def test_active_contract_example_completed_or_discarded_at_the_year_end():
     assert len(first.contracts) == 1 and first.penalties == 0
     assert first.contracts[0].completions == 0 and first.contracts[0].filled == [-1, -1]
     assert second.contracts == [] and second.penalties == 1
-

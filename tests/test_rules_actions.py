@@ -9,14 +9,26 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.network import tile_cells
 
-from tests.helpers import (build, legal_of, me, new_game, oil, pass_to_year, pass_turn, play,
-                           setup_player, straight_row, to_last_round)
+from tests.helpers import (
+    build,
+    legal_of,
+    me,
+    new_game,
+    oil,
+    pass_to_year,
+    pass_turn,
+    play,
+    setup_player,
+    straight_row,
+    to_last_round,
+)
 
 ORANGE, TEAL, SILVER = 0, 1, 2
 ROW = C.MARKET_ROW_INDEX
 
 
 # --- Markets ---------------------------------------------------------------------------------------
+
 
 def test_buying_pays_the_slot_price_and_fills_a_tank_of_that_grade():
     game = new_game()
@@ -85,13 +97,13 @@ def test_no_trading_outside_a_market_action():
 def test_many_barrels_may_be_bought_in_one_visit():
     game = new_game()
     player = setup_player(game, tanks=[5, 0, 0, 0], money=100)
-    play(game, "act crude", *[f"buy C-OC#{i}" for i in range(1, 5)],
-         *[f"buy C-SC#{i}" for i in range(1, 5)])
+    play(game, "act crude", *[f"buy C-OC#{i}" for i in range(1, 5)], *[f"buy C-SC#{i}" for i in range(1, 5)])
     assert (oil(player, "OC"), oil(player, "SC")) == (4, 4)
     assert player.money == 100 - 2 * (8 + 7 + 6 + 5)
 
 
 # --- Contracts & Loans -----------------------------------------------------------------------------
+
 
 def test_up_to_one_contract_from_each_row_for_free():
     game = new_game()
@@ -216,6 +228,7 @@ def test_the_contracts_action_may_take_just_a_loan_with_a_secondary_action():
 
 # --- Orders ----------------------------------------------------------------------------------------
 
+
 def test_an_order_is_fulfilled_all_at_once():
     game = new_game()
     game.state.order_rows[1] = [112, -1]  # "OM TM SL SL"
@@ -253,6 +266,7 @@ def test_orders_may_be_fulfilled_in_the_machine_phase_but_not_during_an_action()
 
 
 # --- Tanks & Pipes ---------------------------------------------------------------------------------
+
 
 def test_tanks_come_from_the_cheapest_row_first():
     game = new_game()
@@ -344,6 +358,7 @@ def test_pipe_tile_money_is_checked():
 
 # --- Machines & Pipes ----------------------------------------------------------------------------
 
+
 def test_a_machine_needs_a_network_half_to_cover():
     game = new_game()
     play(game, "act machines")
@@ -379,6 +394,7 @@ def test_machines_come_from_the_cheapest_row():
 
 
 # --- Government ------------------------------------------------------------------------------------
+
 
 def test_a_government_action_buys_the_tile_under_the_worker_for_5():
     game = new_game()

@@ -21,7 +21,15 @@ def test_every_move_has_its_check_and_effect_in_one_feature_module():
         check, effect = rules._RULES[kind]
         assert check.__module__ == effect.__module__, kind.__name__
         assert check.__module__.rsplit(".", 1)[1] in (
-            "cross", "markets", "refining", "machines", "shops", "contracts", "upgrades", "turns")
+            "cross",
+            "markets",
+            "refining",
+            "machines",
+            "shops",
+            "contracts",
+            "upgrades",
+            "turns",
+        )
 
 
 def test_a_non_move_is_refused_by_name():
@@ -32,8 +40,20 @@ def test_a_non_move_is_refused_by_name():
 def test_enum_values_are_the_strings_saves_and_notation_hold():
     assert [s.value for s in Stage] == ["setup", "work", "action", "machine", "over"]
     assert [a.value for a in ActionName] == [
-        "upgrades", "tanks", "machines", "contracts", "crude", "refined1", "refined2", "refined3",
-        "government", "network", "machine", "machines_phase", "machines_early"]
+        "upgrades",
+        "tanks",
+        "machines",
+        "contracts",
+        "crude",
+        "refined1",
+        "refined2",
+        "refined3",
+        "government",
+        "network",
+        "machine",
+        "machines_phase",
+        "machines_early",
+    ]
     assert [k.value for k in SeatKind] == ["human", "random", "heuristic", "search"]
     assert [g.value for g in GrantKind] == ["gov", "tank", "pipe", "machine"]
     assert [c.value for c in ContractKind] == ["contract", "order"]
@@ -44,6 +64,9 @@ def test_enum_values_are_the_strings_saves_and_notation_hold():
 
 def test_each_letter_table_is_spelt_only_in_data_oil():
     spelt = re.compile(r"""["'](OTS|CLMH|LMH|NESW)["']""")
-    found = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
-             if spelt.search(path.read_text(encoding="utf-8"))]
+    found = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if spelt.search(path.read_text(encoding="utf-8"))
+    ]
     assert found == ["data/oil.py"]

@@ -18,8 +18,7 @@ def test_a_new_action_during_another_names_the_action_in_progress_not_contracts(
     play(game, "act crude")
     with pytest.raises(IllegalMove) as refused:
         game.play("act refined1")
-    assert str(refused.value) == ("Crude Market: this Action is in progress; "
-                                  "finish it first ('done')")
+    assert str(refused.value) == ("Crude Market: this Action is in progress; finish it first ('done')")
     assert "Contracts" not in str(refused.value)
 
 
@@ -63,8 +62,14 @@ def test_prices_of_moves_that_do_not_name_their_own():
 def test_a_machine_run_with_empty_tanks_would_refine_nothing():
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)],
-                 tanks=[2, 2, 2, 2], oil={"OC": 2, "TC": 1}, money=40)
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+        tanks=[2, 2, 2, 2],
+        oil={"OC": 2, "TC": 1},
+        money=40,
+    )
     play(game, "pass")
     assert machines_would_refine(game.state)
     me(game).oil = [[0, 0, 0] for _ in range(4)]

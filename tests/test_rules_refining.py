@@ -9,8 +9,19 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import network
 
-from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pipeline_at, play,
-                           refine, setup_player, straight_row)
+from tests.helpers import (
+    EXAMPLE_COSTS,
+    build,
+    legal_of,
+    me,
+    new_game,
+    oil,
+    pipeline_at,
+    play,
+    refine,
+    setup_player,
+    straight_row,
+)
 
 ORANGE = 0
 
@@ -20,8 +31,7 @@ def orange_row_game(tiles: int = 3, machines=(), costs=EXAMPLE_COSTS, **player):
     game.state.refinement_costs = costs
     defaults = {"tanks": [2, 2, 2, 2], "oil": {"OC": 2, "TC": 1}}
     defaults.update(player)
-    setup_player(game, tiles=build(*straight_row("O", tiles)), machines=list(machines),
-                 **defaults)
+    setup_player(game, tiles=build(*straight_row("O", tiles)), machines=list(machines), **defaults)
     return game
 
 
@@ -67,10 +77,12 @@ def test_a_tank_emptied_in_a_run_may_be_refilled_in_it():
     """All Pipelines run at once: a Low barrel moving up frees its Tank for a Crude barrel."""
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    tiles = build(((0, 0), "EW:O NS:O", (1, 0), "EW:O NS:*"),
-                  ((2, 0), "EW:O NS:*", (3, 0), "EW:O NS:*"),
-                  ((0, 1), "NS:O EW:*", (0, 2), "NS:O EW:*"),
-                  ((0, -2), "NS:O EW:*", (0, -1), "NS:O EW:*"))
+    tiles = build(
+        ((0, 0), "EW:O NS:O", (1, 0), "EW:O NS:*"),
+        ((2, 0), "EW:O NS:*", (3, 0), "EW:O NS:*"),
+        ((0, 1), "NS:O EW:*", (0, 2), "NS:O EW:*"),
+        ((0, -2), "NS:O EW:*", (0, -1), "NS:O EW:*"),
+    )
     player = setup_player(game, tiles=tiles, tanks=[1, 1, 1, 1], oil={"OC": 1, "OL": 2})
     row = pipeline_at(player, (0, 0), "EW")
     column = pipeline_at(player, (0, 0), "NS")
@@ -140,7 +152,6 @@ def test_machines_i_runs_only_the_pipelines_of_the_chosen_machine():
 def test_a_machine_cuts_its_half_out_of_the_network():
     game = orange_row_game(machines=[(2, 0)])
     player = me(game)
-    segments = sorted(p.segments for p in network(player).pipelines if p.colour == ORANGE
-                      and p.segments > 1)
+    segments = sorted(p.segments for p in network(player).pipelines if p.colour == ORANGE and p.segments > 1)
     assert segments == [2, 3]
     assert all((2, 0, k) not in network(player).segment_pipeline for k in (0, 1))

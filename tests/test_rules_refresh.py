@@ -40,8 +40,10 @@ def test_taken_contract_spaces_slide_along_empty():
 
 
 def test_contract_stacks_hold_4_or_5_per_grade_and_run_out():
-    assert [len(st) + len(r) for st, r in zip(new_game(players=4).state.contract_stacks,
-                                                new_game(players=4).state.contract_rows)] == [5, 5, 5]
+    assert [
+        len(st) + len(r)
+        for st, r in zip(new_game(players=4).state.contract_stacks, new_game(players=4).state.contract_rows)
+    ] == [5, 5, 5]
     game = new_game(players=2)
     s = game.state
     assert [len(st) + len(r) for st, r in zip(s.contract_stacks, s.contract_rows)] == [4, 4, 4]
@@ -70,6 +72,7 @@ def test_market_demand_removes_barrels_from_the_left():
     s.markets[ROW["1-SL"]] = [-1, SILVER, ORANGE, SILVER]  # demand 2
     s.markets[ROW["1-OL"]] = [ORANGE, ORANGE, -1, -1]  # demand 1
     s.markets[ROW["1-SH"]] = [SILVER, -1, -1, -1]  # demand 0
+
     def cubes(colour: int) -> int:
         return s.supply[colour] + sum(row.count(colour) for row in s.markets)
 
@@ -107,8 +110,7 @@ def test_upgrade_tokens_turn_face_up():
 def test_incomplete_contracts_cost_a_penalty_each_and_leave_the_game():
     game = new_game()
     first = setup_player(game)
-    play(game, "act contracts", "contract CL.1", "contract CM.1", "contract CH.1 deferred",
-         "done", "end")
+    play(game, "act contracts", "contract CL.1", "contract CM.1", "contract CH.1 deferred", "done", "end")
     deferred_tile = first.contracts[2].tile
     pass_to_year(game, 2)
     assert first.penalties == 2

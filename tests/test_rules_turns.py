@@ -9,11 +9,21 @@ from pipeline_tui.engine import Game, GameSetup, IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import why_illegal
 
-from tests.helpers import (legal, legal_of, me, new_game, pass_round, pass_turn, play,
-                           setup_player, to_last_round)
+from tests.helpers import (
+    legal,
+    legal_of,
+    me,
+    new_game,
+    pass_round,
+    pass_turn,
+    play,
+    setup_player,
+    to_last_round,
+)
 
 
 # --- Starting Tanks -------------------------------------------------------------------------------
+
 
 def test_setup_deals_40_dollars_and_asks_for_5_starting_tanks_in_turn_order():
     game = Game(GameSetup.default(players=3, seed=4))
@@ -53,6 +63,7 @@ def test_the_first_turn_goes_to_the_start_player_after_everyone_placed_tanks():
 
 
 # --- Main Action ---------------------------------------------------------------------------------
+
 
 def test_any_cross_space_may_be_taken_even_if_occupied():
     game = new_game()
@@ -107,6 +118,7 @@ def test_an_action_in_progress_must_be_finished_before_the_turn_ends():
 
 # --- Secondary Action ------------------------------------------------------------------------------
 
+
 def test_a_secondary_action_costs_10_and_is_the_other_space_on_the_same_arm():
     game = new_game()
     player = me(game)
@@ -115,9 +127,16 @@ def test_a_secondary_action_costs_10_and_is_the_other_space_on_the_same_arm():
     assert game.state.turn.action == "upgrades"
 
 
-@pytest.mark.parametrize("main, far", [("crude", "tanks"), ("crude", "refined1"),
-                                       ("upgrades", "tanks"), ("upgrades", "machines"),
-                                       ("refined1", "refined3")])
+@pytest.mark.parametrize(
+    "main, far",
+    [
+        ("crude", "tanks"),
+        ("crude", "refined1"),
+        ("upgrades", "tanks"),
+        ("upgrades", "machines"),
+        ("refined1", "refined3"),
+    ],
+)
 def test_a_secondary_action_must_be_adjacent(main, far):
     game = new_game()
     play(game, f"act {main}", "done")
@@ -171,8 +190,10 @@ def test_human_resources_i_makes_the_secondary_action_free():
     assert player.money == 0
 
 
-@pytest.mark.parametrize("main, second", [("upgrades", "tanks"), ("upgrades", "machines"),
-                                          ("contracts", "tanks"), ("crude", "upgrades")])
+@pytest.mark.parametrize(
+    "main, second",
+    [("upgrades", "tanks"), ("upgrades", "machines"), ("contracts", "tanks"), ("crude", "upgrades")],
+)
 def test_human_resources_ii_reaches_two_spaces_via_the_centre(main, second):
     game = new_game()
     player = setup_player(game, money=40, upgrades={"HR": 2})
@@ -180,8 +201,9 @@ def test_human_resources_ii_reaches_two_spaces_via_the_centre(main, second):
     assert player.worker == second and player.money == 40  # HR II includes HR I
 
 
-@pytest.mark.parametrize("main, second", [("crude", "tanks"), ("crude", "refined2"),
-                                          ("refined1", "contracts")])
+@pytest.mark.parametrize(
+    "main, second", [("crude", "tanks"), ("crude", "refined2"), ("refined1", "contracts")]
+)
 def test_human_resources_ii_does_not_reach_three_spaces(main, second):
     game = new_game()
     setup_player(game, upgrades={"HR": 2})
@@ -230,14 +252,16 @@ def test_without_human_resources_iii_no_second_main_action():
 
 # --- Rounds, Years and the end -------------------------------------------------------------------
 
+
 def test_years_have_8_6_and_4_rounds_then_the_game_ends():
     game = new_game()
     seen = []
     while not game.is_over():
         seen.append((game.state.year, game.state.round))
         pass_round(game)
-    assert seen == [(1, r) for r in range(1, 9)] + [(2, r) for r in range(1, 7)] + \
-        [(3, r) for r in range(1, 5)]
+    assert seen == [(1, r) for r in range(1, 9)] + [(2, r) for r in range(1, 7)] + [
+        (3, r) for r in range(1, 5)
+    ]
 
 
 def test_the_game_is_over_after_the_fourth_round_of_year_3():
@@ -261,4 +285,3 @@ def test_workers_return_at_the_end_of_a_round():
     assert [p.worker for p in game.state.players].count("crude") == 1
     pass_turn(game)
     assert [p.worker for p in game.state.players] == ["", ""]
-

@@ -9,9 +9,24 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import network
 
-from tests.helpers import (EXAMPLE_COSTS, build, legal_of, me, new_game, oil, pass_to_year,
-                           pass_turn, pipeline_at, play, refine, setup_player, straight_column,
-                           straight_row, to_last_round, use_families)
+from tests.helpers import (
+    EXAMPLE_COSTS,
+    build,
+    legal_of,
+    me,
+    new_game,
+    oil,
+    pass_to_year,
+    pass_turn,
+    pipeline_at,
+    play,
+    refine,
+    setup_player,
+    straight_column,
+    straight_row,
+    to_last_round,
+    use_families,
+)
 
 ORANGE, TEAL = 0, 1
 ROW = C.MARKET_ROW_INDEX
@@ -29,6 +44,7 @@ def grants(game) -> list[tuple[str, int]]:
 
 
 # --- Buying -----------------------------------------------------------------------------------------
+
 
 def test_an_upgrade_costs_20_and_flips_its_token():
     game = upgrades_game()
@@ -123,6 +139,7 @@ def test_grants_must_be_taken_or_declined_before_anything_else():
 
 # --- Government --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("level, tiles", [(1, 2), (2, 4), (3, 6)])
 def test_government_upgrades_give_2_4_or_6_tiles(level, tiles):
     game = upgrades_game(upgrades={"GOV": level - 1})
@@ -180,6 +197,7 @@ def test_declining_gives_up_the_rest_of_a_grant():
 
 
 # --- Shops -------------------------------------------------------------------------------------------
+
 
 def test_shops_i_gives_2_tanks_and_1_pipe_from_either_shop():
     game = upgrades_game()
@@ -256,6 +274,7 @@ def test_shops_i_yearly_tanks_come_from_the_cheapest_row():
 
 # --- Human Resources (the turn-shape effects are tested in test_rules_turns.py) ------------------
 
+
 def test_human_resources_gives_nothing_to_take():
     game = upgrades_game()
     play(game, "act upgrades", "upgrade HR")
@@ -264,9 +283,11 @@ def test_human_resources_gives_nothing_to_take():
 
 # --- Engineering --------------------------------------------------------------------------------------
 
+
 def _teal_four_game(eng: int):
-    game = upgrades_game(upgrades={"ENG": eng}, tiles=build(*straight_column("T", 2)),
-                         tanks=[2, 2, 2, 2], oil={"TC": 1})
+    game = upgrades_game(
+        upgrades={"ENG": eng}, tiles=build(*straight_column("T", 2)), tanks=[2, 2, 2, 2], oil={"TC": 1}
+    )
     game.state.refinement_costs = [[4, 4, 6], [5, 6, 5], [5, 7, 7]]
     return game
 
@@ -286,6 +307,7 @@ def test_engineering_adds_virtual_value_per_4_segments_in_real_runs(eng, value, 
 
 
 # --- Refined Markets ------------------------------------------------------------------------------
+
 
 def test_refined_markets_i_adds_5_to_refined_oil_buying_and_selling():
     game = new_game(players=4)
@@ -347,6 +369,7 @@ def test_refined_markets_iii_does_not_apply_at_the_crude_market():
 
 # --- Contracts & Orders ---------------------------------------------------------------------------
 
+
 def _contract_game(co: int, oil_codes: dict):
     game = new_game()
     game.state.contract_rows[0] = [3, -1]  # "OL TL"
@@ -357,8 +380,16 @@ def _contract_game(co: int, oil_codes: dict):
 
 def test_contracts_and_orders_i_fulfils_a_contract_twice_a_year():
     game, player = _contract_game(1, {"OL": 2, "TL": 2})
-    play(game, "act contracts", "contract CL.1", "done",
-         "deliver 1.1 L", "deliver 1.2 L", "deliver 1.1 L", "deliver 1.2 L")
+    play(
+        game,
+        "act contracts",
+        "contract CL.1",
+        "done",
+        "deliver 1.1 L",
+        "deliver 1.2 L",
+        "deliver 1.1 L",
+        "deliver 1.2 L",
+    )
     held = player.contracts[0]
     assert held.completions == 2 and player.money == 80 and len(held.barrels) == 4
     with pytest.raises(IllegalMove, match="twice"):
@@ -367,8 +398,16 @@ def test_contracts_and_orders_i_fulfils_a_contract_twice_a_year():
 
 def test_contracts_and_orders_i_a_second_fulfilment_begun_must_be_finished():
     game, player = _contract_game(1, {"OL": 2, "TL": 1})
-    play(game, "act contracts", "contract CL.1", "done",
-         "deliver 1.1 L", "deliver 1.2 L", "deliver 1.1 L", "end")
+    play(
+        game,
+        "act contracts",
+        "contract CL.1",
+        "done",
+        "deliver 1.1 L",
+        "deliver 1.2 L",
+        "deliver 1.1 L",
+        "end",
+    )
     pass_to_year(game, 2)
     assert player.contracts == [] and player.penalties == 1
 
@@ -401,17 +440,23 @@ def test_orders_cannot_be_taken_as_contracts_below_level_iii():
 
 # --- Machines --------------------------------------------------------------------------------------
 
+
 def _machine_game(level: int):
-    game = upgrades_game(families=("MACH", "GOV", "HR", "ENG", "RM"), money=40,
-                         upgrades={"MACH": level}, tanks=[3, 3, 3, 3], oil={"OC": 2},
-                         tiles=build(*straight_row("O", 3)), machines=[(0, 0)])
+    game = upgrades_game(
+        families=("MACH", "GOV", "HR", "ENG", "RM"),
+        money=40,
+        upgrades={"MACH": level},
+        tanks=[3, 3, 3, 3],
+        oil={"OC": 2},
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0)],
+    )
     game.state.refinement_costs = EXAMPLE_COSTS
     return game
 
 
 def test_machines_i_gives_a_machine_now():
-    game = upgrades_game(families=("MACH", "GOV", "HR", "ENG", "RM"),
-                         tiles=build(*straight_row("O", 1)))
+    game = upgrades_game(families=("MACH", "GOV", "HR", "ENG", "RM"), tiles=build(*straight_row("O", 1)))
     player = me(game)
     play(game, "act upgrades", "upgrade MACH")
     assert grants(game) == [("machine", 1)]

@@ -8,8 +8,16 @@ from pipeline_tui.data import components as C
 from pipeline_tui.engine.scoring import card_value, final_scores
 from pipeline_tui.engine.state import HeldContract, HeldOrder
 
-from tests.helpers import (build, new_game, pass_turn, pipeline_at, play, setup_player,
-                           straight_row, to_last_round)
+from tests.helpers import (
+    build,
+    new_game,
+    pass_turn,
+    pipeline_at,
+    play,
+    setup_player,
+    straight_row,
+    to_last_round,
+)
 
 FLAT_COSTS = [[4, 4, 4], [4, 4, 4], [4, 4, 4]]  # Crude reaches Low at 4, Mid at 8, High at 12
 
@@ -18,13 +26,22 @@ def scored_player(game):
     """An end-state player: Pipelines orange 12 (High), teal 8 (Mid) and silver 5 (Low, on a
     Machine); oil OC, OL, 2 TM, SH; Upgrades HR III, RM III, CO II; two Contracts and one Order."""
     game.state.refinement_costs = FLAT_COSTS
-    tiles = build(*straight_row("O", 6, y=0), *straight_row("T", 4, y=2),
-                  *straight_row("S", 3, y=4))
-    player = setup_player(game, game.state.players[0], money=123, tanks=[2, 1, 2, 1],
-                          oil={"OC": 1, "OL": 1, "TM": 2, "SH": 1}, tiles=tiles,
-                          machines=[(0, 4)], upgrades={"HR": 3, "RM": 3, "CO": 2}, penalties=3)
-    player.contracts = [HeldContract(tile=3, filled=[-1, -1]),  # "OL TL"
-                        HeldContract(tile=21, filled=[-1, -1])]  # "TH TL"
+    tiles = build(*straight_row("O", 6, y=0), *straight_row("T", 4, y=2), *straight_row("S", 3, y=4))
+    player = setup_player(
+        game,
+        game.state.players[0],
+        money=123,
+        tanks=[2, 1, 2, 1],
+        oil={"OC": 1, "OL": 1, "TM": 2, "SH": 1},
+        tiles=tiles,
+        machines=[(0, 4)],
+        upgrades={"HR": 3, "RM": 3, "CO": 2},
+        penalties=3,
+    )
+    player.contracts = [
+        HeldContract(tile=3, filled=[-1, -1]),  # "OL TL"
+        HeldContract(tile=21, filled=[-1, -1]),
+    ]  # "TH TL"
     player.orders = [HeldOrder(tile=100, barrels=[(0, 1), (1, 1), (2, 1)])]  # "OL TL SL"
     return player
 
@@ -86,8 +103,7 @@ def test_the_full_breakdown_of_a_constructed_end_state():
         "penalties": -90,
         "cash": 123,
     }
-    assert [line.step for line in score.lines][:4] == ["contracts", "oil", "pipelines",
-                                                       "valuation_tile"]
+    assert [line.step for line in score.lines][:4] == ["contracts", "oil", "pipelines", "valuation_tile"]
     assert score.total == 80 + 60 + 10 + 200 + 145 + 60 - 90 + 123 == sum(lines.values())
     assert player.money == 123  # scoring reads the state, it does not pay out
 
@@ -109,8 +125,22 @@ def test_short_pipelines_score_nothing():
     assert card_value(game.state, player, 14) == 0
 
 
-@pytest.mark.parametrize("markers, loss", [(0, 0), (1, 20), (2, 50), (3, 90), (4, 140), (5, 200),
-                                           (6, 270), (7, 350), (8, 440), (9, 540), (10, 650)])
+@pytest.mark.parametrize(
+    "markers, loss",
+    [
+        (0, 0),
+        (1, 20),
+        (2, 50),
+        (3, 90),
+        (4, 140),
+        (5, 200),
+        (6, 270),
+        (7, 350),
+        (8, 440),
+        (9, 540),
+        (10, 650),
+    ],
+)
 def test_penalties_follow_the_player_board_table(markers, loss):
     game = new_game()
     setup_player(game, game.state.players[0], penalties=markers)

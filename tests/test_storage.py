@@ -15,8 +15,15 @@ from pipeline_tui.engine import Game, GameSetup
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.storage import (
-    UPCASTERS, SaveError, autosave, default_saves_dir, latest_autosave, list_saves, load_game,
-    read_save, save_game,
+    UPCASTERS,
+    SaveError,
+    autosave,
+    default_saves_dir,
+    latest_autosave,
+    list_saves,
+    load_game,
+    read_save,
+    save_game,
 )
 from pipeline_tui.storage import saves as saves_module
 
@@ -65,8 +72,10 @@ def assert_one_line(exc: pytest.ExceptionInfo, *fragments: str) -> None:
 
 # --- Round trips ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, seed, moves", [(2, 1, None), (3, 2, None), (4, 3, None),
-                                                  (3, 4, 90), (4, 5, 7)])
+
+@pytest.mark.parametrize(
+    "players, seed, moves", [(2, 1, None), (3, 2, None), (4, 3, None), (3, 4, 90), (4, 5, 7)]
+)
 def test_round_trip_restores_state_and_moves(tmp_path, players, seed, moves):
     game = random_game(players, seed, moves)
     path = tmp_path / "game.json"
@@ -124,6 +133,7 @@ def test_resaving_keeps_created_and_unfinished_game_has_no_winner(tmp_path):
 
 # --- Rejections: one clear line, file untouched -------------------------------------------------
 
+
 def _bytes_for(case: str, base: dict) -> bytes:
     good = json.dumps(base).encode()
     if case == "empty":
@@ -162,8 +172,7 @@ def _bytes_for(case: str, base: dict) -> bytes:
     elif case == "out_of_range":
         changed["moves"][0] = {"type": "start_tank", "grade": 9}
     elif case == "row_with_newline":
-        changed["moves"][6] = {"type": "sell", "row": "C-OC\nX" * 200, "slot": 0, "colour": 0,
-                               "grade": 0}
+        changed["moves"][6] = {"type": "sell", "row": "C-OC\nX" * 200, "slot": 0, "colour": 0, "grade": 0}
     elif case == "extra_move":
         changed["moves"].append({"type": "end_turn"})
     return json.dumps(changed).encode()
@@ -234,6 +243,7 @@ def test_missing_file_directory_and_unreadable_file(tmp_path, monkeypatch):
 
 # --- Writing: atomic, and never clobbering -----------------------------------------------------
 
+
 def test_atomic_write_leaves_only_the_save(finished, tmp_path):
     save_game(finished, tmp_path / "a.json")
     save_game(finished, tmp_path / "a.json")
@@ -256,8 +266,15 @@ def test_failed_write_keeps_the_old_file_and_no_temp(finished, tmp_path, monkeyp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
 
 
-@pytest.mark.parametrize("content", [b"my notes, not a game\n", b"", b'{"format": "other"}',
-                                     b'{"format": "pipeline-tui-save", "version": 2}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"my notes, not a game\n",
+        b"",
+        b'{"format": "other"}',
+        b'{"format": "pipeline-tui-save", "version": 2}',
+    ],
+)
 def test_refuses_to_overwrite_a_file_that_is_not_a_readable_save(finished, tmp_path, content):
     path = tmp_path / "notes.json"
     path.write_bytes(content)
@@ -286,6 +303,7 @@ def test_meta_that_is_not_json_is_refused(finished, tmp_path):
 
 
 # --- Listing, folder, autosave -------------------------------------------------------------------
+
 
 def test_list_saves_newest_first_with_broken_files_listed(tmp_path, finished):
     old = random_game(3, 11, 40)
@@ -330,6 +348,7 @@ def test_autosave_creates_folder_and_latest_autosave_finds_newest(tmp_path):
 
 
 # --- Upcasting ---------------------------------------------------------------------------------
+
 
 def test_an_old_version_loads_through_its_upcaster(tmp_path, save_dict, monkeypatch):
     old = dict(save_dict, version=0)
@@ -380,6 +399,7 @@ def test_a_failing_upcaster_gives_one_line(tmp_path, save_dict, monkeypatch):
 
 # --- Frozen fixtures from released versions ----------------------------------------------------
 
+
 def test_fixtures_exist():
     assert len(FIXTURES) >= 3
 
@@ -404,8 +424,10 @@ def test_fixtures_cover_finished_and_unfinished_games_of_each_size():
 
 
 def test_fixtures_cover_both_component_editions():
-    seen = {(read_save(p).setup.edition, len(read_save(p).setup.players), read_save(p).meta["finished"])
-            for p in FIXTURES}
+    seen = {
+        (read_save(p).setup.edition, len(read_save(p).setup.players), read_save(p).meta["finished"])
+        for p in FIXTURES
+    }
     for edition in (1, 2):
         assert {(edition, 2, True), (edition, 4, True), (edition, 3, False)} <= seen
 
@@ -447,6 +469,8 @@ def test_a_move_log_replays_by_the_rules_version_its_setup_names(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(SaveError, match=r"order-place 3\): Turn Order: choose a place from 1 to 2"):
         load_game(path)
+
+
 def test_an_autosave_is_never_overwritten_by_an_older_state_of_its_game(tmp_path):
     finished = random_game(2, 41)
     first = autosave(finished, tmp_path)

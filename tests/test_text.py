@@ -15,8 +15,13 @@ from pipeline_tui.engine.state import HeldContract, clone_state
 from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
 
 
-def new_game(players: int = 2, seed: int = 5, first_game: bool = False,
-             edition: int = 1, rules_version: int = RULES_VERSION) -> Game:
+def new_game(
+    players: int = 2,
+    seed: int = 5,
+    first_game: bool = False,
+    edition: int = 1,
+    rules_version: int = RULES_VERSION,
+) -> Game:
     """Edition 1 by default: these tests read its fixed market rows and prices."""
     setup = GameSetup.default(players=players, seed=seed, first_game=first_game, edition=edition)
     return Game(msgspec.structs.replace(setup, rules_version=rules_version))
@@ -134,8 +139,10 @@ def test_player_board_tank_farm_contracts_upgrades_and_network():
     player.upgrades[C.UPGRADE_CODES.index("ENG")] = 2
     player.penalties = 2
     tile = C.CONTRACTS[10]
-    player.contracts = [HeldContract(tile=tile.id, filled=[2, -1], completions=1),
-                        HeldContract(tile=0, deferred=True, filled=[-1, -1])]
+    player.contracts = [
+        HeldContract(tile=tile.id, filled=[2, -1], completions=1),
+        HeldContract(tile=0, deferred=True, filled=[-1, -1]),
+    ]
     player.tiles = [(3, 0, 0, 0)]
     player.worker = "gov 2.5"
     text = render_state(state)

@@ -97,9 +97,13 @@ def test_tile_for_finds_the_tile_laying_the_wanted_paths():
     tid, x, y, rot = placed
     halves = dict(zip(tile_cells(x, y, rot), rotated_halves(tid, rot)))
     assert {frozenset((a, b)): c for a, b, c in halves[(0, 0)]} == {
-        frozenset((1, 3)): 0, frozenset((0, 2)): 1}
+        frozenset((1, 3)): 0,
+        frozenset((0, 2)): 1,
+    }
     assert {frozenset((a, b)): c for a, b, c in halves[(1, 0)]} == {
-        frozenset((1, 3)): 0, frozenset((0, 2)): 2}
+        frozenset((1, 3)): 0,
+        frozenset((0, 2)): 2,
+    }
 
 
 def test_only_six_tiles_make_a_straight_run_of_one_colour():
@@ -114,8 +118,7 @@ def test_only_six_tiles_make_a_straight_run_of_one_colour():
 
 
 def test_neighbouring_tiles_join_only_matching_colours():
-    tiles = build(((0, 0), "EW:O NS:S", (1, 0), "EW:O NS:S"),
-                  ((2, 0), "EW:T NS:*", (3, 0), "EW:T NS:*"))
+    tiles = build(((0, 0), "EW:O NS:S", (1, 0), "EW:O NS:S"), ((2, 0), "EW:T NS:*", (3, 0), "EW:T NS:*"))
     net = build_map(tiles, [])
     assert sorted(p.segments for p in net.pipelines if p.colour in (0, 1) and p.segments > 1) == [2, 2]
 
@@ -131,8 +134,10 @@ def _printed_faces() -> list[tuple[str, tilegen.Half, tilegen.Half, int]]:
             continue
         where, faces = line[:16].strip(), line[16:]
         halves, ours = faces.split("=")
-        a, b = (tuple(sorted(("NESW".index(p[0]), "NESW".index(p[1]), "OTS".index(p[3]))
-                             for p in half.split())) for half in halves.split("|"))
+        a, b = (
+            tuple(sorted(("NESW".index(p[0]), "NESW".index(p[1]), "OTS".index(p[3])) for p in half.split()))
+            for half in halves.split("|")
+        )
         out.append((where, a, b, int(ours)))
     return out
 

@@ -26,8 +26,16 @@ from pipeline_tui import cli
 from pipeline_tui.serve.web import app_command, page_url
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 WAIT_MS = 90_000  # a cold app start on a loaded 2-core machine takes seconds, not minutes
 
 # textual-serve's page does `this.fitAddon = new FitAddon()` on its terminal wrapper; an
@@ -69,19 +77,23 @@ def free_port() -> int:
 
 # --- without a browser ----------------------------------------------------------------------------
 
+
 def test_app_command_runs_this_interpreter_on_the_title_screen(tmp_path):
     saves = tmp_path / "my saves; rm -rf ~"
     argv = shlex.split(app_command(saves))
     assert argv == ["exec", sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves)]
 
 
-@pytest.mark.parametrize(("host", "url"), [
-    ("127.0.0.1", "http://127.0.0.1:8000/"),
-    ("localhost", "http://localhost:8000/"),
-    ("0.0.0.0", "http://127.0.0.1:8000/"),
-    ("::1", "http://[::1]:8000/"),
-    ("::", "http://[::1]:8000/"),
-])
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8000/"),
+        ("localhost", "http://localhost:8000/"),
+        ("0.0.0.0", "http://127.0.0.1:8000/"),
+        ("::1", "http://[::1]:8000/"),
+        ("::", "http://[::1]:8000/"),
+    ],
+)
 def test_page_url(host, url):
     assert page_url(host, 8000) == url
 
@@ -93,13 +105,17 @@ def test_port_in_use_is_one_line(capsys):
         port = busy.getsockname()[1]
         assert cli.main(["web", "--port", str(port)]) == 1
     assert one_line_error(capsys.readouterr().err) == (
-        f"pipeline-tui: port {port} on 127.0.0.1 is already in use (choose another with --port)")
+        f"pipeline-tui: port {port} on 127.0.0.1 is already in use (choose another with --port)"
+    )
 
 
-@pytest.mark.parametrize(("host", "reason"), [
-    ("no-such-host.invalid", "not a known host name or address"),
-    ("192.0.2.1", "not an address of this machine"),  # TEST-NET-1: never on a local interface
-])
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("no-such-host.invalid", "not a known host name or address"),
+        ("192.0.2.1", "not an address of this machine"),  # TEST-NET-1: never on a local interface
+    ],
+)
 def test_bad_host_is_one_line(capsys, host, reason):
     assert cli.main(["web", "--host", host, "--port", str(free_port())]) == 1
     assert one_line_error(capsys.readouterr().err) == f"pipeline-tui: --host {host}: {reason}"
@@ -121,13 +137,16 @@ def test_served_app_counts_as_interactive(monkeypatch):
 
 
 def test_textual_serve_is_imported_only_by_web():
-    code = ("import sys; from pipeline_tui import cli; cli.build_parser(); "
-            "print(sorted(m for m in ('textual_serve', 'aiohttp', 'pipeline_tui.serve.web') if m in sys.modules))")
+    code = (
+        "import sys; from pipeline_tui import cli; cli.build_parser(); "
+        "print(sorted(m for m in ('textual_serve', 'aiohttp', 'pipeline_tui.serve.web') if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
 
 
 # --- in Chromium ------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def sync_playwright():
@@ -153,8 +172,12 @@ class Server:
         self.port = free_port()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pipeline_tui", "web", "--port", str(self.port), "--saves", str(saves)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "COLUMNS": "200"})
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.output: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -226,8 +249,9 @@ def _open(browser, url: str, on_websocket=None):
     if on_websocket is not None:
         page.on("websocket", on_websocket)
     # the page links a web font; the machine has no network, so refuse every other host at once
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url)
-               else route.abort())
+    page.route(
+        "**/*", lambda route: route.continue_() if route.request.url.startswith(url) else route.abort()
+    )
     page.add_init_script(CATCH_TERMINAL)
     page.goto(url, wait_until="domcontentloaded")
     return page
@@ -237,7 +261,8 @@ def _wait_for_text(page, text: str) -> str:
     try:
         page.wait_for_function(
             f"() => {{ const s = ({SCREEN_TEXT})(); return s !== null && s.includes({text!r}); }}",
-            timeout=WAIT_MS)
+            timeout=WAIT_MS,
+        )
     except Exception as exc:
         shown = page.evaluate(SCREEN_TEXT)
         if shown is None:
@@ -264,13 +289,20 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
     assert f"open {url} in a browser" in announced
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                                             timeout=WAIT_MS)
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
+        )
         try:
             first = _open(browser, url)
             title = _wait_for_text(first, "Rules and keys")
-            for entry in ("PIPELINE", "New game", "Continue latest autosave (none)", "Load a saved game",
-                          "Replay a saved game", "Quit"):
+            for entry in (
+                "PIPELINE",
+                "New game",
+                "Continue latest autosave (none)",
+                "Load a saved game",
+                "Replay a saved game",
+                "Quit",
+            ):
                 assert entry in title
 
             second = _open(browser, url)

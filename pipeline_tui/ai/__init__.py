@@ -42,8 +42,9 @@ class Bot:
     """One seat's computer player of ``kind``. ``seed`` varies its random choices; ``seconds``
     and ``samples`` bound the search bot's work per turn (``samples`` makes it reproducible)."""
 
-    def __init__(self, kind: str, *, seed: int = 0, seconds: float | None = None,
-                 samples: int | None = None) -> None:
+    def __init__(
+        self, kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None
+    ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown bot {kind!r} (one of {', '.join(KINDS)})")
         self.kind = kind
@@ -107,18 +108,27 @@ def bot_kind(name: str) -> str:
     raise ValueError(f"unknown bot {name!r} (one of {names})")
 
 
-def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None,
-             samples: int | None = None) -> Bot:
+def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None) -> Bot:
     """A new bot of ``kind`` for one seat (``ValueError`` names the kinds if unknown)."""
     return Bot(kind, seed=seed, seconds=seconds, samples=samples)
 
 
-def choose_move(game: Game, kind: str, *, seed: int = 0, seconds: float | None = None,
-                samples: int | None = None) -> M.Move:
+def choose_move(
+    game: Game, kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None
+) -> M.Move:
     """The move a fresh bot of ``kind`` plays now (it plans from scratch: keep a :class:`Bot`
     per seat to reuse its turn plan)."""
     return make_bot(kind, seed=seed, seconds=seconds, samples=samples).choose(game)
 
 
-__all__ = ["KINDS", "LEVELS", "LEVEL_LINES", "Bot", "bot_kind", "choose_move", "determinize",
-           "level_of", "make_bot"]
+__all__ = [
+    "KINDS",
+    "LEVELS",
+    "LEVEL_LINES",
+    "Bot",
+    "bot_kind",
+    "choose_move",
+    "determinize",
+    "level_of",
+    "make_bot",
+]

@@ -63,12 +63,20 @@ def action_name(move: M.Move) -> str | None:
     return None
 
 
-def play_game(bots: list[str], seed: int, seconds: float | None = None,
-              samples: int | None = None, edition: int = PRINTED_EDITION) -> GameRecord:
+def play_game(
+    bots: list[str],
+    seed: int,
+    seconds: float | None = None,
+    samples: int | None = None,
+    edition: int = PRINTED_EDITION,
+) -> GameRecord:
     """One game between ``bots`` (one per seat) from setup seed ``seed``, with the components
     of ``edition`` (the printed ones unless told)."""
-    setup = GameSetup(seed=seed, players=tuple(
-        PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)), edition=edition)
+    setup = GameSetup(
+        seed=seed,
+        players=tuple(PlayerSetup(f"{bot}-{i + 1}", bot) for i, bot in enumerate(bots)),
+        edition=edition,
+    )
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
     players = [make_bot(bot, seed=seed, seconds=seconds, samples=samples) for bot in bots]
@@ -99,9 +107,16 @@ def _play_indexed(job: tuple) -> GameRecord:
     return play_game(seat_bots(bots, players, index), seed + index, seconds, samples, edition)
 
 
-def run_games(bots: list[str], players: int, games: int, seed: int, jobs: int = 1,
-              seconds: float | None = None, samples: int | None = None,
-              edition: int = PRINTED_EDITION) -> list[GameRecord]:
+def run_games(
+    bots: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    seconds: float | None = None,
+    samples: int | None = None,
+    edition: int = PRINTED_EDITION,
+) -> list[GameRecord]:
     """Play the arena's games, in ``jobs`` processes; records in game order."""
     unknown = [b for b in bots if b not in KINDS]
     if unknown:
@@ -167,19 +182,24 @@ def summarise(records: list[GameRecord]) -> list[BotStats]:
 
 def report(stats: list[BotStats]) -> list[str]:
     """The arena table, one line per bot."""
-    lines = [f"{'bot':<10} {'games':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} "
-             f"{'avg score':>10} {'ms/decision':>12} {'ms/turn':>8}"]
+    lines = [
+        f"{'bot':<10} {'games':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} "
+        f"{'avg score':>10} {'ms/decision':>12} {'ms/turn':>8}"
+    ]
     for s in stats:
         low, high = wilson(s.wins, s.games)
         ms = 1000 * s.seconds / s.decisions if s.decisions else 0.0
         per_turn = 1000 * s.seconds / s.turns if s.turns else 0.0
-        lines.append(f"{s.bot:<10} {s.games:>6} {s.wins:>6} {100 * s.win_rate:>6.1f} "
-                     f"{100 * low:>6.1f}-{100 * high:<6.1f} {s.score_total / max(1, s.seats):>10.1f} "
-                     f"{ms:>12.2f} {per_turn:>8.1f}")
+        lines.append(
+            f"{s.bot:<10} {s.games:>6} {s.wins:>6} {100 * s.win_rate:>6.1f} "
+            f"{100 * low:>6.1f}-{100 * high:<6.1f} {s.score_total / max(1, s.seats):>10.1f} "
+            f"{ms:>12.2f} {per_turn:>8.1f}"
+        )
     return lines
 
 
 # --- The ladder: a round robin of 2-player pairings --------------------------------------------
+
 
 @dataclass
 class Pairing:
@@ -203,15 +223,24 @@ class Pairing:
         return first, second, ties
 
 
-def round_robin(bots: list[str], games: int, seed: int, jobs: int = 1,
-                seconds: float | None = None, samples: int | None = None,
-                edition: int = PRINTED_EDITION) -> list[Pairing]:
+def round_robin(
+    bots: list[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    seconds: float | None = None,
+    samples: int | None = None,
+    edition: int = PRINTED_EDITION,
+) -> list[Pairing]:
     """Every pair of ``bots`` plays ``games`` 2-player games on seeds ``seed`` onwards, seats
     rotated each game (every pairing meets the same seeds)."""
     if len(set(bots)) != len(bots) or len(bots) < 2:
         raise ValueError("a round robin needs at least 2 different bots, each named once")
-    return [Pairing(a, b, run_games([a, b], 2, games, seed, jobs, seconds, samples, edition))
-            for i, a in enumerate(bots) for b in bots[i + 1:]]
+    return [
+        Pairing(a, b, run_games([a, b], 2, games, seed, jobs, seconds, samples, edition))
+        for i, a in enumerate(bots)
+        for b in bots[i + 1 :]
+    ]
 
 
 PRIOR_TIES = 1.0  # virtual drawn games added to each pairing, so every rating is finite
@@ -240,8 +269,9 @@ def bradley_terry(pairings: list[Pairing], iterations: int = 1000) -> dict[str, 
     for _ in range(iterations):
         new = {}
         for bot in bots:
-            total = sum(n / (strength[bot] + strength[other])
-                        for (one, other), n in played.items() if one == bot)
+            total = sum(
+                n / (strength[bot] + strength[other]) for (one, other), n in played.items() if one == bot
+            )
             new[bot] = wins[bot] / total if total else 1.0
         centre = math.exp(sum(math.log(v) for v in new.values()) / len(new))
         new = {bot: v / centre for bot, v in new.items()}
@@ -255,24 +285,31 @@ def bradley_terry(pairings: list[Pairing], iterations: int = 1000) -> dict[str, 
 def ladder_report(pairings: list[Pairing]) -> list[str]:
     """The round robin's tables: each pairing's win rate with its Wilson 95% interval, then each
     bot's Bradley-Terry rating, record and time per decision, strongest first."""
-    lines = [f"{'pairing':<24} {'games':>6} {'wins':>5} {'losses':>6} {'ties':>5} {'win %':>6} "
-             f"{'95% CI':>13}"]
+    lines = [
+        f"{'pairing':<24} {'games':>6} {'wins':>5} {'losses':>6} {'ties':>5} {'win %':>6} {'95% CI':>13}"
+    ]
     for pairing in pairings:
         first, second, ties = pairing.tally()
         n = len(pairing.records)
         rate = (first + ties / 2) / n
         low, high = wilson(first + ties / 2, n)
         name = f"{pairing.first} v {pairing.second}"
-        lines.append(f"{name:<24} {n:>6} {first:>5} {second:>6} {ties:>5} {100 * rate:>6.1f} "
-                     f"{100 * low:>6.1f}-{100 * high:<6.1f}")
+        lines.append(
+            f"{name:<24} {n:>6} {first:>5} {second:>6} {ties:>5} {100 * rate:>6.1f} "
+            f"{100 * low:>6.1f}-{100 * high:<6.1f}"
+        )
     ratings = bradley_terry(pairings)
     stats = {s.bot: s for s in summarise([r for p in pairings for r in p.records])}
-    lines += ["", f"{'bot':<10} {'rating':>7} {'games':>6} {'wins':>6} {'win %':>6} "
-              f"{'ms/decision':>12} {'ms/turn':>8}"]
+    lines += [
+        "",
+        f"{'bot':<10} {'rating':>7} {'games':>6} {'wins':>6} {'win %':>6} {'ms/decision':>12} {'ms/turn':>8}",
+    ]
     for bot in sorted(ratings, key=lambda b: -ratings[b]):
         s = stats[bot]
         ms = 1000 * s.seconds / s.decisions if s.decisions else 0.0
         per_turn = 1000 * s.seconds / s.turns if s.turns else 0.0
-        lines.append(f"{bot:<10} {ratings[bot]:>7.0f} {s.games:>6} {s.wins:>6} "
-                     f"{100 * s.win_rate:>6.1f} {ms:>12.2f} {per_turn:>8.1f}")
+        lines.append(
+            f"{bot:<10} {ratings[bot]:>7.0f} {s.games:>6} {s.wins:>6} "
+            f"{100 * s.win_rate:>6.1f} {ms:>12.2f} {per_turn:>8.1f}"
+        )
     return lines

@@ -15,7 +15,13 @@ from functools import lru_cache
 from ..data import components as C
 from ..data import editions as E
 from ..engine import (
-    PlayerState, State, card_value, highest_grade_from_crude, market_rows, network_map, refine_cost,
+    PlayerState,
+    State,
+    card_value,
+    highest_grade_from_crude,
+    market_rows,
+    network_map,
+    refine_cost,
     score_player,
 )
 
@@ -26,8 +32,13 @@ LIQUIDITY = 1.0
 # Rough worth of owning each Upgrade level over a whole game, beyond what the position shows
 # (grants arrive as tiles, Tanks and Machines the evaluation sees directly).
 UPGRADE_WORTH = {
-    "GOV": (10, 0, 0), "SHOP": (10, 0, 0), "HR": (22, 10, 55), "ENG": (0, 0, 40),
-    "RM": (28, 18, 10), "CO": (10, 35, 10), "MACH": (15, 22, 10),
+    "GOV": (10, 0, 0),
+    "SHOP": (10, 0, 0),
+    "HR": (22, 10, 55),
+    "ENG": (0, 0, 40),
+    "RM": (28, 18, 10),
+    "CO": (10, 35, 10),
+    "MACH": (15, 22, 10),
 }
 
 
@@ -83,14 +94,16 @@ def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
 
 
 @lru_cache(maxsize=64)
-def _market_slots(edition: int, layout: tuple, players: int,
-                  refined_bonus: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _market_slots(
+    edition: int, layout: tuple, players: int, refined_bonus: bool
+) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per market row, (slot, price) for each slot in play (``rules.market_price``, tabled)."""
     table = []
     for row in E.market_rows(edition, layout, players):
         bonus = C.REFINED_MARKETS_I_BONUS if refined_bonus and row.market != "C" and row.grade > 0 else 0
-        table.append(tuple((slot, row.prices[printed] + bonus)
-                           for slot, printed in enumerate(row.slots[players])))
+        table.append(
+            tuple((slot, row.prices[printed] + bonus) for slot, printed in enumerate(row.slots[players]))
+        )
     return tuple(table)
 
 
@@ -98,8 +111,10 @@ def _market_slots(edition: int, layout: tuple, players: int,
 def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
     """An Order tile's needs as outlets: (colour, part of its pay, grade)."""
     extra = C.CONTRACTS_ORDERS_II_BONUS if bonus else 0
-    return tuple((colour, int(0.6 * (C.ORDER_PAY[grade] + extra)), grade)
-                 for colour, grade in C.contract_tile(tile).needs)
+    return tuple(
+        (colour, int(0.6 * (C.ORDER_PAY[grade] + extra)), grade)
+        for colour, grade in C.contract_tile(tile).needs
+    )
 
 
 _OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
@@ -111,9 +126,15 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
     that change prices (a plan's steps mostly leave them as they are)."""
     levels = player.upgrades
-    key = (len(state.players), state.edition, tuple(state.market_layout),
-           min(levels[_RM], 3), levels[_CO] >= 2,
-           tuple(map(tuple, state.markets)), tuple(map(tuple, state.order_rows)))
+    key = (
+        len(state.players),
+        state.edition,
+        tuple(state.market_layout),
+        min(levels[_RM], 3),
+        levels[_CO] >= 2,
+        tuple(map(tuple, state.markets)),
+        tuple(map(tuple, state.order_rows)),
+    )
     found = _OUTLETS.get(key)
     if found is None:
         found = _list_outlets(state, levels)
@@ -127,8 +148,7 @@ def _list_outlets(state: State, levels: list[int]) -> tuple[tuple[tuple[int, int
     any_colour = levels[_RM] >= 3
     out: list[list[tuple[int, int]]] = [[], [], []]
     rows = market_rows(state)
-    table = _market_slots(state.edition, tuple(state.market_layout), len(state.players),
-                          levels[_RM] >= 1)
+    table = _market_slots(state.edition, tuple(state.market_layout), len(state.players), levels[_RM] >= 1)
     for index, row in enumerate(rows):
         held_row = state.markets[index]
         spread = any_colour and row.market != "C"
@@ -195,8 +215,11 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
             p_future *= 0.7 if best_reach[colour] >= grade else 0.2
         years = future_years
         p_all = 1.0
-        done_this_year = held.deferred or held.completions >= cap or (
-            held.completions >= 1 and not any(g >= 0 for g in held.filled))
+        done_this_year = (
+            held.deferred
+            or held.completions >= cap
+            or (held.completions >= 1 and not any(g >= 0 for g in held.filled))
+        )
         if held.deferred:
             years += 1
         if not done_this_year:
@@ -243,8 +266,10 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
         for grade in (3, 2, 1):
             for _ in range(oil[grade][colour]):
                 value += worth(colour, grade)
-        reaches = sorted((reach_of[p.key] for p in net.pipelines
-                          if p.colour == colour and reach_of[p.key] > 0), reverse=True)
+        reaches = sorted(
+            (reach_of[p.key] for p in net.pipelines if p.colour == colour and reach_of[p.key] > 0),
+            reverse=True,
+        )
         crude = oil[0][colour]
         for reach in reaches * runs:
             if crude <= 0:
@@ -261,8 +286,9 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     # Pipelines: what they will still refine, and progress towards the next grade.
     use_w = min(1.0, max(0, left - 1) / 6)
     for colour in range(3):
-        pipes = sorted((p for p in net.pipelines if p.colour == colour),
-                       key=lambda p: (-reach_of[p.key], -p.segments))
+        pipes = sorted(
+            (p for p in net.pipelines if p.colour == colour), key=lambda p: (-reach_of[p.key], -p.segments)
+        )
         for rank, p in enumerate(pipes[:2]):
             weight = 1.0 if rank == 0 else 0.4
             reach = reach_of[p.key]
@@ -320,8 +346,18 @@ def _progress(steps: tuple[int, int, int], reach: int, value: int) -> float:
     return (value - low) / max(1, high - low)
 
 
-_PIPELINE_CARDS = {"PIPELINES", "MACHINE_PIPELINES", "ORANGE", "TEAL", "SILVER", "LOW_PIPELINES",
-                   "MID_PIPELINES", "HIGH_PIPELINES", "PIPELINE_TYPES", "MACHINE_PIPELINE_TYPES"}
+_PIPELINE_CARDS = {
+    "PIPELINES",
+    "MACHINE_PIPELINES",
+    "ORANGE",
+    "TEAL",
+    "SILVER",
+    "LOW_PIPELINES",
+    "MID_PIPELINES",
+    "HIGH_PIPELINES",
+    "PIPELINE_TYPES",
+    "MACHINE_PIPELINE_TYPES",
+}
 
 
 def _scored_parts(state: State, player: PlayerState, net, reach_of: dict) -> list[tuple[str, int]]:
@@ -348,8 +384,9 @@ def _scored_parts(state: State, player: PlayerState, net, reach_of: dict) -> lis
             amount = parts[1][1]
         elif code in _COLOUR_INDEX:
             colour = _COLOUR_INDEX[code]
-            amount = (sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4))
-                      + worth([p for p in pipes if p.colour == colour]))
+            amount = sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4)) + worth(
+                [p for p in pipes if p.colour == colour]
+            )
         elif code == "PIPELINE_TYPES":
             amount = types(pipes)
         elif code == "MACHINE_PIPELINE_TYPES":

@@ -18,9 +18,21 @@ from functools import lru_cache
 from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
-    DIRS, GrantKind, Stage, State, apply_trusted, clone_state, government_adjacency,
-    highest_grade_from_crude, legal_moves, legal_placements, market_price, market_row_index,
-    network_map, rotated_halves, tile_cells,
+    DIRS,
+    GrantKind,
+    Stage,
+    State,
+    apply_trusted,
+    clone_state,
+    government_adjacency,
+    highest_grade_from_crude,
+    legal_moves,
+    legal_placements,
+    market_price,
+    market_row_index,
+    network_map,
+    rotated_halves,
+    tile_cells,
 )
 from .evaluate import SALE, evaluate
 
@@ -38,6 +50,7 @@ class Plan:
 
 
 # --- Placing tiles and Machines ----------------------------------------------------------------
+
 
 @lru_cache(maxsize=4096)
 def _worth(costs: tuple[int, int, int], value: int) -> float:
@@ -130,8 +143,13 @@ _PLACEMENTS: dict[tuple, tuple[float, M.PlaceTile]] = {}
 def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
     """Where a tile lengthens the player's Pipelines most, and by how much (cached by network)."""
     player = state.players[seat]
-    key = (tuple(player.tiles), tuple(player.machines), tile_id, player.level("ENG"),
-           tuple(map(tuple, state.refinement_costs)))
+    key = (
+        tuple(player.tiles),
+        tuple(player.machines),
+        tile_id,
+        player.level("ENG"),
+        tuple(map(tuple, state.refinement_costs)),
+    )
     found = _PLACEMENTS.get(key)
     if found is not None:
         return found
@@ -148,6 +166,7 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
 
 
 # --- Forced steps: tiles and Machines in hand, upgrade grants ----------------------------------
+
 
 def _play(state: State, move: M.Move, out: list[M.Move]) -> None:
     apply_trusted(state, move)
@@ -167,11 +186,14 @@ def _forced_move(state: State, seat: int) -> M.Move:
     if not options:
         return legal[-1]
     if kind == GrantKind.GOV:
-        return max(options, key=lambda m: best_placement(
-            state, seat, state.government[m.quadrant][m.space])[0])
+        return max(
+            options, key=lambda m: best_placement(state, seat, state.government[m.quadrant][m.space])[0]
+        )
     if kind == GrantKind.PIPE:
-        return max(options, key=lambda m: best_placement(
-            state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0])
+        return max(
+            options,
+            key=lambda m: best_placement(state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0],
+        )
     return _best_by_eval(state, seat, options)[1]
 
 
@@ -203,6 +225,7 @@ def _best_by_eval(state: State, seat: int, moves: list[M.Move]) -> tuple[float, 
 
 
 # --- Completing an Action greedily -------------------------------------------------------------
+
 
 def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
     """The steps of the Action in progress worth evaluating (cheapest buys, dearest sales)."""
@@ -298,6 +321,7 @@ def finish_turn(state: State, seat: int, out: list[M.Move]) -> None:
 
 # --- Candidate Main Actions --------------------------------------------------------------------
 
+
 def _run_score(state: State, seat: int, pipelines) -> float:
     player = state.players[seat]
     score = 0.0
@@ -331,7 +355,9 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
         match m:
             case M.RunNetwork():
                 tile = net.tile_of((m.x, m.y))
-                runs.append((_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m))
+                runs.append(
+                    (_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m)
+                )
             case M.RunMachine():
                 runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
     seen_scores = set()
@@ -362,7 +388,11 @@ def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
         complete_action(start, seat, prefix)
     legal = legal_moves(start)
     firsts: list[Plan] = []
-    mains = main_candidates(start, seat, legal, wide) if start.turn.stage == Stage.WORK and not start.turn.mains else []
+    mains = (
+        main_candidates(start, seat, legal, wide)
+        if start.turn.stage == Stage.WORK and not start.turn.mains
+        else []
+    )
     for move in mains:
         st = clone_state(start)
         moves = list(prefix)

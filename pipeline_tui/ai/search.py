@@ -45,8 +45,9 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
     return relative(sim, seat)
 
 
-def plan_turn(state: State, seat: int, rng: random.Random, seconds: float | None = None,
-              samples: int | None = None) -> list[M.Move]:
+def plan_turn(
+    state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
+) -> list[M.Move]:
     """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
     otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
     if state.turn.stage == Stage.SETUP:
@@ -67,8 +68,10 @@ def plan_turn(state: State, seat: int, rng: random.Random, seconds: float | None
             arm = n
         else:
             scale = max(1.0, high - low)
-            arm = max(range(len(arms)), key=lambda a: totals[a] / counts[a]
-                      + scale * math.sqrt(2 * math.log(n) / counts[a]))
+            arm = max(
+                range(len(arms)),
+                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(n) / counts[a]),
+            )
         reward = _rollout(state, seat, arms[arm], rng)
         low, high = min(low, reward), max(high, reward)
         totals[arm] += reward

@@ -40,7 +40,9 @@ def visible_contracts(state: State) -> set[int]:
     """Contract ids in sight: the display, every player's Contracts, each stack's top tile."""
     seen = {t for row in state.contract_rows for t in row if t >= 0}
     for player in state.players:
-        seen.update(h.tile for h in player.contracts if C.contract_tile(h.tile).kind == C.ContractKind.CONTRACT)
+        seen.update(
+            h.tile for h in player.contracts if C.contract_tile(h.tile).kind == C.ContractKind.CONTRACT
+        )
     seen.update(stack[-1] for stack in state.contract_stacks if stack)
     return seen
 
@@ -55,7 +57,7 @@ def determinize(source: State | Game, seat: int, rng: random.Random) -> State:
     state = clone_state(_state(source))
     unseen = sorted(set(range(C.PIPE_TILES)) - visible_pipe_tiles(state))
     rng.shuffle(unseen)
-    state.pipe_deck = unseen[:len(state.pipe_deck)]
+    state.pipe_deck = unseen[: len(state.pipe_deck)]
     seen = visible_contracts(state)
     contracts = E.edition(state.edition).contracts
     for grade, stack in zip(C.CONTRACT_ROWS, state.contract_stacks):
@@ -72,8 +74,10 @@ def fingerprint(source: State | Game) -> int:
     sees them give equal fingerprints."""
     state = _state(source)
     public = msgspec.structs.replace(
-        state, pipe_deck=[len(state.pipe_deck)],
-        contract_stacks=[[len(s), s[-1] if s else -1] for s in state.contract_stacks])
+        state,
+        pipe_deck=[len(state.pipe_deck)],
+        contract_stacks=[[len(s), s[-1] if s else -1] for s in state.contract_stacks],
+    )
     return zlib.crc32(_ENCODER.encode(public))
 
 

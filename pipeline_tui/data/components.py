@@ -126,16 +126,32 @@ class MarketRow(msgspec.Struct, frozen=True):
     source: Source
 
 
-def _row(market: str, barrel: str, prices: tuple[int, ...], supply: int = 0, demand: int = 0,
-         source: Source = DESIGN) -> MarketRow:
+def _row(
+    market: str,
+    barrel: str,
+    prices: tuple[int, ...],
+    supply: int = 0,
+    demand: int = 0,
+    source: Source = DESIGN,
+) -> MarketRow:
     colour, grade = parse_barrel(barrel)
     n = len(prices)
     if n == 6:  # crude rows: overlays cover the leftmost slots
         slots = {2: tuple(range(2, 6)), 3: tuple(range(1, 6)), 4: tuple(range(6))}
     else:  # refined rows: 2 players use the middle two, 3 players drop the leftmost
         slots = {2: (1, 2), 3: (1, 2, 3), 4: (0, 1, 2, 3)}
-    return MarketRow(f"{market}-{barrel}", market, colour, grade, prices, slots, supply, demand,
-                     starts_full=grade == 0, source=source)
+    return MarketRow(
+        f"{market}-{barrel}",
+        market,
+        colour,
+        grade,
+        prices,
+        slots,
+        supply,
+        demand,
+        starts_full=grade == 0,
+        source=source,
+    )
 
 
 # Edition 1's fixed markets. DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4
@@ -168,8 +184,12 @@ MARKET_ROWS: tuple[MarketRow, ...] = (
     _row("3", "TH", (50, 50, 55, 55), demand=0),
 )
 MARKET_ROW_INDEX = {row.code: i for i, row in enumerate(MARKET_ROWS)}
-MARKET_NAMES = {"C": "Crude Market", "1": "Refined Market 1", "2": "Refined Market 2",
-                "3": "Refined Market 3"}
+MARKET_NAMES = {
+    "C": "Crude Market",
+    "1": "Refined Market 1",
+    "2": "Refined Market 2",
+    "3": "Refined Market 3",
+}
 
 # --- Shops, edition 1 (DESIGN: tanks cheaper than machines; Machine Shop $20 and $30 PUBLIC) --
 
@@ -201,8 +221,9 @@ class ContractTile(msgspec.Struct, frozen=True):
     source: Source = DESIGN
 
 
-def _tiles(kind: ContractKind, specs: list[str], start: int,
-           source: Source = DESIGN) -> tuple[ContractTile, ...]:
+def _tiles(
+    kind: ContractKind, specs: list[str], start: int, source: Source = DESIGN
+) -> tuple[ContractTile, ...]:
     out = []
     for i, spec in enumerate(specs):
         needs = tuple(parse_barrel(code) for code in spec.split())
@@ -211,27 +232,78 @@ def _tiles(kind: ContractKind, specs: list[str], start: int,
     return tuple(out)
 
 
-CONTRACTS = _tiles(ContractKind.CONTRACT, [
-    # Low row (10)
-    "OL OL", "TL TL", "SL SL", "OL TL", "TL SL", "SL OL", "OL TL SL", "OL OL TL", "TL TL SL",
-    "SL SL OL",
-    # Mid row (10)
-    "OM OL", "TM TL", "SM SL", "OM TM", "TM SM", "SM OM", "OM TL SL", "TM SL OL", "SM OL TL",
-    "OM TM SL",
-    # High row (10)
-    "OH OL", "TH TL", "SH SL", "OH TM", "TH SM", "SH OM", "OH TL SL", "TH SL OL", "SH OL TL",
-    "OH TH",
-], 0)
-ORDERS = _tiles(ContractKind.ORDER, [
-    # 3 barrels (8)
-    "OL TL SL", "OL OM TL", "TL TM SL", "SL SM OL", "OM TM SL", "TM SM OL", "SM OM TL", "OH TL SL",
-    # 4 barrels (8)
-    "OL OL TM SM", "TL TL SM OM", "SL SL OM TM", "OL TL SL OH", "OM TM SL SL", "TM SM OL OL",
-    "SM OM TL TL", "OH TH SL TL",
-    # 5 barrels (8)
-    "OL TL SL OM TM", "TL SL OL SM TM", "SL OL TL OM SM", "OL OL TL TL SH", "TL TL SL SL OH",
-    "SL SL OL OL TH", "OM TM SM OL TL", "OH TM SM OL SL",
-], 100)
+CONTRACTS = _tiles(
+    ContractKind.CONTRACT,
+    [
+        # Low row (10)
+        "OL OL",
+        "TL TL",
+        "SL SL",
+        "OL TL",
+        "TL SL",
+        "SL OL",
+        "OL TL SL",
+        "OL OL TL",
+        "TL TL SL",
+        "SL SL OL",
+        # Mid row (10)
+        "OM OL",
+        "TM TL",
+        "SM SL",
+        "OM TM",
+        "TM SM",
+        "SM OM",
+        "OM TL SL",
+        "TM SL OL",
+        "SM OL TL",
+        "OM TM SL",
+        # High row (10)
+        "OH OL",
+        "TH TL",
+        "SH SL",
+        "OH TM",
+        "TH SM",
+        "SH OM",
+        "OH TL SL",
+        "TH SL OL",
+        "SH OL TL",
+        "OH TH",
+    ],
+    0,
+)
+ORDERS = _tiles(
+    ContractKind.ORDER,
+    [
+        # 3 barrels (8)
+        "OL TL SL",
+        "OL OM TL",
+        "TL TM SL",
+        "SL SM OL",
+        "OM TM SL",
+        "TM SM OL",
+        "SM OM TL",
+        "OH TL SL",
+        # 4 barrels (8)
+        "OL OL TM SM",
+        "TL TL SM OM",
+        "SL SL OM TM",
+        "OL TL SL OH",
+        "OM TM SL SL",
+        "TM SM OL OL",
+        "SM OM TL TL",
+        "OH TH SL TL",
+        # 5 barrels (8)
+        "OL TL SL OM TM",
+        "TL SL OL SM TM",
+        "SL OL TL OM SM",
+        "OL OL TL TL SH",
+        "TL TL SL SL OH",
+        "SL SL OL OL TH",
+        "OM TM SM OL TL",
+        "OH TM SM OL SL",
+    ],
+    100,
+)
 CONTRACT_STACK_SIZE = {2: 4, 3: 4, 4: 5}  # PUBLIC: contracts set aside per grade
 DISPLAY_SPACES = {2: 2, 3: 2, 4: 3}  # PUBLIC: leftmost space of each row unused below 4 players
 CONTRACT_ROWS = (1, 2, 3)  # Low, Mid, High
@@ -240,27 +312,80 @@ ORDER_ROWS = (3, 4, 5)
 
 # Edition 2 (printed, from the public transcription). Ids never overlap edition 1's, so a tile
 # id alone names its tile: Contracts 200..229, Orders 300..323.
-PRINTED_CONTRACTS = _tiles(ContractKind.CONTRACT, [
-    # Low row (10)
-    "SL SL SL", "TL TL", "TL TL TL", "SL SL", "OL OL", "OL SL", "OL OL SL", "SL OL TL", "OL TL",
-    "SL TL",
-    # Mid row (10)
-    "SM SM", "SM OM TM", "SM SM TM", "OM OL", "SM TM", "OM OM", "OM OM OM", "TM TM TM", "SM TL",
-    "TM TM",
-    # High row (10)
-    "OH OH", "SH SH", "TH TH", "SH SH SH", "OH TM", "SH SM", "OH OM TL", "TH TL", "TH TH TH",
-    "TH TH SH",
-], 200, Source.PRINTED)
-PRINTED_ORDERS = _tiles(ContractKind.ORDER, [
-    # 3 barrels (8)
-    "OH SL TL", "SH SH TH", "OH OH TH", "SH SM OL", "SH TM OM", "TH TM OL", "OH SH TH", "SH TM OL",
-    # 4 barrels (8)
-    "OM OM OM OM", "SM SM OL OL", "OH OH OM OL", "OH OH TL TL", "SH TM OL OL", "SL SL SL SL",
-    "SH OH SM SL", "TH TH TH TH",
-    # 5 barrels (8)
-    "TM TM TM TM TM", "SH SH SH OM OM", "SM SM SM SM SM", "SH OH TH SM OM", "OL OL OL OL OL",
-    "OH OH OH OM OL", "TL TL TL OL OL", "TM TM TM SL SL",
-], 300, Source.PRINTED)
+PRINTED_CONTRACTS = _tiles(
+    ContractKind.CONTRACT,
+    [
+        # Low row (10)
+        "SL SL SL",
+        "TL TL",
+        "TL TL TL",
+        "SL SL",
+        "OL OL",
+        "OL SL",
+        "OL OL SL",
+        "SL OL TL",
+        "OL TL",
+        "SL TL",
+        # Mid row (10)
+        "SM SM",
+        "SM OM TM",
+        "SM SM TM",
+        "OM OL",
+        "SM TM",
+        "OM OM",
+        "OM OM OM",
+        "TM TM TM",
+        "SM TL",
+        "TM TM",
+        # High row (10)
+        "OH OH",
+        "SH SH",
+        "TH TH",
+        "SH SH SH",
+        "OH TM",
+        "SH SM",
+        "OH OM TL",
+        "TH TL",
+        "TH TH TH",
+        "TH TH SH",
+    ],
+    200,
+    Source.PRINTED,
+)
+PRINTED_ORDERS = _tiles(
+    ContractKind.ORDER,
+    [
+        # 3 barrels (8)
+        "OH SL TL",
+        "SH SH TH",
+        "OH OH TH",
+        "SH SM OL",
+        "SH TM OM",
+        "TH TM OL",
+        "OH SH TH",
+        "SH TM OL",
+        # 4 barrels (8)
+        "OM OM OM OM",
+        "SM SM OL OL",
+        "OH OH OM OL",
+        "OH OH TL TL",
+        "SH TM OL OL",
+        "SL SL SL SL",
+        "SH OH SM SL",
+        "TH TH TH TH",
+        # 5 barrels (8)
+        "TM TM TM TM TM",
+        "SH SH SH OM OM",
+        "SM SM SM SM SM",
+        "SH OH TH SM OM",
+        "OL OL OL OL OL",
+        "OH OH OH OM OL",
+        "TL TL TL OL OL",
+        "TM TM TM SL SL",
+    ],
+    300,
+    Source.PRINTED,
+)
 _TILES_BY_ID = {t.id: t for t in CONTRACTS + ORDERS + PRINTED_CONTRACTS + PRINTED_ORDERS}
 
 
@@ -276,6 +401,7 @@ REFINEMENT_MARKERS = (4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7)  # 9 are dealt, colour
 FIRST_GAME_REMOVED_MARKER = 7
 
 # --- The action cross (PUBLIC layout; DESIGN.md section 4) ------------------------------------
+
 
 class ActionName(StrEnum):
     """The Actions a turn can hold (``TurnState.action``): the eight spaces of the action cross
@@ -300,13 +426,23 @@ _A = ActionName
 ACTION_TILES = (_A.UPGRADES, _A.TANKS, _A.MACHINES, _A.CONTRACTS)  # shuffled onto the inner spaces
 MARKET_ACTIONS = (_A.CRUDE, _A.REFINED1, _A.REFINED2, _A.REFINED3)
 ACTION_NAMES: dict[str, str] = {
-    _A.CRUDE: "Crude Market", _A.REFINED1: "Refined Market 1", _A.REFINED2: "Refined Market 2",
-    _A.REFINED3: "Refined Market 3", _A.UPGRADES: "Upgrades", _A.TANKS: "Tanks & Pipes",
-    _A.MACHINES: "Machines & Pipes", _A.CONTRACTS: "Contracts & Loans",
+    _A.CRUDE: "Crude Market",
+    _A.REFINED1: "Refined Market 1",
+    _A.REFINED2: "Refined Market 2",
+    _A.REFINED3: "Refined Market 3",
+    _A.UPGRADES: "Upgrades",
+    _A.TANKS: "Tanks & Pipes",
+    _A.MACHINES: "Machines & Pipes",
+    _A.CONTRACTS: "Contracts & Loans",
 }
 ACTION_MARKET: dict[str, str] = {_A.CRUDE: "C", _A.REFINED1: "1", _A.REFINED2: "2", _A.REFINED3: "3"}
 # Cross cells (x, y), centre (0, 0) empty. Arm ends hold the markets; inner spaces the tiles.
-MARKET_CELLS: dict[str, tuple[int, int]] = {_A.CRUDE: (0, -2), _A.REFINED1: (-2, 0), _A.REFINED2: (0, 2), _A.REFINED3: (2, 0)}
+MARKET_CELLS: dict[str, tuple[int, int]] = {
+    _A.CRUDE: (0, -2),
+    _A.REFINED1: (-2, 0),
+    _A.REFINED2: (0, 2),
+    _A.REFINED3: (2, 0),
+}
 INNER_CELLS = ((0, -1), (-1, 0), (0, 1), (1, 0))  # N, W, S, E: where the action tiles lie
 CROSS_CENTRE = (0, 0)
 
@@ -332,34 +468,69 @@ class UpgradeFamily(msgspec.Struct, frozen=True):
 
 
 UPGRADE_FAMILIES: tuple[UpgradeFamily, ...] = (
-    UpgradeFamily("GOV", "Government", (
-        "Take 2 Government Pipe tiles now; each new year take 1 on your first turn.",
-        "Take 4 Government Pipe tiles now.",
-        "Take 6 Government Pipe tiles now.")),
-    UpgradeFamily("SHOP", "Shops", (
-        "Take 2 Tanks and 1 shop Pipe tile now; each new year take 2 Tanks on your first turn.",
-        "Take 1 Machine and 2 shop Pipe tiles now.",
-        "Take 1 Machine and 4 shop Pipe tiles now.")),
-    UpgradeFamily("HR", "Human Resources", (
-        "Secondary Actions are free.",
-        "A Secondary Action may be up to 2 spaces away on the cross.",
-        "Take any 2 Main Actions in a turn (then no Secondary Action).")),
-    UpgradeFamily("ENG", "Engineering", (
-        "Pipelines gain +1 Refinement Value per 4 segments (also at the end).",
-        "Pipelines gain +2 Refinement Value per 4 segments instead (also at the end).",
-        "Each Pipeline may refine 2 barrels of the same starting grade.")),
-    UpgradeFamily("RM", "Refined Markets", (
-        "Refined oil is $5 dearer in the Refined Markets, buying and selling.",
-        "One Refined Market Action trades at all three Refined Markets.",
-        "Sell to a Refined Market row of any colour (grade must still suffice).")),
-    UpgradeFamily("CO", "Contracts & Orders", (
-        "Each Contract may be fulfilled twice a year.",
-        "Earn $10 more per barrel delivered to Contracts and Orders.",
-        "Take Orders as Contracts with the Contracts & Loans Action.")),
-    UpgradeFamily("MACH", "Machines", (
-        "Take 1 Machine now; a Main Action may run one Machine free.",
-        "The Machine Phase costs $5 in total.",
-        "Machines may also run before your Actions.")),
+    UpgradeFamily(
+        "GOV",
+        "Government",
+        (
+            "Take 2 Government Pipe tiles now; each new year take 1 on your first turn.",
+            "Take 4 Government Pipe tiles now.",
+            "Take 6 Government Pipe tiles now.",
+        ),
+    ),
+    UpgradeFamily(
+        "SHOP",
+        "Shops",
+        (
+            "Take 2 Tanks and 1 shop Pipe tile now; each new year take 2 Tanks on your first turn.",
+            "Take 1 Machine and 2 shop Pipe tiles now.",
+            "Take 1 Machine and 4 shop Pipe tiles now.",
+        ),
+    ),
+    UpgradeFamily(
+        "HR",
+        "Human Resources",
+        (
+            "Secondary Actions are free.",
+            "A Secondary Action may be up to 2 spaces away on the cross.",
+            "Take any 2 Main Actions in a turn (then no Secondary Action).",
+        ),
+    ),
+    UpgradeFamily(
+        "ENG",
+        "Engineering",
+        (
+            "Pipelines gain +1 Refinement Value per 4 segments (also at the end).",
+            "Pipelines gain +2 Refinement Value per 4 segments instead (also at the end).",
+            "Each Pipeline may refine 2 barrels of the same starting grade.",
+        ),
+    ),
+    UpgradeFamily(
+        "RM",
+        "Refined Markets",
+        (
+            "Refined oil is $5 dearer in the Refined Markets, buying and selling.",
+            "One Refined Market Action trades at all three Refined Markets.",
+            "Sell to a Refined Market row of any colour (grade must still suffice).",
+        ),
+    ),
+    UpgradeFamily(
+        "CO",
+        "Contracts & Orders",
+        (
+            "Each Contract may be fulfilled twice a year.",
+            "Earn $10 more per barrel delivered to Contracts and Orders.",
+            "Take Orders as Contracts with the Contracts & Loans Action.",
+        ),
+    ),
+    UpgradeFamily(
+        "MACH",
+        "Machines",
+        (
+            "Take 1 Machine now; a Main Action may run one Machine free.",
+            "The Machine Phase costs $5 in total.",
+            "Machines may also run before your Actions.",
+        ),
+    ),
 )
 UPGRADE_CODES = tuple(f.code for f in UPGRADE_FAMILIES)
 UPGRADE_CARDS_PER_LEVEL = (3, 1, 1)  # PUBLIC: Level I x3, II x1, III x1

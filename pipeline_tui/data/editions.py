@@ -30,8 +30,10 @@ from .oil import barrel_code
 
 EDITIONS = (1, 2)
 PRINTED_EDITION = 2  # what new games use
-EDITION_NAMES = {1: "our design (before the printed components were known)",
-                 2: "printed components (public transcription)"}
+EDITION_NAMES = {
+    1: "our design (before the printed components were known)",
+    2: "printed components (public transcription)",
+}
 
 
 class TableSource(msgspec.Struct, frozen=True):
@@ -106,19 +108,35 @@ REFINED_DEMAND_2P = {
 # three rows, then per Refined Market its crude row and its upper and lower refined tiles.
 CRUDE_POSITIONS = (("C", 0), ("C", 1), ("C", 2), ("1", 0), ("2", 0), ("3", 0))
 MARKET_POSITIONS: tuple[tuple[str, str, int], ...] = (
-    ("C", "crude", 0), ("C", "crude", 1), ("C", "crude", 2),
-    ("1", "crude", 0), ("1", "refined", 0), ("1", "refined", 1),
-    ("2", "crude", 0), ("2", "refined", 0), ("2", "refined", 1),
-    ("3", "crude", 0), ("3", "refined", 0), ("3", "refined", 1),
+    ("C", "crude", 0),
+    ("C", "crude", 1),
+    ("C", "crude", 2),
+    ("1", "crude", 0),
+    ("1", "refined", 0),
+    ("1", "refined", 1),
+    ("2", "crude", 0),
+    ("2", "refined", 0),
+    ("2", "refined", 1),
+    ("3", "crude", 0),
+    ("3", "refined", 0),
+    ("3", "refined", 1),
 )
 MarketLayout = tuple[tuple[int, int], ...]  # per position: (colour, ladder or pattern index)
 
 # The layout photographed in the transcription (one random setup), for tests and reference.
 PHOTOGRAPHED_LAYOUT: MarketLayout = (
-    (0, 0), (2, 1), (1, 2),
-    (1, 0), (0, 0), (2, 1),
-    (2, 1), (0, 1), (1, 0),
-    (0, 2), (2, 0), (1, 1),
+    (0, 0),
+    (2, 1),
+    (1, 2),
+    (1, 0),
+    (0, 0),
+    (2, 1),
+    (2, 1),
+    (0, 1),
+    (1, 0),
+    (0, 2),
+    (2, 0),
+    (1, 1),
 )
 
 
@@ -160,23 +178,44 @@ def _scaled(value: int, slots: int, slots_2p: int) -> int:
 def printed_market_rows(layout: MarketLayout, players: int) -> tuple[MarketRow, ...]:
     """The market rows of an edition-2 game with this layout and player count."""
     if len(layout) != len(MARKET_POSITIONS):
-        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, "
-                         f"not {len(layout)}")
+        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, not {len(layout)}")
     rows: list[MarketRow] = []
     for (market, kind, position), (colour, tile) in zip(MARKET_POSITIONS, layout):
         if kind == "crude":
             slots = {n: CRUDE_SLOTS[n] for n in C.PLAYER_COUNTS}
             supply = _scaled(CRUDE_SUPPLY_2P, len(CRUDE_SLOTS[players]), len(CRUDE_SLOTS[2]))
-            rows.append(MarketRow(f"{market}-{barrel_code(colour, 0)}", market, colour, 0,
-                                  CRUDE_LADDERS[tile], slots, supply, 0, starts_full=True,
-                                  source=Source.PRINTED))
+            rows.append(
+                MarketRow(
+                    f"{market}-{barrel_code(colour, 0)}",
+                    market,
+                    colour,
+                    0,
+                    CRUDE_LADDERS[tile],
+                    slots,
+                    supply,
+                    0,
+                    starts_full=True,
+                    source=Source.PRINTED,
+                )
+            )
             continue
         for grade in (1, 2, 3):
             demand2 = REFINED_DEMAND_2P[market][position][grade - 1]
             demand = _scaled(demand2, len(REFINED_SLOTS[players]), len(REFINED_SLOTS[2]))
-            rows.append(MarketRow(f"{market}-{barrel_code(colour, grade)}", market, colour, grade,
-                                  REFINED_PATTERNS[tile][grade - 1], dict(REFINED_SLOTS), 0,
-                                  demand, starts_full=False, source=Source.PRINTED))
+            rows.append(
+                MarketRow(
+                    f"{market}-{barrel_code(colour, grade)}",
+                    market,
+                    colour,
+                    grade,
+                    REFINED_PATTERNS[tile][grade - 1],
+                    dict(REFINED_SLOTS),
+                    0,
+                    demand,
+                    starts_full=False,
+                    source=Source.PRINTED,
+                )
+            )
     return tuple(rows)
 
 
@@ -213,8 +252,11 @@ _COMMON_SOURCES = (
     TableSource("upgrades", Source.RULEBOOK, "7 families, Level I x3, II x1, III x1; card texts"),
     TableSource("valuation", Source.RULEBOOK, "the tile and the 16 cards of Appendix 2"),
     TableSource("refinement markers", Source.RULEBOOK, "three each of 4, 5, 6, 7; 9 dealt"),
-    TableSource("pipe tiles", Source.RULEBOOK,
-                "the 135 tiles of the tile model; equal to the printed 135 (docs/components.md)"),
+    TableSource(
+        "pipe tiles",
+        Source.RULEBOOK,
+        "the 135 tiles of the tile model; equal to the printed 135 (docs/components.md)",
+    ),
 )
 
 _EDITION_1 = Edition(
@@ -234,23 +276,35 @@ _EDITION_1 = Edition(
     sources=(
         TableSource("contracts", Source.DESIGN, "30 tiles, 10 per row, 2-3 barrels each"),
         TableSource("orders", Source.DESIGN, "24 tiles, 8 each of 3, 4 and 5 barrels"),
-        TableSource("markets", Source.DESIGN,
-                    "fixed colours; crude rows 6 slots, refined rows 4; prices fitted to the "
-                    "rulebook's market example"),
-        TableSource("market overlays", Source.DESIGN,
-                    "2 players: crude 4 of 6 slots, refined the middle 2 of 4"),
-        TableSource("market overlays 3-4 players", Source.DESIGN,
-                    "3 players: crude 5, refined the right 3; 4 players: every slot"),
-        TableSource("refresh", Source.DESIGN,
-                    "supply 2-4 per crude row, demand 0-2 per refined row, any player count"),
+        TableSource(
+            "markets",
+            Source.DESIGN,
+            "fixed colours; crude rows 6 slots, refined rows 4; prices fitted to the "
+            "rulebook's market example",
+        ),
+        TableSource(
+            "market overlays", Source.DESIGN, "2 players: crude 4 of 6 slots, refined the middle 2 of 4"
+        ),
+        TableSource(
+            "market overlays 3-4 players",
+            Source.DESIGN,
+            "3 players: crude 5, refined the right 3; 4 players: every slot",
+        ),
+        TableSource(
+            "refresh", Source.DESIGN, "supply 2-4 per crude row, demand 0-2 per refined row, any player count"
+        ),
         TableSource("refresh 3-4 players", Source.DESIGN, "as at 2 players"),
         TableSource("tank shop", Source.DESIGN, "$5 / $10 / $15, 2 Tanks a row at 2 players"),
         TableSource("tank shop 3-4 players", Source.DESIGN, "3/3/2 Tanks, and 4/4/3"),
-        TableSource("machine shop", Source.DESIGN,
-                    "$20 / $30 from the rulebook, $40 ours; 1 Machine a row at 2 players"),
+        TableSource(
+            "machine shop",
+            Source.DESIGN,
+            "$20 / $30 from the rulebook, $40 ours; 1 Machine a row at 2 players",
+        ),
         TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
         TableSource("government layout", Source.DESIGN, "our domino layout of a quadrant"),
-    ) + _COMMON_SOURCES,
+    )
+    + _COMMON_SOURCES,
 )
 
 _EDITION_2 = Edition(
@@ -270,27 +324,43 @@ _EDITION_2 = Edition(
     sources=(
         TableSource("contracts", Source.PRINTED, "the 30 Contracts as printed"),
         TableSource("orders", Source.PRINTED, "the 24 Orders as printed"),
-        TableSource("markets", Source.PRINTED,
-                    "3 crude ladders of 8 slots, 2 refined patterns of 4 slots; tiles placed "
-                    "at random at setup"),
-        TableSource("market overlays", Source.PRINTED,
-                    "2 players: crude rows the first 6 of 8 slots, refined rows the dearer pair"),
-        TableSource("market overlays 3-4 players", Source.DESIGN,
-                    "from the printed slots: crude 7 (the '3+' slot) and 8; refined the dearer "
-                    "3, and all 4"),
-        TableSource("refresh", Source.PRINTED,
-                    "2 players: every crude row gains up to 4; refined demand per market "
-                    "position and grade as on the overlays"),
-        TableSource("refresh 3-4 players", Source.DESIGN,
-                    "the 2-player amounts scaled with the slots in play, rounded up"),
-        TableSource("tank shop", Source.PRINTED,
-                    "$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players"),
+        TableSource(
+            "markets",
+            Source.PRINTED,
+            "3 crude ladders of 8 slots, 2 refined patterns of 4 slots; tiles placed at random at setup",
+        ),
+        TableSource(
+            "market overlays",
+            Source.PRINTED,
+            "2 players: crude rows the first 6 of 8 slots, refined rows the dearer pair",
+        ),
+        TableSource(
+            "market overlays 3-4 players",
+            Source.DESIGN,
+            "from the printed slots: crude 7 (the '3+' slot) and 8; refined the dearer 3, and all 4",
+        ),
+        TableSource(
+            "refresh",
+            Source.PRINTED,
+            "2 players: every crude row gains up to 4; refined demand per market "
+            "position and grade as on the overlays",
+        ),
+        TableSource(
+            "refresh 3-4 players",
+            Source.DESIGN,
+            "the 2-player amounts scaled with the slots in play, rounded up",
+        ),
+        TableSource(
+            "tank shop", Source.PRINTED, "$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players"
+        ),
         TableSource("tank shop 3-4 players", Source.DESIGN, "3 Tanks a row, and all 4"),
-        TableSource("machine shop", Source.PRINTED,
-                    "$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players"),
+        TableSource(
+            "machine shop", Source.PRINTED, "$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players"
+        ),
         TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
         TableSource("government layout", Source.PRINTED, "the pinwheel of the transcription"),
-    ) + _COMMON_SOURCES,
+    )
+    + _COMMON_SOURCES,
 )
 
 _EDITIONS = {1: _EDITION_1, 2: _EDITION_2}

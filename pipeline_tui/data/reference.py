@@ -106,6 +106,7 @@ class Reference(msgspec.Struct):
 
 # --- Full texts ----------------------------------------------------------------------------------
 
+
 def _barrel_name(colour: int, grade: int) -> str:
     return f"{GRADE_NAMES[grade]} {COLOUR_NAMES[colour]}"
 
@@ -122,61 +123,65 @@ def contract_text(tile_id: int) -> str:
     wants = ", ".join(_barrel_name(c, g) for c, g in tile.needs)
     if tile.kind == C.ContractKind.CONTRACT:
         parts, total = _pay_sum(C.CONTRACT_PAY, tile.needs)
-        return (f"{GRADE_ROWS[tile.row]} Contract: {wants}. Pays {parts} = ${total} each Year it "
-                "is fulfilled, barrel by barrel at the Contract rates. Taken free with Contracts & "
-                "Loans, Active or Deferred to next Year (not in Year 3). An Active Contract must be "
-                "fulfilled every Year for the rest of the game, or it is removed with a Penalty "
-                "marker. Higher grades may fill a need and are paid at the needed grade.")
+        return (
+            f"{GRADE_ROWS[tile.row]} Contract: {wants}. Pays {parts} = ${total} each Year it "
+            "is fulfilled, barrel by barrel at the Contract rates. Taken free with Contracts & "
+            "Loans, Active or Deferred to next Year (not in Year 3). An Active Contract must be "
+            "fulfilled every Year for the rest of the game, or it is removed with a Penalty "
+            "marker. Higher grades may fill a need and are paid at the needed grade."
+        )
     parts, total = _pay_sum(C.ORDER_PAY, tile.needs)
-    return (f"Order of {tile.row} barrels: {wants}. Fulfilled all at once from your Tanks "
-            f"between Actions; pays {parts} = ${total} at the Order rates. It is not refilled "
-            "once taken. Higher grades may fill a need and are paid at the needed grade.")
+    return (
+        f"Order of {tile.row} barrels: {wants}. Fulfilled all at once from your Tanks "
+        f"between Actions; pays {parts} = ${total} at the Order rates. It is not refilled "
+        "once taken. Higher grades may fill a need and are paid at the needed grade."
+    )
 
 
 _UPGRADE_TEXT = {
     ("GOV", 1): "Take 2 Government Pipe tiles now, from open quadrants in any mix, and place "
-                "them. Every new Year, on your first turn, take 1 more. A gift may open a new "
-                "quadrant if none was opened this Year and the Year's limit (2, 3, 4) allows.",
+    "them. Every new Year, on your first turn, take 1 more. A gift may open a new "
+    "quadrant if none was opened this Year and the Year's limit (2, 3, 4) allows.",
     ("GOV", 2): "Take 4 Government Pipe tiles now, from open quadrants in any mix (a gift may "
-                "open a quadrant as Level I says).",
+    "open a quadrant as Level I says).",
     ("GOV", 3): "Take 6 Government Pipe tiles now, from open quadrants in any mix (a gift may "
-                "open a quadrant as Level I says).",
+    "open a quadrant as Level I says).",
     ("SHOP", 1): "Take 2 Tanks from the Tank Shop and 1 Pipe tile from beside either shop now. "
-                 "Every new Year, on your first turn, take 2 Tanks from the Tank Shop. What the "
-                 "shops lack is not given, even when it comes back later.",
+    "Every new Year, on your first turn, take 2 Tanks from the Tank Shop. What the "
+    "shops lack is not given, even when it comes back later.",
     ("SHOP", 2): "Take 1 Machine from the Machine Shop and 2 Pipe tiles from beside the shops, "
-                 "in any mix, now. What the shops lack is not given.",
+    "in any mix, now. What the shops lack is not given.",
     ("SHOP", 3): "Take 1 Machine from the Machine Shop and 4 Pipe tiles from beside the shops, "
-                 "in any mix, now. What the shops lack is not given.",
+    "in any mix, now. What the shops lack is not given.",
     ("HR", 1): "Your Secondary Actions are free (instead of $10).",
     ("HR", 2): "Your Secondary Action may be up to 2 spaces from your Main Action on the cross, "
-               "the empty centre counting as a space, instead of only the next space on the arm.",
+    "the empty centre counting as a space, instead of only the next space on the arm.",
     ("HR", 3): "Take any 2 Main Actions in your turn, the same one twice included. With a second "
-               "Main Action you take no Secondary Action.",
+    "Main Action you take no Secondary Action.",
     ("ENG", 1): "Your Pipelines count +1 Refinement Value for every 4 segments, when refining "
-                "and in the end-game scoring.",
+    "and in the end-game scoring.",
     ("ENG", 2): "Your Pipelines count +2 Refinement Value for every 4 segments instead of +1 "
-                "(Level I is discarded), when refining and in the end-game scoring.",
+    "(Level I is discarded), when refining and in the end-game scoring.",
     ("ENG", 3): "Each of your Pipelines may refine 2 barrels in one run, both starting at the "
-                "same grade (Crude included).",
+    "same grade (Crude included).",
     ("RM", 1): "Refined oil costs and pays $5 more in the Refined Markets, buying and selling. "
-               "Crude oil, Contracts and Orders are unchanged.",
+    "Crude oil, Contracts and Orders are unchanged.",
     ("RM", 2): "A Refined Market Action lets you buy and sell at all three Refined Markets "
-               "(not the Crude Market).",
+    "(not the Crude Market).",
     ("RM", 3): "When you sell to a Refined Market the oil's colour need not match the row; its "
-               "grade must still be the row's or higher.",
+    "grade must still be the row's or higher.",
     ("CO", 1): "Each of your Contracts may be fulfilled twice a Year. A second fulfilment, once "
-               "begun, must be finished that Year.",
+    "begun, must be finished that Year.",
     ("CO", 2): "Earn $10 more for every barrel you deliver to a Contract or an Order.",
     ("CO", 3): "With the Contracts & Loans Action you may take Orders as if they were Contracts: "
-               "fulfilled barrel by barrel, paid at Contract rates, and counted as Contracts "
-               "by the Valuation cards.",
+    "fulfilled barrel by barrel, paid at Contract rates, and counted as Contracts "
+    "by the Valuation cards.",
     ("MACH", 1): "Receive 1 Machine now, from the Machine Shop, or from the stack beside the "
-                 "board when the shop is empty (rules version 2). As a Main Action you may put "
-                 "your worker on one of your Machines to run its Pipelines free.",
+    "board when the shop is empty (rules version 2). As a Main Action you may put "
+    "your worker on one of your Machines to run its Pipelines free.",
     ("MACH", 2): "Your Machine Phase costs $5 in all instead of $15.",
     ("MACH", 3): "You may also run your Machines before your Actions, paying as usual; Machines "
-                 "run at most once in each phase.",
+    "run at most once in each phase.",
 }
 
 
@@ -189,34 +194,31 @@ _END_GRADES = "$10, $20 or $30 as one run takes a Crude barrel to Low, Mid or Hi
 _TYPES = "1 to 9 kinds earn $10, 30, 60, 100, 150, 210, 280, 360, 450"
 _VALUATION_TEXT = {
     "REFINED_OIL": "Your Low, Mid and High barrels in your Tanks earn their end-game value "
-                   "again ($10, $20, $30); Crude earns nothing.",
+    "again ($10, $20, $30); Crude earns nothing.",
     "PIPELINES": f"Every Pipeline in your network earns again: {_END_GRADES}.",
     "TANKS": "$10 for every Tank you own.",
     "LEVEL3": "$100 for every Level III upgrade you own.",
     "MACHINE_PIPELINES": f"Every Pipeline attached to a Machine earns {_END_GRADES}. The "
-                         "Valuation tile has the same effect and is always in play; with this "
-                         "card both count.",
+    "Valuation tile has the same effect and is always in play; with this "
+    "card both count.",
     "SILVER": "Your Silver barrels earn their end-game value ($0 Crude to $30 High); each of "
-              f"your Silver Pipelines earns {_END_GRADES}.",
+    f"your Silver Pipelines earns {_END_GRADES}.",
     "ORANGE": "Your Orange barrels earn their end-game value ($0 Crude to $30 High); each of "
-              f"your Orange Pipelines earns {_END_GRADES}.",
+    f"your Orange Pipelines earns {_END_GRADES}.",
     "TEAL": "Your Teal barrels earn their end-game value ($0 Crude to $30 High); each of "
-            f"your Teal Pipelines earns {_END_GRADES}.",
-    "LOW_PIPELINES": "$10 for every Pipeline whose best run takes Crude to Low-Grade and no "
-                     "further.",
-    "MID_PIPELINES": "$20 for every Pipeline whose best run takes Crude to Mid-Grade and no "
-                     "further.",
+    f"your Teal Pipelines earns {_END_GRADES}.",
+    "LOW_PIPELINES": "$10 for every Pipeline whose best run takes Crude to Low-Grade and no further.",
+    "MID_PIPELINES": "$20 for every Pipeline whose best run takes Crude to Mid-Grade and no further.",
     "HIGH_PIPELINES": "$30 for every Pipeline that takes Crude to High-Grade in one run.",
-    "CONTRACTS": "Every Contract you still hold pays again as if fulfilled once more, at your "
-                 "own rates.",
+    "CONTRACTS": "Every Contract you still hold pays again as if fulfilled once more, at your own rates.",
     "ORDERS": "Every Order you fulfilled pays again at your own Order rates.",
     "PIPELINE_TYPES": "Count the kinds of Pipeline in your network, a kind being a colour and "
-                      f"the best grade it takes Crude to (9 kinds); {_TYPES}.",
+    f"the best grade it takes Crude to (9 kinds); {_TYPES}.",
     "MACHINE_PIPELINE_TYPES": "Count the kinds of Pipeline attached to your Machines, a kind "
-                              "being a colour and the best grade it takes Crude to; "
-                              f"{_TYPES}.",
+    "being a colour and the best grade it takes Crude to; "
+    f"{_TYPES}.",
     "OIL_TYPES": "Count the different oils (colour and grade) needed by your remaining "
-                 f"Contracts and fulfilled Orders; {_TYPES}.",
+    f"Contracts and fulfilled Orders; {_TYPES}.",
 }
 
 
@@ -240,22 +242,28 @@ def _sources(ed: E.Edition) -> dict[str, TableSource]:
 
 def _contract_entry(tile: C.ContractTile) -> ContractEntry:
     needs = [barrel_code(c, g) for c, g in tile.needs]
-    return ContractEntry(tile.id, GRADE_ROWS[tile.row], needs,
-                         sum(C.CONTRACT_PAY[g] for _, g in tile.needs), contract_text(tile.id))
+    return ContractEntry(
+        tile.id,
+        GRADE_ROWS[tile.row],
+        needs,
+        sum(C.CONTRACT_PAY[g] for _, g in tile.needs),
+        contract_text(tile.id),
+    )
 
 
 def _order_entry(tile: C.ContractTile) -> OrderEntry:
     needs = [barrel_code(c, g) for c, g in tile.needs]
-    return OrderEntry(tile.id, tile.row, needs, sum(C.ORDER_PAY[g] for _, g in tile.needs),
-                      contract_text(tile.id))
+    return OrderEntry(
+        tile.id, tile.row, needs, sum(C.ORDER_PAY[g] for _, g in tile.needs), contract_text(tile.id)
+    )
 
 
 def _market_tiles(ed: E.Edition) -> list[LadderEntry]:
-    tiles = [LadderEntry(f"{ladder[0]}-{ladder[-1]}", {"crude": list(ladder)})
-             for ladder in ed.crude_ladders]
-    tiles += [LadderEntry(E.PATTERN_NAMES[i], {GRADE_ROWS[g + 1]: list(p) for g, p in
-                                              enumerate(pattern)})
-              for i, pattern in enumerate(ed.refined_patterns)]
+    tiles = [LadderEntry(f"{ladder[0]}-{ladder[-1]}", {"crude": list(ladder)}) for ladder in ed.crude_ladders]
+    tiles += [
+        LadderEntry(E.PATTERN_NAMES[i], {GRADE_ROWS[g + 1]: list(p) for g, p in enumerate(pattern)})
+        for i, pattern in enumerate(ed.refined_patterns)
+    ]
     return tiles
 
 
@@ -263,15 +271,23 @@ def _market_rows(ed: E.Edition) -> tuple[str, tuple[C.MarketRow, ...]]:
     """Edition 1's fixed rows, or edition 2's rows in the photographed setup as an example."""
     if ed.number == 1:
         return "The rows are fixed in this edition.", C.MARKET_ROWS
-    return ("The market tiles are placed at random at each setup; as an example, the rows of "
-            "the photographed 2-player setup (refresh amounts for 2 players).",
-            E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2))
+    return (
+        "The market tiles are placed at random at each setup; as an example, the rows of "
+        "the photographed 2-player setup (refresh amounts for 2 players).",
+        E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2),
+    )
 
 
 def _market_entry(row: C.MarketRow) -> MarketRowEntry:
-    return MarketRowEntry(row.code, C.MARKET_NAMES[row.market], barrel_code(row.colour, row.grade),
-                          list(row.prices), {n: [i + 1 for i in row.slots[n]] for n in row.slots},
-                          row.supply, row.demand)
+    return MarketRowEntry(
+        row.code,
+        C.MARKET_NAMES[row.market],
+        barrel_code(row.colour, row.grade),
+        list(row.prices),
+        {n: [i + 1 for i in row.slots[n]] for n in row.slots},
+        row.supply,
+        row.demand,
+    )
 
 
 def reference(edition: int = LATEST_EDITION) -> Reference:
@@ -288,24 +304,41 @@ def reference(edition: int = LATEST_EDITION) -> Reference:
         market_rows_note=rows_note,
         markets=[_market_entry(row) for row in rows],
         shops=[
-            ShopEntry("Tank Shop", list(ed.tank_shop_prices), ed.tank_shop_printed,
-                      {n: list(s) for n, s in ed.tank_shop_spaces.items()}),
-            ShopEntry("Machine Shop", list(ed.machine_shop_prices), ed.machine_shop_printed,
-                      {n: list(s) for n, s in ed.machine_shop_spaces.items()}),
+            ShopEntry(
+                "Tank Shop",
+                list(ed.tank_shop_prices),
+                ed.tank_shop_printed,
+                {n: list(s) for n, s in ed.tank_shop_spaces.items()},
+            ),
+            ShopEntry(
+                "Machine Shop",
+                list(ed.machine_shop_prices),
+                ed.machine_shop_printed,
+                {n: list(s) for n, s in ed.machine_shop_spaces.items()},
+            ),
         ],
-        shop_pipes=(f"{C.SHOP_PIPES_PER_PLAYER} Pipe tiles per player beside each shop, "
-                    f"refreshed each Year; ${pipe_costs[2]} for 1 or 2 in one Action, "
-                    f"${pipe_costs[4]} for 3 or 4."),
-        upgrades=[UpgradeEntry(f.code, f.name, level, upgrade_text(f.code, level))
-                  for f in C.UPGRADE_FAMILIES for level in (1, 2, 3)],
+        shop_pipes=(
+            f"{C.SHOP_PIPES_PER_PLAYER} Pipe tiles per player beside each shop, "
+            f"refreshed each Year; ${pipe_costs[2]} for 1 or 2 in one Action, "
+            f"${pipe_costs[4]} for 3 or 4."
+        ),
+        upgrades=[
+            UpgradeEntry(f.code, f.name, level, upgrade_text(f.code, level))
+            for f in C.UPGRADE_FAMILIES
+            for level in (1, 2, 3)
+        ],
         valuation_tile=ValuationEntry(0, C.VALUATION_TILE, valuation_text(0)),
-        valuations=[ValuationEntry(card.id, card.name, valuation_text(card.id))
-                    for card in C.VALUATION_CARDS],
+        valuations=[
+            ValuationEntry(card.id, card.name, valuation_text(card.id)) for card in C.VALUATION_CARDS
+        ],
         refinement_markers=MarkerEntry(
-            list(C.REFINEMENT_MARKERS), 9, C.FIRST_GAME_REMOVED_MARKER,
+            list(C.REFINEMENT_MARKERS),
+            9,
+            C.FIRST_GAME_REMOVED_MARKER,
             "Shuffled face down; 9 are dealt face up in a 3 x 3 grid, a row per colour and a "
             "column per step (Crude to Low, Low to Mid, Mid to High). Refining costs the sum of "
-            "the markers along the steps. The first game leaves out the 7s."),
+            "the markers along the steps. The first game leaves out the 7s.",
+        ),
     )
 
 

@@ -36,6 +36,7 @@ NOT_YOUR_TURNS_MOVE = "Undo: only your own moves of your current turn can be tak
 class Turn(NamedTuple):
     """Which turn a move was made in (rulebook "Turn Order": each Round, each seat takes turns
     in order; the Setup's Tank placing counts as turns of its own)."""
+
     year: int
     round: int
     turn_index: int  # the turn within the Round (State.turn_index)
@@ -44,12 +45,12 @@ class Turn(NamedTuple):
 
     @classmethod
     def of(cls, state: State) -> "Turn":
-        return cls(state.year, state.round, state.turn_index, state.turn.player,
-                   state.turn.stage == SETUP)
+        return cls(state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == SETUP)
 
 
 class LogEntry(NamedTuple):
     """One move of the log, with the seat that made it and the turn it was made in."""
+
     move: Move
     turn: Turn
 

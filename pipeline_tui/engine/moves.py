@@ -17,7 +17,12 @@ from typing import Union
 import msgspec
 
 from ..data.components import (
-    ACTION_TILES, MARKET_ACTIONS, MARKET_NAMES, SHOPS, UPGRADE_CODES, ContractKind,
+    ACTION_TILES,
+    MARKET_ACTIONS,
+    MARKET_NAMES,
+    SHOPS,
+    UPGRADE_CODES,
+    ContractKind,
 )
 from ..data.oil import COLOUR_LETTERS, GRADE_LETTERS, barrel_code, parse_barrel
 from .errors import NotationError
@@ -30,34 +35,40 @@ class Move(msgspec.Struct, frozen=True, tag=True, kw_only=True):
 # --- Setup ---
 class PlaceStartingTank(Move, tag="start_tank", frozen=True):
     """Setup: place one of your 5 free Tanks in a Tank Farm row (grade 0..3)."""
+
     grade: int
 
 
 # --- Choosing actions (Work Phase) ---
 class Action(Move, tag="action", frozen=True):
     """Place your worker on a space of the action cross (a Main Action)."""
+
     action: str
 
 
 class Secondary(Move, tag="secondary", frozen=True):
     """Move your worker to another cross space and take it as a Secondary Action."""
+
     action: str
 
 
 class Government(Move, tag="government", frozen=True):
     """Place your worker on a Government Pipe tile and buy it."""
+
     quadrant: int
     space: int
 
 
 class RunNetwork(Move, tag="run_network", frozen=True):
     """Place your worker on a tile of your own Pipe Network to run its Pipelines."""
+
     x: int
     y: int
 
 
 class RunMachine(Move, tag="run_machine", frozen=True):
     """Machines I: place your worker on one of your Machines to run it at no cost."""
+
     x: int
     y: int
 
@@ -81,18 +92,21 @@ class EndTurn(Move, tag="end_turn", frozen=True):
 class ChooseTurnOrder(Move, tag="turn_order", frozen=True):
     """After an Action with the Turn Order icon: take this place (0 = first) next round; from
     rules version 2 a space of the next-Round row (an occupied one pushes the disks there)."""
+
     position: int
 
 
 # --- Markets ---
 class Buy(Move, tag="buy", frozen=True):
     """Buy the barrel in a market slot."""
+
     row: str
     slot: int
 
 
 class Sell(Move, tag="sell", frozen=True):
     """Sell one of your barrels (colour, grade) into a free market slot."""
+
     row: str
     slot: int
     colour: int
@@ -103,6 +117,7 @@ class Sell(Move, tag="sell", frozen=True):
 class TakeContract(Move, tag="take_contract", frozen=True):
     """Take a Contract or, with Contracts & Orders III, an Order as one (``kind``, a
     :class:`ContractKind`)."""
+
     kind: str
     row: int
     slot: int
@@ -116,22 +131,26 @@ class TakeLoan(Move, tag="loan", frozen=True):
 # --- Shops ---
 class BuyTank(Move, tag="buy_tank", frozen=True):
     """Buy a Tank from a Tank Shop row and put it in a Tank Farm row (grade)."""
+
     shop_row: int
     grade: int
 
 
 class BuyMachine(Move, tag="buy_machine", frozen=True):
     """Buy a Machine from a Machine Shop row (then place it)."""
+
     shop_row: int
 
 
 class BuyPipe(Move, tag="buy_pipe", frozen=True):
     """Buy a Pipe tile from the shop of the current Action (then place it)."""
+
     index: int
 
 
 class PlaceTile(Move, tag="place_tile", frozen=True):
     """Place the Pipe tile in hand: half A on (x, y), half B towards ``rot``."""
+
     x: int
     y: int
     rot: int
@@ -139,6 +158,7 @@ class PlaceTile(Move, tag="place_tile", frozen=True):
 
 class PlaceMachine(Move, tag="place_machine", frozen=True):
     """Place the Machine in hand over the tile half at (x, y)."""
+
     x: int
     y: int
 
@@ -150,18 +170,21 @@ class BuyUpgrade(Move, tag="buy_upgrade", frozen=True):
 
 class FlipToken(Move, tag="flip_token", frozen=True):
     """After buying Upgrades, flip one more token face down for free."""
+
     family: str
 
 
 # --- Government ---
 class BuyGovernmentTile(Move, tag="buy_government", frozen=True):
     """Buy a further Government tile next to the one under your worker."""
+
     space: int
 
 
 # --- Refining ---
 class Refine(Move, tag="refine", frozen=True):
     """Run one barrel through a Pipeline (named by its first segment) from one grade to another."""
+
     x: int
     y: int
     k: int
@@ -172,6 +195,7 @@ class Refine(Move, tag="refine", frozen=True):
 # --- Contracts and Orders, any time between actions ---
 class Deliver(Move, tag="deliver", frozen=True):
     """Put one barrel of the given grade on requirement ``need`` of your Contract ``contract``."""
+
     contract: int
     need: int
     grade: int
@@ -179,6 +203,7 @@ class Deliver(Move, tag="deliver", frozen=True):
 
 class FulfilOrder(Move, tag="fulfil_order", frozen=True):
     """Fulfil an Order from the display at once; grades are the barrels used per requirement."""
+
     row: int
     slot: int
     grades: tuple[int, ...]
@@ -200,6 +225,7 @@ MACHINE_STACK = -1  # TakeMachine.shop_row: the stack of Machines beside the boa
 
 class TakeMachine(Move, tag="take_machine", frozen=True):
     """Upgrade gift: a Machine from a Machine Shop row, or the stack (Machines I, version 2)."""
+
     shop_row: int
 
 
@@ -213,10 +239,37 @@ class Decline(Move, tag="decline", frozen=True):
 
 
 AnyMove = Union[
-    PlaceStartingTank, Action, Secondary, Government, RunNetwork, RunMachine, Pass, EndAction,
-    RunMachines, EndTurn, ChooseTurnOrder, Buy, Sell, TakeContract, TakeLoan, BuyTank,
-    BuyMachine, BuyPipe, PlaceTile, PlaceMachine, BuyUpgrade, FlipToken, BuyGovernmentTile,
-    Refine, Deliver, FulfilOrder, TakeGovernmentTile, TakeTank, TakeMachine, TakePipe, Decline,
+    PlaceStartingTank,
+    Action,
+    Secondary,
+    Government,
+    RunNetwork,
+    RunMachine,
+    Pass,
+    EndAction,
+    RunMachines,
+    EndTurn,
+    ChooseTurnOrder,
+    Buy,
+    Sell,
+    TakeContract,
+    TakeLoan,
+    BuyTank,
+    BuyMachine,
+    BuyPipe,
+    PlaceTile,
+    PlaceMachine,
+    BuyUpgrade,
+    FlipToken,
+    BuyGovernmentTile,
+    Refine,
+    Deliver,
+    FulfilOrder,
+    TakeGovernmentTile,
+    TakeTank,
+    TakeMachine,
+    TakePipe,
+    Decline,
 ]
 
 
@@ -292,8 +345,7 @@ def format_move(m: Move) -> str:
         case TakeTank():
             return f"take-tank {m.shop_row + 1} {_letter(m.grade)}"
         case TakeMachine():
-            return ("take-machine stack" if m.shop_row == MACHINE_STACK
-                    else f"take-machine {m.shop_row + 1}")
+            return "take-machine stack" if m.shop_row == MACHINE_STACK else f"take-machine {m.shop_row + 1}"
         case TakePipe():
             return f"take-pipe {m.shop}{m.index + 1}"
         case Decline():
@@ -322,8 +374,13 @@ def _row(text: str) -> str:
     """A market row code: market letter, a dash, then a barrel (which rows a game has depends
     on its market tiles, so the rules check the rest)."""
     market, dash, barrel = text[:1], text[1:2], text[2:]
-    if (market not in MARKET_NAMES or dash != "-" or len(barrel) != 2
-            or barrel[0] not in COLOUR_LETTERS or barrel[1] not in GRADE_LETTERS):
+    if (
+        market not in MARKET_NAMES
+        or dash != "-"
+        or len(barrel) != 2
+        or barrel[0] not in COLOUR_LETTERS
+        or barrel[1] not in GRADE_LETTERS
+    ):
         raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
     return text
 
@@ -407,8 +464,12 @@ def parse_move(text: str) -> Move:
                 raise NotationError(f"expected a Contract like CL.1 or an Order like O4.2, not {args[0]!r}")
             kind = ContractKind.CONTRACT if m.group(1).upper() == "C" else ContractKind.ORDER
             r = m.group(2).upper()
-            if (kind == ContractKind.CONTRACT and r not in GRADE_LETTERS[1:]
-                    or kind == ContractKind.ORDER and r not in "345"):
+            if (
+                kind == ContractKind.CONTRACT
+                and r not in GRADE_LETTERS[1:]
+                or kind == ContractKind.ORDER
+                and r not in "345"
+            ):
                 raise NotationError(f"no such row {args[0]!r}")
             number = GRADE_LETTERS.index(r) if kind == ContractKind.CONTRACT else int(r)
             return TakeContract(kind=kind, row=number, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
@@ -462,8 +523,9 @@ def parse_move(text: str) -> Move:
             m = re.fullmatch(r"O([345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
                 raise NotationError(f"expected an Order like O4.1, not {args[0]!r}")
-            return FulfilOrder(row=int(m.group(1)), slot=int(m.group(2)) - 1,
-                               grades=tuple(_grade(ch) for ch in args[1]))
+            return FulfilOrder(
+                row=int(m.group(1)), slot=int(m.group(2)) - 1, grades=tuple(_grade(ch) for ch in args[1])
+            )
     except NotationError:
         raise
     except ValueError as exc:
@@ -471,5 +533,11 @@ def parse_move(text: str) -> Move:
     raise NotationError(f"unknown move {verb!r}")
 
 
-_SIMPLE = {"pass": Pass, "done": EndAction, "machines": RunMachines, "end": EndTurn,
-           "loan": TakeLoan, "decline": Decline}
+_SIMPLE = {
+    "pass": Pass,
+    "done": EndAction,
+    "machines": RunMachines,
+    "end": EndTurn,
+    "loan": TakeLoan,
+    "decline": Decline,
+}

@@ -148,9 +148,13 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Seque
         mach: set[Cell] = set()
         for s in segs:
             mach |= attached.get(s, set())
-        p = Pipeline(key=segs[0], colour=colour, segments=len(segs),
-                     tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
-                     machines=frozenset(mach))
+        p = Pipeline(
+            key=segs[0],
+            colour=colour,
+            segments=len(segs),
+            tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
+            machines=frozenset(mach),
+        )
         net.pipelines.append(p)
         net.by_key[p.key] = p
         for s in segs:

@@ -75,12 +75,14 @@ def card_value(state: State, player: PlayerState, card_id: int) -> int:
         return _pipelines_value(state, player, attached)
     if code in ("ORANGE", "TEAL", "SILVER"):
         colour = ("ORANGE", "TEAL", "SILVER").index(code)
-        return (_oil_value(player, colours=(colour,))
-                + _pipelines_value(state, player, [p for p in pipes if p.colour == colour]))
+        return _oil_value(player, colours=(colour,)) + _pipelines_value(
+            state, player, [p for p in pipes if p.colour == colour]
+        )
     if code in ("LOW_PIPELINES", "MID_PIPELINES", "HIGH_PIPELINES"):
         target = ("LOW_PIPELINES", "MID_PIPELINES", "HIGH_PIPELINES").index(code) + 1
         return C.END_PIPELINE_VALUE[target] * sum(
-            1 for p in pipes if _pipeline_grade(state, player, p) == target)
+            1 for p in pipes if _pipeline_grade(state, player, p) == target
+        )
     if code == "CONTRACTS":
         return sum(_contract_value(player, h.tile, C.ContractKind.CONTRACT) for h in player.contracts)
     if code == "ORDERS":
@@ -102,15 +104,17 @@ def score_player(state: State, player: PlayerState) -> list[ScoreLine]:
         ScoreLine("contracts", f"Contracts ({player.end_penalties} incomplete, penalty below)", 0),
         ScoreLine("oil", "Oil barrels", _oil_value(player)),
         ScoreLine("pipelines", "Pipelines", _pipelines_value(state, player, pipes)),
-        ScoreLine("valuation_tile", C.VALUATION_TILE,
-                  _pipelines_value(state, player, [p for p in pipes if p.machines])),
+        ScoreLine(
+            "valuation_tile",
+            C.VALUATION_TILE,
+            _pipelines_value(state, player, [p for p in pipes if p.machines]),
+        ),
     ]
     for card in state.valuation_cards:
         info = C.VALUATION_BY_ID[card]
         lines.append(ScoreLine(f"card:{info.code}", info.name, card_value(state, player, card)))
     markers = f"{player.penalties} marker{'' if player.penalties == 1 else 's'}"
-    lines.append(ScoreLine("penalties", f"Penalties ({markers})",
-                           -C.penalty_total(player.penalties)))
+    lines.append(ScoreLine("penalties", f"Penalties ({markers})", -C.penalty_total(player.penalties)))
     lines.append(ScoreLine("cash", "Cash", player.money))
     return lines
 
@@ -123,5 +127,7 @@ def final_scores(state: State) -> list[Score]:
         lines = score_player(state, player)
         rows.append((player, tuple(lines), sum(line.amount for line in lines)))
     rows.sort(key=lambda r: (-r[2], order.index(r[0].seat)))
-    return [Score(seat=p.seat, name=p.name, lines=lines, total=total, rank=i + 1)
-            for i, (p, lines, total) in enumerate(rows)]
+    return [
+        Score(seat=p.seat, name=p.name, lines=lines, total=total, rank=i + 1)
+        for i, (p, lines, total) in enumerate(rows)
+    ]

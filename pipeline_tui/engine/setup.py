@@ -46,11 +46,16 @@ class GameSetup(msgspec.Struct, frozen=True):
     edition: int = 1
 
     @classmethod
-    def default(cls, players: int, seed: int, first_game: bool = False,
-                edition: int = E.PRINTED_EDITION) -> "GameSetup":
+    def default(
+        cls, players: int, seed: int, first_game: bool = False, edition: int = E.PRINTED_EDITION
+    ) -> "GameSetup":
         names = ("Ada", "Bo", "Cy", "Di")
-        return cls(seed=seed, players=tuple(PlayerSetup(names[i]) for i in range(players)),
-                   first_game=first_game, edition=edition)
+        return cls(
+            seed=seed,
+            players=tuple(PlayerSetup(names[i]) for i in range(players)),
+            first_game=first_game,
+            edition=edition,
+        )
 
 
 class SetupError(ValueError):
@@ -61,8 +66,10 @@ def validate_setup(setup: GameSetup) -> None:
     if len(setup.players) not in C.PLAYER_COUNTS:
         raise SetupError(f"Pipeline is for 2 to 4 players, not {len(setup.players)}")
     if setup.rules_version not in RULES_VERSIONS:
-        raise SetupError(f"rules version {setup.rules_version} is not known "
-                         f"(this program plays {', '.join(map(str, RULES_VERSIONS))})")
+        raise SetupError(
+            f"rules version {setup.rules_version} is not known "
+            f"(this program plays {', '.join(map(str, RULES_VERSIONS))})"
+        )
     if setup.edition not in E.EDITIONS:
         raise SetupError(f"component edition {setup.edition} is not known (known: 1, 2)")
     if not 0 <= setup.seed < 2**63:
@@ -115,8 +122,7 @@ def initial_state(setup: GameSetup) -> State:
     action_tiles: list[str] = list(C.ACTION_TILES)
     rng.shuffle(action_tiles)
 
-    markers = [m for m in C.REFINEMENT_MARKERS
-               if not (setup.first_game and m == C.FIRST_GAME_REMOVED_MARKER)]
+    markers = [m for m in C.REFINEMENT_MARKERS if not (setup.first_game and m == C.FIRST_GAME_REMOVED_MARKER)]
     rng.shuffle(markers)
     costs = [markers[0:3], markers[3:6], markers[6:9]]
 
@@ -139,8 +145,7 @@ def initial_state(setup: GameSetup) -> State:
         else:
             markets.append([-1] * len(slots))
 
-    players = [PlayerState(seat=i, name=p.name, money=C.START_MONEY)
-               for i, p in enumerate(setup.players)]
+    players = [PlayerState(seat=i, name=p.name, money=C.START_MONEY) for i, p in enumerate(setup.players)]
     return State(
         players=players,
         turn_order=order,

@@ -59,13 +59,15 @@ class PlayerState(msgspec.Struct):
     end_penalties: int = 0  # Penalty markers taken for incomplete Contracts at the game's end
     tanks: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])  # per Tank Farm row
     oil: list[list[int]] = msgspec.field(  # [grade][colour] barrels in the Tank Farm
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)])
+        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+    )
     tiles: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (id, x, y, rot)
     machines: list[tuple[int, int]] = msgspec.field(default_factory=list)  # covered cells
     contracts: list[HeldContract] = msgspec.field(default_factory=list)
     orders: list[HeldOrder] = msgspec.field(default_factory=list)
     upgrades: list[int] = msgspec.field(  # level owned per family, in UPGRADE_CODES order
-        default_factory=lambda: [0] * len(UPGRADE_CODES))
+        default_factory=lambda: [0] * len(UPGRADE_CODES)
+    )
     benefits_year: int = 1  # last Year whose yearly upgrade benefits were received
     worker: str = ""  # where the worker stands this round ("" = beside the board)
 
@@ -107,7 +109,8 @@ class TurnState(msgspec.Struct):
     run_y: int = 0
     runs: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (x, y, k, from)
     fresh: list[list[int]] = msgspec.field(  # [grade][colour] barrels made by this run
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)])
+        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+    )
     hand_tile: int = -1  # a Pipe tile waiting to be placed
     hand_machine: bool = False  # a Machine waiting to be placed
     grants: list[Grant] = msgspec.field(default_factory=list)
@@ -128,7 +131,8 @@ class State(msgspec.Struct):
     turn_index: int = 0
     next_order: list[int] = msgspec.field(default_factory=list)  # seats placed for next Round
     next_track: list[int] = msgspec.field(  # rules version 2: the row below, a seat or -1 per space
-        default_factory=list)
+        default_factory=list
+    )
     turn: TurnState = msgspec.field(default_factory=TurnState)
     supply: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])  # barrels in the bank
     markets: list[list[int]] = msgspec.field(default_factory=list)  # per row: colour or -1
@@ -144,7 +148,8 @@ class State(msgspec.Struct):
     machine_reserve: int = 0
     government: list[list[int]] = msgspec.field(default_factory=list)  # 4 x 8: tile or -1
     government_opened: list[int] = msgspec.field(  # Year each quadrant opened, 0 = closed
-        default_factory=lambda: [0, 0, 0, 0])
+        default_factory=lambda: [0, 0, 0, 0]
+    )
     upgrade_families: list[str] = msgspec.field(default_factory=list)  # the 5 in play
     upgrade_tokens: list[bool] = msgspec.field(default_factory=list)  # True = face up
     upgrade_cards: list[list[int]] = msgspec.field(default_factory=list)  # left per level
@@ -154,7 +159,8 @@ class State(msgspec.Struct):
     over: bool = False
     edition: int = 1  # the component edition (data/editions.py)
     market_layout: list[tuple[int, int]] = msgspec.field(  # edition 2: (colour, tile) per
-        default_factory=list)  # market position, placed at random at setup
+        default_factory=list
+    )  # market position, placed at random at setup
     rules_version: int = 1  # GameSetup.rules_version: which rule readings apply (rules-readings.md)
 
 

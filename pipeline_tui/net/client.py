@@ -19,9 +19,29 @@ from typing import Callable
 
 from ..engine.setup import GameSetup
 from .protocol import (
-    AnyReply, AnyRequest, CreateTable, Created, FrameError, Hello, Join, Joined, JoinedReply, Leave, ListTables,
-    MoveRequest, Refused, SeatInfo, TableError, TableInfo, Tables, UndoRequest, Update, Welcome,
-    decode_server_message, frame, read_frame,
+    AnyReply,
+    AnyRequest,
+    CreateTable,
+    Created,
+    FrameError,
+    Hello,
+    Join,
+    Joined,
+    JoinedReply,
+    Leave,
+    ListTables,
+    MoveRequest,
+    Refused,
+    SeatInfo,
+    TableError,
+    TableInfo,
+    Tables,
+    UndoRequest,
+    Update,
+    Welcome,
+    decode_server_message,
+    frame,
+    read_frame,
 )
 
 log = logging.getLogger(__name__)
@@ -52,8 +72,7 @@ class TableClient:
         try:
             reader, writer = await asyncio.open_unix_connection(str(Path(socket_path)))
         except OSError as exc:
-            raise TableError(f"Server: cannot connect to {socket_path} "
-                             f"({exc.strerror or exc})") from None
+            raise TableError(f"Server: cannot connect to {socket_path} ({exc.strerror or exc})") from None
         client = cls(reader, writer)
         try:
             welcome = await client._call(Hello(id=0, token=token))
@@ -73,11 +92,9 @@ class TableClient:
         reply = await self._call(ListTables(id=0))
         return reply.tables if isinstance(reply, Tables) else []
 
-    async def create_table(self, setup: GameSetup, name: str = "",
-                           colours: list[str] | None = None) -> str:
+    async def create_table(self, setup: GameSetup, name: str = "", colours: list[str] | None = None) -> str:
         """A new table (every human seat open; ``colours``: a colour name per seat); its id."""
-        reply = await self._call(CreateTable(id=0, setup=setup, name=name,
-                                             colours=list(colours or [])))
+        reply = await self._call(CreateTable(id=0, setup=setup, name=name, colours=list(colours or [])))
         assert isinstance(reply, Created)
         return reply.table_id
 
@@ -156,7 +173,7 @@ class TableClient:
                 if isinstance(message, Update):
                     joining = self._joining.get(message.table_id)
                     if joining is not None:
-                        joining.moves = joining.moves[:message.base] + list(message.moves)
+                        joining.moves = joining.moves[: message.base] + list(message.moves)
                         joining.seats = message.seats
                         continue
                     if self.on_update is not None:

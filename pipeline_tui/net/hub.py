@@ -37,9 +37,27 @@ import msgspec
 from ..ai import Bot, make_bot
 from ..engine.setup import GameSetup
 from .protocol import (
-    AnyRequest, CreateTable, Created, Done, FrameError, Hello, Join, JoinedReply, Leave, ListTables,
-    MoveRequest, Refused, Tables, TableError, UndoRequest, Update, Welcome, decode_request, frame,
-    one_line, read_frame,
+    AnyRequest,
+    CreateTable,
+    Created,
+    Done,
+    FrameError,
+    Hello,
+    Join,
+    JoinedReply,
+    Leave,
+    ListTables,
+    MoveRequest,
+    Refused,
+    Tables,
+    TableError,
+    UndoRequest,
+    Update,
+    Welcome,
+    decode_request,
+    frame,
+    one_line,
+    read_frame,
 )
 from .tables import SaveFailed, TableService
 
@@ -54,6 +72,7 @@ MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
 
 class _Unjoined(enum.Enum):
     """Not at the table at all (neither seated nor watching)."""
+
     UNJOINED = enum.auto()
 
 
@@ -261,8 +280,7 @@ class Hub:
         waits for a table file's fsync, and the calls run one at a time in the order made."""
         if self._tables_thread is None:
             raise TableError("Server: the hub is closing")
-        return await asyncio.get_running_loop().run_in_executor(
-            self._tables_thread, partial(function, *args))
+        return await asyncio.get_running_loop().run_in_executor(self._tables_thread, partial(function, *args))
 
     # --- requests -------------------------------------------------------------------------
     async def _dispatch(self, conn: _Connection, request: AnyRequest) -> None:
@@ -276,8 +294,7 @@ class Hub:
         if isinstance(request, ListTables):
             conn.send(Tables(id=rid, tables=await self._call(service.list, conn.identity)))
         elif isinstance(request, CreateTable):
-            table_id = await self._call(self._create_sync, request.setup, request.name,
-                                        request.colours)
+            table_id = await self._call(self._create_sync, request.setup, request.name, request.colours)
             conn.send(Created(id=rid, table_id=table_id))
             self._kick_bots(table_id)
         elif isinstance(request, Join):
@@ -288,13 +305,15 @@ class Hub:
             self._watchers.setdefault(table_id, set()).add(conn)
             conn.send(JoinedReply(id=rid, joined=joined))
             if old is not _UNJOINED or seat is not None:
-                note = (f"{conn.name} sits at {joined.seats[seat].name}'s seat" if seat is not None
-                        else f"{conn.name} is watching")
+                note = (
+                    f"{conn.name} sits at {joined.seats[seat].name}'s seat"
+                    if seat is not None
+                    else f"{conn.name} is watching"
+                )
                 self._broadcast(await self._call(self._rejoin_sync, table_id, old, note))
         elif isinstance(request, MoveRequest):
             self._check_seated(conn, request.table_id, "move")
-            self._broadcast(await self._call(service.move, request.table_id, conn.identity,
-                                             request.text))
+            self._broadcast(await self._call(service.move, request.table_id, conn.identity, request.text))
             conn.send(Done(id=rid))
             self._kick_bots(request.table_id)
         elif isinstance(request, UndoRequest):
@@ -360,23 +379,23 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.exception("table %s: the %s bot failed; its seat is handed to the table",
-                              table_id, kind)
-                handed = await self._call(self.service.bot_failed, table_id, seat,
-                                          f"{type(exc).__name__}: {exc}")
+                log.exception("table %s: the %s bot failed; its seat is handed to the table", table_id, kind)
+                handed = await self._call(
+                    self.service.bot_failed, table_id, seat, f"{type(exc).__name__}: {exc}"
+                )
                 if handed is not None:
                     self._broadcast(handed)
                 return
             try:
                 update = await self._call(self.service.play_bot, table_id, move, count)
             except SaveFailed as exc:
-                log.error("table %s: %s; the %s bot tries again in %.0f s", table_id, exc, kind,
-                          SAVE_RETRY)
+                log.error("table %s: %s; the %s bot tries again in %.0f s", table_id, exc, kind, SAVE_RETRY)
                 await asyncio.sleep(SAVE_RETRY)
                 continue
             except TableError as exc:
-                log.error("table %s: the %s bot's move was refused (%s); the table waits",
-                          table_id, kind, exc)
+                log.error(
+                    "table %s: the %s bot's move was refused (%s); the table waits", table_id, kind, exc
+                )
                 return
             if update is not None:
                 self._broadcast(update)
@@ -439,14 +458,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline_tui.net.hub", description=main.__doc__)
     parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
     parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
-    parser.add_argument("--token", action="append", default=[], metavar="IDENTITY:NAME",
-                        help="issue a token for this identity (split at the last colon); "
-                             "the tokens are printed as JSON; repeatable")
+    parser.add_argument(
+        "--token",
+        action="append",
+        default=[],
+        metavar="IDENTITY:NAME",
+        help="issue a token for this identity (split at the last colon); "
+        "the tokens are printed as JSON; repeatable",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds between bot moves")
     parser.add_argument("--log", default="WARNING", help="log level (default WARNING)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=args.log.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     try:
         asyncio.run(_run(args.tables, args.socket, args.token, args.bot_delay))
     except TableError as exc:

@@ -34,6 +34,7 @@ class FrameError(Exception):
 
 # --- What everyone may see of a table ---------------------------------------------------------
 
+
 class SeatInfo(msgspec.Struct):
     """A seat as everyone at the table sees it. ``seat`` indexes ``setup.players`` (0-based)."""
 
@@ -83,6 +84,7 @@ class Update(msgspec.Struct, tag="update"):
 
 # --- Requests (client -> Hub) -----------------------------------------------------------------
 
+
 class Request(msgspec.Struct, tag=True):
     id: int
 
@@ -123,6 +125,7 @@ AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoReques
 
 
 # --- Replies (Hub -> client, one per request) -------------------------------------------------
+
 
 class Reply(msgspec.Struct, tag=True):
     id: int
@@ -165,8 +168,9 @@ def frame(message: msgspec.Struct) -> bytes:
     """The bytes of one frame: length header and JSON body."""
     body = _encoder.encode(message)
     if len(body) > MAX_FRAME:
-        raise FrameError(f"a {type(message).__name__} of {len(body)} bytes is over the "
-                         f"{MAX_FRAME}-byte frame limit")
+        raise FrameError(
+            f"a {type(message).__name__} of {len(body)} bytes is over the {MAX_FRAME}-byte frame limit"
+        )
     return len(body).to_bytes(_HEADER, "big") + body
 
 

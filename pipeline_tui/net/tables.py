@@ -100,18 +100,31 @@ class Table:
         for seat, player in enumerate(self.game.setup.players):
             binding = self.bindings[seat]
             human = player.kind == SeatKind.HUMAN
-            out.append(SeatInfo(seat=seat, name=player.name, kind=player.kind,
-                                holder=binding.holder if binding else None,
-                                connected=self.present[seat] > 0 if human else True,
-                                handed_back=seat in self.handed_back))
+            out.append(
+                SeatInfo(
+                    seat=seat,
+                    name=player.name,
+                    kind=player.kind,
+                    holder=binding.holder if binding else None,
+                    connected=self.present[seat] > 0 if human else True,
+                    handed_back=seat in self.handed_back,
+                )
+            )
         return out
 
     def info(self, identity: str | None = None) -> TableInfo:
         """The lobby's line for this table, as the player ``identity`` sees it (their seats)."""
         state = self.game.state
-        return TableInfo(id=self.id, name=self.name, seats=self.seats(), moves=len(self.game.moves),
-                         year=state.year, round=state.round, over=self.game.is_over(),
-                         yours=self.seats_of(identity) if identity else [])
+        return TableInfo(
+            id=self.id,
+            name=self.name,
+            seats=self.seats(),
+            moves=len(self.game.moves),
+            year=state.year,
+            round=state.round,
+            over=self.game.is_over(),
+            yours=self.seats_of(identity) if identity else [],
+        )
 
     def log(self) -> list[str]:
         return [format_move(m) for m in self.game.moves]
@@ -138,8 +151,7 @@ class TableService:
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise TableError(f"Tables: cannot create the folder {self.dir} "
-                             f"({exc.strerror or exc})") from None
+            raise TableError(f"Tables: cannot create the folder {self.dir} ({exc.strerror or exc})") from None
         self._load_all()
 
     # --- loading --------------------------------------------------------------------------
@@ -148,8 +160,11 @@ class TableService:
             try:
                 table = self._load(path)
             except Exception as exc:  # a table file is untrusted input: any failure skips it
-                text = str(exc) if isinstance(exc, (SaveError, TableError)) else (
-                    f"cannot be loaded ({type(exc).__name__}: {exc})")
+                text = (
+                    str(exc)
+                    if isinstance(exc, (SaveError, TableError))
+                    else (f"cannot be loaded ({type(exc).__name__}: {exc})")
+                )
                 problem = text if text.startswith(path.name) else f"{path.name}: {text}"
                 self.problems.append(problem)
                 log.info("table file skipped (left as it is): %s", problem)
@@ -173,8 +188,7 @@ class TableService:
             except msgspec.ValidationError as exc:
                 raise TableError(f"the table entry of its meta is not valid ({exc})") from None
         if len(meta.seats) != len(game.setup.players):
-            raise TableError(f"its meta binds {len(meta.seats)} seats for "
-                             f"{len(game.setup.players)} players")
+            raise TableError(f"its meta binds {len(meta.seats)} seats for {len(game.setup.players)} players")
         for seat, binding in enumerate(meta.seats):
             if binding is not None and game.setup.players[seat].kind != SeatKind.HUMAN:
                 raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
@@ -192,8 +206,7 @@ class TableService:
         return [self.tables[key].info(identity) for key in sorted(self.tables, key=_id_order)]
 
     def _next_id(self) -> str:
-        numbers = [int(m.group(1)) for p in self.dir.glob("t*.json")
-                   if (m := _NUMBERED.fullmatch(p.stem))]
+        numbers = [int(m.group(1)) for p in self.dir.glob("t*.json") if (m := _NUMBERED.fullmatch(p.stem))]
         numbers += [int(m.group(1)) for key in self.tables if (m := _NUMBERED.fullmatch(key))]
         number = max(numbers, default=0) + 1
         while (self.dir / f"t{number}.json").exists():
@@ -223,16 +236,25 @@ class TableService:
             if not player.name.strip():
                 raise TableError(f"Setup: seat {seat + 1} has no name")
             if len(player.name) > MAX_PLAYER_NAME or not player.name.isprintable():
-                raise TableError(f"Setup: the name of seat {seat + 1} must be at most "
-                                 f"{MAX_PLAYER_NAME} printable characters")
+                raise TableError(
+                    f"Setup: the name of seat {seat + 1} must be at most "
+                    f"{MAX_PLAYER_NAME} printable characters"
+                )
         colours = list(colours or [])
-        if colours and (len(colours) != len(setup.players) or len(set(colours)) != len(colours)
-                        or not all(c.isidentifier() and len(c) <= MAX_COLOUR for c in colours)):
+        if colours and (
+            len(colours) != len(setup.players)
+            or len(set(colours)) != len(colours)
+            or not all(c.isidentifier() and len(c) <= MAX_COLOUR for c in colours)
+        ):
             raise TableError("Setup: colours must be a different colour name for each seat")
         table_id = self._next_id()
         label = _clean_name(name, MAX_NAME, "the table name") or f"Table {table_id[1:]}"
-        table = Table(table_id, self.dir / f"{table_id}.json", Game(setup),
-                      TableMeta(name=label, seats=[None] * len(setup.players), colours=colours))
+        table = Table(
+            table_id,
+            self.dir / f"{table_id}.json",
+            Game(setup),
+            TableMeta(name=label, seats=[None] * len(setup.players), colours=colours),
+        )
         self._save(table)
         self.tables[table_id] = table
         log.info("table %s created (%s)", table_id, label)
@@ -253,8 +275,9 @@ class TableService:
             if binding is None:
                 held = table.seats_of(identity)
                 if held:
-                    raise TableError(f"Seat: you already hold {table.seat_name(held[0])}'s seat "
-                                     f"at this table")
+                    raise TableError(
+                        f"Seat: you already hold {table.seat_name(held[0])}'s seat at this table"
+                    )
                 table.bindings[seat] = SeatBinding(identity=identity, holder=holder)
                 try:
                     self._save(table)
@@ -265,8 +288,14 @@ class TableService:
             elif binding.identity != identity:
                 raise TableError(f"Seat: {name}'s seat belongs to {binding.holder}")
             table.present[seat] += 1
-        return Joined(table_id=table.id, setup=table.game.setup, moves=table.log(),
-                      seats=table.seats(), seat=seat, colours=list(table.colours))
+        return Joined(
+            table_id=table.id,
+            setup=table.game.setup,
+            moves=table.log(),
+            seats=table.seats(),
+            seat=seat,
+            colours=list(table.colours),
+        )
 
     def leave(self, table_id: str, seat: int | None) -> None:
         """A connection that joined ``seat`` is gone (the binding stays)."""
@@ -277,8 +306,7 @@ class TableService:
     def seats_update(self, table_id: str, note: str = "") -> Update:
         """An Update that changes no move: the seat list now (after a join or a leave)."""
         table = self.get(table_id)
-        return Update(table_id=table.id, base=len(table.game.moves), moves=[],
-                      seats=table.seats(), note=note)
+        return Update(table_id=table.id, base=len(table.game.moves), moves=[], seats=table.seats(), note=note)
 
     def _acting_seat(self, table: Table, identity: str, what: str) -> int:
         """The seat to act, if ``identity`` holds it; otherwise the refusal."""
@@ -331,8 +359,10 @@ class TableService:
         if table is None or table.kind(seat) == SeatKind.HUMAN:
             return None
         table.handed_back.add(seat)
-        note = one_line(f"{table.seat_name(seat)}'s computer player failed ({reason}); "
-                        f"the players at the table play its moves")
+        note = one_line(
+            f"{table.seat_name(seat)}'s computer player failed ({reason}); "
+            f"the players at the table play its moves"
+        )
         return self.seats_update(table_id, note)
 
     def _play(self, table: Table, move: Move, note: str) -> Update:
@@ -350,8 +380,7 @@ class TableService:
         except TableError:
             game.undo()
             raise
-        return Update(table_id=table.id, base=base, moves=[format_move(move)], seats=table.seats(),
-                      note=note)
+        return Update(table_id=table.id, base=base, moves=[format_move(move)], seats=table.seats(), note=note)
 
     def undo(self, table_id: str, identity: str) -> Update:
         """Take back the last move if it is ``identity``'s own, played in the turn still going."""
@@ -369,8 +398,13 @@ class TableService:
         except TableError:
             game.redo()
             raise
-        return Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats(),
-                      note=f"{table.seat_name(seat)} took back {format_move(move)}")
+        return Update(
+            table_id=table.id,
+            base=count - 1,
+            moves=[],
+            seats=table.seats(),
+            note=f"{table.seat_name(seat)} took back {format_move(move)}",
+        )
 
 
 def _id_order(table_id: str) -> tuple[int, int, str]:

@@ -50,8 +50,10 @@ def main() -> int:
     hub = os.environ.get(HUB_ENV)
     token = os.environ.pop(TOKEN_ENV, None)
     if not hub or not token:
-        print(f"pipeline-tui session: {HUB_ENV} and {TOKEN_ENV} must be set by `pipeline-tui serve`",
-              file=sys.stderr)
+        print(
+            f"pipeline-tui session: {HUB_ENV} and {TOKEN_ENV} must be set by `pipeline-tui serve`",
+            file=sys.stderr,
+        )
         return 2
     from ..ui.lobby import SharedApp
     from ..net.priority import SessionPriority
@@ -62,8 +64,9 @@ def main() -> int:
     # threshold (700) the collector ran about five times a move over them. Ten thousand makes
     # it about once in seven moves, for a third of the time (docs/benchmarks.md).
     gc.set_threshold(GC_YOUNG, 10, 10)
-    app = SharedApp(Path(hub), token, freeze_memory=True,
-                    on_watching=SessionPriority().watching, on_lost=exit_soon)
+    app = SharedApp(
+        Path(hub), token, freeze_memory=True, on_watching=SessionPriority().watching, on_lost=exit_soon
+    )
     app.run()
     return app.return_code or 0
 

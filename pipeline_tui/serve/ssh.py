@@ -35,8 +35,9 @@ from ..net.protocol import TableError
 from .session import HUB_ENV, TOKEN_ENV
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-NO_PTY = ("pipeline-tui needs a terminal: connect with `ssh -t` from a terminal "
-          "(this session asked for none)\r\n")
+NO_PTY = (
+    "pipeline-tui needs a terminal: connect with `ssh -t` from a terminal (this session asked for none)\r\n"
+)
 HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose session closed
 CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
 
@@ -54,11 +55,15 @@ def load_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
     try:
         return asyncssh.read_authorized_keys(str(path))
     except OSError as exc:
-        raise ServeError(f"cannot read the authorized keys {path}: {exc.strerror or exc} "
-                         "(name a file with --authorized-keys, or let any key in with --open)")
+        raise ServeError(
+            f"cannot read the authorized keys {path}: {exc.strerror or exc} "
+            "(name a file with --authorized-keys, or let any key in with --open)"
+        )
     except (ValueError, asyncssh.KeyImportError) as exc:
-        raise ServeError(f"the authorized keys {path} hold no usable key ({exc}); add a public "
-                         "key, or let any key in with --open")
+        raise ServeError(
+            f"the authorized keys {path} hold no usable key ({exc}); add a public "
+            "key, or let any key in with --open"
+        )
 
 
 def load_host_key(folder: Path) -> asyncssh.SSHKey:
@@ -88,8 +93,13 @@ def set_window(fd: int, columns: int, rows: int) -> None:
 class Front:
     """What every connection shares: the Hub, who may log in, the open sessions."""
 
-    def __init__(self, hub: Hub, socket_path: Path, authorized: asyncssh.SSHAuthorizedKeys | None,
-                 log: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        socket_path: Path,
+        authorized: asyncssh.SSHAuthorizedKeys | None,
+        log: Callable[[str], None],
+    ) -> None:
         self.hub = hub
         self.socket_path = socket_path
         self.authorized = authorized  # None: any key (--open)
@@ -169,8 +179,7 @@ class GameSession(asyncssh.SSHServerSession):
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
-                      term_modes) -> bool:
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
         self.term = term_type or "xterm"
         if term_size[0] and term_size[1]:
             self.size = (term_size[0], term_size[1])
@@ -193,8 +202,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.front.sessions.add(self)
         self._spawn(self._run())
 
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
-                              pixheight: int) -> None:
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width and height:
             self.size = (width, height)
             if self.master is not None:
@@ -238,8 +246,11 @@ class GameSession(asyncssh.SSHServerSession):
         for name, value in (self.chan.get_environment() or {}).items():
             if name in CLIENT_ENV:
                 env[name] = value
-        env.update(TERM=self.term or "xterm", PYTHONIOENCODING="utf-8",
-                   **{HUB_ENV: str(self.front.socket_path), TOKEN_ENV: token})
+        env.update(
+            TERM=self.term or "xterm",
+            PYTHONIOENCODING="utf-8",
+            **{HUB_ENV: str(self.front.socket_path), TOKEN_ENV: token},
+        )
         return env
 
     async def _run(self) -> None:
@@ -249,8 +260,15 @@ class GameSession(asyncssh.SSHServerSession):
         token = self.front.hub.issue_token(self.identity, self.name)
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "pipeline_tui.serve.session", stdin=slave, stdout=slave,
-                stderr=slave, env=self._child_env(token), start_new_session=True)
+                sys.executable,
+                "-m",
+                "pipeline_tui.serve.session",
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=self._child_env(token),
+                start_new_session=True,
+            )
         except OSError as exc:
             os.close(master)
             self.front.hub.revoke_token(token)
@@ -383,9 +401,16 @@ def remove_stale_run_folders() -> list[Path]:
     return removed
 
 
-async def serve(host: str, port: int, tables: Path, authorized_keys: Path | None, open_: bool,
-                stop: asyncio.Event, log: Callable[[str], None] = print,
-                bot_delay: float = 0.5) -> None:
+async def serve(
+    host: str,
+    port: int,
+    tables: Path,
+    authorized_keys: Path | None,
+    open_: bool,
+    stop: asyncio.Event,
+    log: Callable[[str], None] = print,
+    bot_delay: float = 0.5,
+) -> None:
     """Serve until ``stop`` is set; ServeError (one line) if the server cannot start."""
     folder = _check_folder(tables)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
@@ -406,13 +431,20 @@ async def serve(host: str, port: int, tables: Path, authorized_keys: Path | None
         try:
             try:
                 server = await asyncssh.create_server(
-                    lambda: GameServer(front), host, port, server_host_keys=[host_key],
-                    encoding=None, gss_host=None)
+                    lambda: GameServer(front),
+                    host,
+                    port,
+                    server_host_keys=[host_key],
+                    encoding=None,
+                    gss_host=None,
+                )
             except OSError as exc:
                 raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
             mode = "any key (--open)" if open_ else f"keys in {authorized_keys or default_authorized_keys()}"
-            log(f"pipeline-tui: serving the tables in {folder} on {host} port {server.get_port()} "
-                f"to {mode}; host key {host_key.get_fingerprint('sha256')}. Ctrl+C stops.")
+            log(
+                f"pipeline-tui: serving the tables in {folder} on {host} port {server.get_port()} "
+                f"to {mode}; host key {host_key.get_fingerprint('sha256')}. Ctrl+C stops."
+            )
             try:
                 await stop.wait()
             finally:

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+
 def app_command(saves_dir: Path) -> str:
     """The shell command textual-serve runs for each browser tab: this installation's interpreter
     on the title screen (``exec``, so the app is the server's own child and no shell lingers)."""
@@ -122,9 +123,15 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
                 with contextlib.suppress(NotImplementedError):
                     loop.add_signal_handler(sig, self.request_exit)
             try:
-                web.run_app(serve_application(self), host=self.host, port=self.port, handle_signals=False,
-                            loop=loop, access_log=None,
-                            print=lambda *_: announce(page_url(self.host, self.port)))
+                web.run_app(
+                    serve_application(self),
+                    host=self.host,
+                    port=self.port,
+                    handle_signals=False,
+                    loop=loop,
+                    access_log=None,
+                    print=lambda *_: announce(page_url(self.host, self.port)),
+                )
             finally:
                 asyncio.set_event_loop(None)
 

@@ -92,6 +92,7 @@ class SaveInfo(msgspec.Struct, frozen=True):
 
 # --- Reading ----------------------------------------------------------------------------------
 
+
 def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
@@ -115,8 +116,9 @@ def _upcast(data: dict[str, Any], name: str) -> dict[str, Any]:
         try:
             data = step(dict(data))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveError(f"{name}: cannot upgrade it from format version {version} "
-                            f"({type(exc).__name__}: {exc})") from None
+            raise SaveError(
+                f"{name}: cannot upgrade it from format version {version} ({type(exc).__name__}: {exc})"
+            ) from None
         if not isinstance(data, dict) or data.get("version") != version + 1:
             raise SaveError(f"{name}: the upgrade from format version {version} went wrong")
         version += 1
@@ -135,13 +137,15 @@ def decode_save(raw: bytes, name: str = "save") -> SaveFile:
             raise SaveError(f"{name}: the file is truncated (its JSON ends too early)") from None
         raise SaveError(f"{name}: not valid JSON ({text})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError(f"{name}: not a pipeline-tui save (no \"format\": \"{FORMAT}\")")
+        raise SaveError(f'{name}: not a pipeline-tui save (no "format": "{FORMAT}")')
     version = data.get("version")
     if type(version) is not int:
         raise SaveError(f"{name}: the save format version is missing or not a number")
     if version > VERSION:
-        raise SaveError(f"{name}: save format version {version} is newer than this program "
-                        f"understands ({VERSION}); update pipeline-tui")
+        raise SaveError(
+            f"{name}: save format version {version} is newer than this program "
+            f"understands ({VERSION}); update pipeline-tui"
+        )
     data = _upcast(data, name)
     try:
         return msgspec.convert(data, SaveFile)
@@ -172,8 +176,9 @@ def game_from_save(save: SaveFile, name: str = "save") -> Game:
         except IllegalMove as exc:
             raise SaveError(f"{name}: move {index + 1} ({_notation(move)}): {exc}") from None
         except Exception as exc:  # the file is untrusted input: any failure is a bad save
-            raise SaveError(f"{name}: move {index + 1} ({_notation(move)}) cannot be played "
-                            f"({type(exc).__name__}: {exc})") from None
+            raise SaveError(
+                f"{name}: move {index + 1} ({_notation(move)}) cannot be played ({type(exc).__name__}: {exc})"
+            ) from None
     return game
 
 
@@ -184,6 +189,7 @@ def load_game(path: str | os.PathLike[str]) -> Game:
 
 
 # --- Writing ----------------------------------------------------------------------------------
+
 
 def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
@@ -251,8 +257,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
-def save_game(game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | None = None,
-              *, force: bool = False) -> None:
+def save_game(
+    game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | None = None, *, force: bool = False
+) -> None:
     """Write ``game`` to ``path`` atomically.
 
     ``meta`` adds the caller's own keys (a title, a note, fixed timestamps); the game facts in
@@ -268,8 +275,10 @@ def save_game(game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | N
         try:
             old = read_save(path)
         except SaveError as exc:
-            raise SaveError(f"{path.name}: refusing to overwrite a file that is not a readable "
-                            f"save ({str(exc).removeprefix(path.name + ': ')})") from None
+            raise SaveError(
+                f"{path.name}: refusing to overwrite a file that is not a readable "
+                f"save ({str(exc).removeprefix(path.name + ': ')})"
+            ) from None
         created = old.meta.get("created")
     stamp = _now()
     full: dict[str, Any] = {"created": created or stamp, "updated": stamp}
@@ -290,6 +299,7 @@ def save_game(game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | N
 
 
 # --- Folders of saves -------------------------------------------------------------------------
+
 
 def default_saves_dir() -> Path:
     """``$PIPELINE_TUI_SAVES`` if set, else ``./saves`` (absolute)."""
@@ -312,12 +322,15 @@ def _continues(path: Path, game: Game, written: Sequence[AnyMove] | None) -> boo
         return True
     if old.setup != game.setup:
         return False
-    return game.moves[: len(old.moves)] == old.moves or (
-        written is not None and list(written) == old.moves)
+    return game.moves[: len(old.moves)] == old.moves or (written is not None and list(written) == old.moves)
 
 
-def autosave_path(game: Game, directory: str | os.PathLike[str], name: str | None = None,
-                  written: Sequence[AnyMove] | None = None) -> Path:
+def autosave_path(
+    game: Game,
+    directory: str | os.PathLike[str],
+    name: str | None = None,
+    written: Sequence[AnyMove] | None = None,
+) -> Path:
     """Where ``game`` autosaves: ``directory/autosave-<seed>.json`` (or ``name``) unless that
     file holds another game or a later point of this one; then the first free
     ``<name>-2.json``, ``<name>-3.json``... An autosave belongs to one line of play, so no save
@@ -333,9 +346,13 @@ def autosave_path(game: Game, directory: str | os.PathLike[str], name: str | Non
     return path
 
 
-def autosave(game: Game, directory: str | os.PathLike[str], name: str | None = None,
-             written: Sequence[AnyMove] | None = None,
-             meta: dict[str, Any] | None = None) -> Path:
+def autosave(
+    game: Game,
+    directory: str | os.PathLike[str],
+    name: str | None = None,
+    written: Sequence[AnyMove] | None = None,
+    meta: dict[str, Any] | None = None,
+) -> Path:
     """Save to :func:`autosave_path` (creating the folder) and return the path written.
 
     ``written``: the moves this line of play last wrote to ``name`` (or loaded from it), so an
@@ -383,10 +400,16 @@ def list_saves(directory: str | os.PathLike[str]) -> list[SaveInfo]:
             out.append(SaveInfo(path=path, modified=mtime, error=str(exc)))
             continue
         over = game.is_over()
-        out.append(SaveInfo(
-            path=path, modified=mtime,
-            players=tuple(p.name for p in game.setup.players),
-            year=game.state.year, round=game.state.round, moves=len(game.moves), finished=over,
-            winners=tuple(s.name for s in game.scores() if s.rank == 1) if over else (),
-        ))
+        out.append(
+            SaveInfo(
+                path=path,
+                modified=mtime,
+                players=tuple(p.name for p in game.setup.players),
+                year=game.state.year,
+                round=game.state.round,
+                moves=len(game.moves),
+                finished=over,
+                winners=tuple(s.name for s in game.scores() if s.rank == 1) if over else (),
+            )
+        )
     return out

@@ -6,9 +6,15 @@ from pathlib import Path
 from typing import Sequence
 
 
-def run_app(mode: str = "title", players: int | Sequence[str] | None = None,
-            seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
-            saves_dir: str | Path | None = None, mouse: bool = True) -> None:
+def run_app(
+    mode: str = "title",
+    players: int | Sequence[str] | None = None,
+    seed: int | None = None,
+    first_game: bool = False,
+    file: str | Path | None = None,
+    saves_dir: str | Path | None = None,
+    mouse: bool = True,
+) -> None:
     """Build and run the app.
 
     ``mode``: "title" (menu), "new" (with ``players`` a count or names: start at once; without:
@@ -20,5 +26,6 @@ def run_app(mode: str = "title", players: int | Sequence[str] | None = None,
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
-    PipelineApp(mode=mode, players=players, seed=seed, first_game=first_game, file=file,
-                saves_dir=saves_dir).run(mouse=mouse)
+    PipelineApp(
+        mode=mode, players=players, seed=seed, first_game=first_game, file=file, saves_dir=saves_dir
+    ).run(mouse=mouse)

@@ -14,7 +14,13 @@ from .. import storage
 from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup
 from .screens import (
-    DEFAULT_NAMES, EndScreen, HelpScreen, LoadScreen, NewGameScreen, SaveAsScreen, TitleScreen,
+    DEFAULT_NAMES,
+    EndScreen,
+    HelpScreen,
+    LoadScreen,
+    NewGameScreen,
+    SaveAsScreen,
+    TitleScreen,
 )
 from .reference_screen import ReferenceScreen
 from .seats import Replay
@@ -40,9 +46,15 @@ class PipelineApp(App):
     ]
     FOOTER_ROOM_FOR_F7 = 150  # columns: a narrower table's footer is full with its own keys
 
-    def __init__(self, mode: str = "title", players: int | Sequence[str] | None = None,
-                 seed: int | None = None, first_game: bool = False, file: str | Path | None = None,
-                 saves_dir: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        mode: str = "title",
+        players: int | Sequence[str] | None = None,
+        seed: int | None = None,
+        first_game: bool = False,
+        file: str | Path | None = None,
+        saves_dir: str | Path | None = None,
+    ) -> None:
         super().__init__()
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -72,8 +84,12 @@ class PipelineApp(App):
         else:
             names = list(self.players or DEFAULT_NAMES[:2])
         seed = self.seed if self.seed is not None else random.randrange(2**31)
-        return GameSetup(seed=seed, players=tuple(PlayerSetup(n) for n in names),
-                         first_game=self.first_game, edition=PRINTED_EDITION)
+        return GameSetup(
+            seed=seed,
+            players=tuple(PlayerSetup(n) for n in names),
+            first_game=self.first_game,
+            edition=PRINTED_EDITION,
+        )
 
     # --- navigation ---
     def _back_to_title(self) -> None:
@@ -104,8 +120,9 @@ class PipelineApp(App):
         if replay:
             self.push_screen(TableScreen(game, self.saves_dir, colours=colours, policy=Replay()))
         else:
-            self.push_screen(TableScreen(game, self.saves_dir, save_name=self._autosave_name(path),
-                                         colours=colours))
+            self.push_screen(
+                TableScreen(game, self.saves_dir, save_name=self._autosave_name(path), colours=colours)
+            )
 
     def _autosave_name(self, path: Path) -> str | None:
         """Keep writing to an autosave we continue; a named save is never overwritten."""
@@ -165,21 +182,25 @@ class PipelineApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("New game", "Set up a new game",
-                            lambda: self.push_screen(NewGameScreen()))
-        yield SystemCommand("Load game", "Open a saved game",
-                            lambda: self.push_screen(LoadScreen(replay=False)))
-        yield SystemCommand("Replay game", "Step through a saved game",
-                            lambda: self.push_screen(LoadScreen(replay=True)))
+        yield SystemCommand("New game", "Set up a new game", lambda: self.push_screen(NewGameScreen()))
+        yield SystemCommand(
+            "Load game", "Open a saved game", lambda: self.push_screen(LoadScreen(replay=False))
+        )
+        yield SystemCommand(
+            "Replay game", "Step through a saved game", lambda: self.push_screen(LoadScreen(replay=True))
+        )
         yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
-        yield SystemCommand("Components", "Every component table with its source",
-                            self.action_reference)
+        yield SystemCommand("Components", "Every component table with its source", self.action_reference)
         table = self._table()
         if table is not None:
-            yield SystemCommand("Save game as", "Save this game under a name",
-                                lambda: self.ask_save_as(table.game, table.save_meta()))
-            yield SystemCommand("Scores", "The score sheet (a projection until the end)",
-                                lambda: self.show_scores(table.game))
+            yield SystemCommand(
+                "Save game as",
+                "Save this game under a name",
+                lambda: self.ask_save_as(table.game, table.save_meta()),
+            )
+            yield SystemCommand(
+                "Scores", "The score sheet (a projection until the end)", lambda: self.show_scores(table.game)
+            )
             yield SystemCommand("Undo move", "Take back the last move", table.action_undo)
             yield SystemCommand("Redo move", "Play the undone move again", table.action_redo)
         yield SystemCommand("Title screen", "Back to the title screen", self.action_to_title)

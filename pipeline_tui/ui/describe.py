@@ -9,33 +9,67 @@ from ..data import components as C
 from ..data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
 from ..engine import moves as M
 from ..engine import (
-    State, edition, market_price, market_row_index, market_rows, network_map, place_on_track,
+    State,
+    edition,
+    market_price,
+    market_row_index,
+    market_rows,
+    network_map,
+    place_on_track,
     refine_cost,
 )
 from ..engine import price as move_price
 
 GROUPS = (
-    "Setup", "Turn", "Actions", "Government", "Your Pipe Network", "Market", "Contracts & Loans",
-    "Shops", "Upgrades", "Refining", "Place", "Upgrade gifts", "Fulfil", "Turn Order", "Finish",
+    "Setup",
+    "Turn",
+    "Actions",
+    "Government",
+    "Your Pipe Network",
+    "Market",
+    "Contracts & Loans",
+    "Shops",
+    "Upgrades",
+    "Refining",
+    "Place",
+    "Upgrade gifts",
+    "Fulfil",
+    "Turn Order",
+    "Finish",
 )
 
 _GROUP_OF = {
     M.PlaceStartingTank: "Setup",
-    M.Pass: "Turn", M.RunMachines: "Turn",
-    M.Action: "Actions", M.Secondary: "Actions",
-    M.Government: "Government", M.BuyGovernmentTile: "Government",
-    M.RunNetwork: "Your Pipe Network", M.RunMachine: "Your Pipe Network",
-    M.Buy: "Market", M.Sell: "Market",
-    M.TakeContract: "Contracts & Loans", M.TakeLoan: "Contracts & Loans",
-    M.BuyTank: "Shops", M.BuyMachine: "Shops", M.BuyPipe: "Shops",
-    M.BuyUpgrade: "Upgrades", M.FlipToken: "Upgrades",
+    M.Pass: "Turn",
+    M.RunMachines: "Turn",
+    M.Action: "Actions",
+    M.Secondary: "Actions",
+    M.Government: "Government",
+    M.BuyGovernmentTile: "Government",
+    M.RunNetwork: "Your Pipe Network",
+    M.RunMachine: "Your Pipe Network",
+    M.Buy: "Market",
+    M.Sell: "Market",
+    M.TakeContract: "Contracts & Loans",
+    M.TakeLoan: "Contracts & Loans",
+    M.BuyTank: "Shops",
+    M.BuyMachine: "Shops",
+    M.BuyPipe: "Shops",
+    M.BuyUpgrade: "Upgrades",
+    M.FlipToken: "Upgrades",
     M.Refine: "Refining",
-    M.PlaceTile: "Place", M.PlaceMachine: "Place",
-    M.TakeGovernmentTile: "Upgrade gifts", M.TakeTank: "Upgrade gifts",
-    M.TakeMachine: "Upgrade gifts", M.TakePipe: "Upgrade gifts", M.Decline: "Upgrade gifts",
-    M.Deliver: "Fulfil", M.FulfilOrder: "Fulfil",
+    M.PlaceTile: "Place",
+    M.PlaceMachine: "Place",
+    M.TakeGovernmentTile: "Upgrade gifts",
+    M.TakeTank: "Upgrade gifts",
+    M.TakeMachine: "Upgrade gifts",
+    M.TakePipe: "Upgrade gifts",
+    M.Decline: "Upgrade gifts",
+    M.Deliver: "Fulfil",
+    M.FulfilOrder: "Fulfil",
     M.ChooseTurnOrder: "Turn Order",
-    M.EndAction: "Finish", M.EndTurn: "Finish",
+    M.EndAction: "Finish",
+    M.EndTurn: "Finish",
 }
 
 
@@ -156,7 +190,7 @@ def describe(move: M.Move, state: State) -> str:
 
 
 def _cost(move: M.Move, state: State) -> str:
-    """" for $N" (or " for free") from the engine's price of the move, if it has one."""
+    """ " for $N" (or " for free") from the engine's price of the move, if it has one."""
     amount = move_price(state, move)
     if amount is None:
         return ""

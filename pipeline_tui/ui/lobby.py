@@ -72,15 +72,13 @@ class LobbyScreen(Screen):
             yield Static(id="lobby-who", classes="dim")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
-            yield Static("Enter: sit at a seat (or back at yours)   w: watch   n: new table",
-                         classes="dim")
+            yield Static("Enter: sit at a seat (or back at yours)   w: watch   n: new table", classes="dim")
         yield Footer()
         yield TooSmall()
 
     def on_mount(self) -> None:
         client = self.app.client
-        self.query_one("#lobby-who", Static).update(
-            f"You are {client.name} (key {client.identity})")
+        self.query_one("#lobby-who", Static).update(f"You are {client.name} (key {client.identity})")
         table = self.query_one("#tables", DataTable)
         table.add_columns("Table", "Seats", "Year", "Round", "Moves", "State")
         table.focus()
@@ -118,8 +116,15 @@ class LobbyScreen(Screen):
         table.clear()
         for info in tables:
             state = "finished" if info.over else "in play"
-            table.add_row(info.name or info.id, ", ".join(seat_text(s, info) for s in info.seats),
-                          str(info.year), str(info.round), str(info.moves), state, key=info.id)
+            table.add_row(
+                info.name or info.id,
+                ", ".join(seat_text(s, info) for s in info.seats),
+                str(info.year),
+                str(info.round),
+                str(info.moves),
+                state,
+                key=info.id,
+            )
         if not tables:
             self.show_error("No tables yet: press n to set one up.")
         elif current is not None and current.id in {t.id for t in tables}:
@@ -187,8 +192,9 @@ class SeatScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         menu = self.query_one("#seat-menu", OptionList)
-        menu.highlighted = next(i for i in range(menu.option_count)
-                                if not menu.get_option_at_index(i).disabled)
+        menu.highlighted = next(
+            i for i in range(menu.option_count) if not menu.get_option_at_index(i).disabled
+        )
         menu.focus()
 
     @on(OptionList.OptionSelected, "#seat-menu")
@@ -203,9 +209,15 @@ class SharedApp(PipelineApp):
 
     BINDINGS = [Binding("f9", "lobby", "Lobby", show=False)]
 
-    def __init__(self, hub: Path, token: str, *, freeze_memory: bool = False,
-                 on_watching: Callable[[bool], None] | None = None,
-                 on_lost: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Path,
+        token: str,
+        *,
+        freeze_memory: bool = False,
+        on_watching: Callable[[bool], None] | None = None,
+        on_lost: Callable[[], object] | None = None,
+    ) -> None:
         super().__init__(mode="title")
         self.hub = Path(hub)
         self.token = token
@@ -261,8 +273,7 @@ class SharedApp(PipelineApp):
         self._watching(joined.seat is None)
         self.remote = RemoteGame(self.client, joined)
         self._back_to_title()
-        self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None,
-                                     policy=SharedSeat()))
+        self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None, policy=SharedSeat()))
         if self.freeze_memory:
             self.call_after_refresh(self._freeze)
 
@@ -326,10 +337,10 @@ class SharedApp(PipelineApp):
         yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
         table = self._table()
         if table is not None:
-            yield SystemCommand("Scores", "The score sheet (a projection until the end)",
-                                lambda: self.show_scores(table.game))
-            yield SystemCommand("Undo move", "Take back your last move, within your turn",
-                                table.action_undo)
+            yield SystemCommand(
+                "Scores", "The score sheet (a projection until the end)", lambda: self.show_scores(table.game)
+            )
+            yield SystemCommand("Undo move", "Take back your last move, within your turn", table.action_undo)
             yield SystemCommand("Lobby", "Leave this table for the lobby", self.action_lobby)
 
     async def action_quit(self) -> None:

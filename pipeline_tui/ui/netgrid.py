@@ -36,7 +36,10 @@ _SHAPES: dict[tuple[int, int], tuple[tuple[int, int, str], ...]] = {
 _LETTER_SPOTS = {
     (N, S): ((1, 0), (3, 0), (1, 2), (3, 2)),
     (E, W): ((4, 2), (0, 2), (4, 0), (0, 0)),
-    (N, E): ((4, 0),), (N, W): ((0, 0),), (E, S): ((4, 2),), (S, W): ((0, 2),),
+    (N, E): ((4, 0),),
+    (N, W): ((0, 0),),
+    (E, S): ((4, 2),),
+    (S, W): ((0, 2),),
 }
 _CORNERS = ((0, 0), (4, 0), (0, 2), (4, 2), (1, 0), (3, 0), (1, 2), (3, 2), (2, 1))
 TILE_BACKGROUNDS = ("#1d2233", "#33261d", "#1d3324", "#2f1d33")
@@ -130,9 +133,15 @@ def worker_cell(worker: str) -> tuple[int, int] | None:
     return int(x), int(y)
 
 
-def render_network(tiles, machines, worker: str = "", ghost=None,
-                   mark: tuple[int, int] | None = None, lit=frozenset(),
-                   size: tuple[int, int] = (0, 0)) -> tuple[Text, Grid]:
+def render_network(
+    tiles,
+    machines,
+    worker: str = "",
+    ghost=None,
+    mark: tuple[int, int] | None = None,
+    lit=frozenset(),
+    size: tuple[int, int] = (0, 0),
+) -> tuple[Text, Grid]:
     """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``; ``mark`` is a
     cell to show in reverse (the cell the highlighted move names); ``lit`` are cells shown on a
     bright ground (the Pipeline picked in the list), their empty spots dotted. The drawing is
@@ -284,8 +293,7 @@ def _draw_lanes(grid: Grid, cells, machines, chars, styles) -> None:
                     chars[row][col + 1 + c], styles[row][col + 1 + c] = marks[0] if c == 2 else marks[1]
     for y in range(grid.min_y, grid.max_y + 2):
         for x in range(grid.min_x, grid.max_x + 2):
-            around = {c: cells[c][0] for c in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y))
-                      if c in cells}
+            around = {c: cells[c][0] for c in ((x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)) if c in cells}
             if not around:
                 continue
             col, row = grid.lane(x, y)
@@ -293,11 +301,17 @@ def _draw_lanes(grid: Grid, cells, machines, chars, styles) -> None:
             pair = sorted(around)
             if len(around) == 2 and len(tiles) == 1:  # the middle of one tile's long side
                 ch = "╌" if pair[0][1] == pair[1][1] else "╎"
-            elif len(around) == 4 and len(tiles) == 2 and all(
-                    around[(x - 1, yy)] == around[(x, yy)] for yy in (y - 1, y)):
+            elif (
+                len(around) == 4
+                and len(tiles) == 2
+                and all(around[(x - 1, yy)] == around[(x, yy)] for yy in (y - 1, y))
+            ):
                 ch = "╌"  # between two tiles lying side by side, each spanning the corner
-            elif len(around) == 4 and len(tiles) == 2 and all(
-                    around[(xx, y - 1)] == around[(xx, y)] for xx in (x - 1, x)):
+            elif (
+                len(around) == 4
+                and len(tiles) == 2
+                and all(around[(xx, y - 1)] == around[(xx, y)] for xx in (x - 1, x))
+            ):
                 ch = "╎"
             else:
                 ch = "+"

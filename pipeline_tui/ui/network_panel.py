@@ -92,8 +92,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             return self.ghost is not None
         return True
 
-    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None,
-             state=None) -> None:
+    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None, state=None) -> None:
         """Draw ``player``'s network, with ``ghost`` over it and the cell ``mark`` reversed
         (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
@@ -116,8 +115,14 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         ghost_tuple = None
         if ghost is not None:
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
-        inputs = (tuple(player.tiles), tuple(player.machines), player.worker, ghost_tuple,
-                  self.mark, self.lit)
+        inputs = (
+            tuple(player.tiles),
+            tuple(player.machines),
+            player.worker,
+            ghost_tuple,
+            self.mark,
+            self.lit,
+        )
         if inputs == self.drawn_from:
             return  # the same network, ghost and marks as drawn: nothing to render
         self.drawn_from = inputs
@@ -127,8 +132,10 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         # and the scrollbars stay as they were.
         text, self.grid = render_network(*args, size=self.floor)
         view = self.scrollable_content_region
-        size = (_grown(self.floor[0], self.grid.width, view.width, GROWTH[0]),
-                _grown(self.floor[1], self.grid.height, view.height, GROWTH[1]))
+        size = (
+            _grown(self.floor[0], self.grid.width, view.width, GROWTH[0]),
+            _grown(self.floor[1], self.grid.height, view.height, GROWTH[1]),
+        )
         if size != (max(self.grid.width, self.floor[0]), max(self.grid.height, self.floor[1])):
             text, self.grid = render_network(*args, size=size)  # grown, with room to spare
         self.floor = size
@@ -154,11 +161,11 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             row.append(f"to {GRADE_WORDS[best] if best else '-':<4}")
             row.append("  Machine" if pipeline.machines else "")
             row.rstrip()
-            cells = frozenset((x, y) for (x, y, _), p in net.segment_pipeline.items()
-                              if p.key == pipeline.key)
+            cells = frozenset(
+                (x, y) for (x, y, _), p in net.segment_pipeline.items() if p.key == pipeline.key
+            )
             rows.append((row, cells))
-        if self.listed and [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in
-                                                                self.pipelines]:
+        if self.listed and [(r.plain, c) for r, c in rows] == [(r.plain, c) for r, c in self.pipelines]:
             return
         self.pipelines = rows
         self.listed = False
@@ -172,8 +179,10 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             return
         self.listed = True
         rows = self.pipelines
-        option_list.set_options([Option(row) for row, _ in rows] or
-                                [Option(Text("No Pipelines yet.", style="dim"), disabled=True)])
+        option_list.set_options(
+            [Option(row) for row, _ in rows]
+            or [Option(Text("No Pipelines yet.", style="dim"), disabled=True)]
+        )
         if rows:
             option_list.highlighted = 0
         self._light(option_list.highlighted)
@@ -213,8 +222,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         cells = tile_cells(self.ghost.x, self.ghost.y, self.ghost.rot)
         cols = [self.grid.origin(*c)[0] for c in cells]
         rows = [self.grid.origin(*c)[1] for c in cells]
-        region = Region(min(cols), min(rows), max(cols) - min(cols) + CELL_W,
-                        max(rows) - min(rows) + CELL_H)
+        region = Region(min(cols), min(rows), max(cols) - min(cols) + CELL_W, max(rows) - min(rows) + CELL_H)
         self.scroll_to_region(region, animate=False, force=True)
 
     def action_nudge(self, dx: int, dy: int) -> None:

@@ -18,13 +18,25 @@ from rich.text import Text
 from ..data import components as C
 from ..data import editions as E
 from ..engine import PlayerState, Stage, State, action_title, market_rows, network_map
-from .style import (EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels,
-                    seat_style)
+from .style import EMPTY, GRADE_LETTERS, GRADE_WORDS, OIL_LETTERS, OIL_STYLES, barrel, barrels, seat_style
 
-STAGES = {"setup": "Setup", "work": "Work Phase", "action": "Action", "machine": "Machine Phase",
-          "over": "Game over"}
-_SHORT = {"crude": "Crude", "refined1": "Ref 1", "refined2": "Ref 2", "refined3": "Ref 3",
-          "upgrades": "Upgr", "tanks": "Tanks", "machines": "Mach", "contracts": "Contr"}
+STAGES = {
+    "setup": "Setup",
+    "work": "Work Phase",
+    "action": "Action",
+    "machine": "Machine Phase",
+    "over": "Game over",
+}
+_SHORT = {
+    "crude": "Crude",
+    "refined1": "Ref 1",
+    "refined2": "Ref 2",
+    "refined3": "Ref 3",
+    "upgrades": "Upgr",
+    "tanks": "Tanks",
+    "machines": "Mach",
+    "contracts": "Contr",
+}
 
 
 def names(state: State, seats) -> str:
@@ -50,8 +62,9 @@ def status(state: State, colours: list[str] | None = None) -> Text:
         stage = f"Action: {action_title(state.turn.action)}"
     text = Text()
     text.append(f"Year {state.year}/3  Round {state.round}/{rounds}  ", style="bold")
-    text.append(f"{player.seat + 1} {player.name}",
-                style=f"bold reverse {seat_style(colours, player.seat)}".strip())
+    text.append(
+        f"{player.seat + 1} {player.name}", style=f"bold reverse {seat_style(colours, player.seat)}".strip()
+    )
     text.append(f" {stage}  ")
     text.append(f"Order: {names(state, state.turn_order)}  ")
     text.append(f"Next: {track(state)}  ")
@@ -110,19 +123,28 @@ def _where(worker: str) -> str:
 
 def market(state: State, market_key: str, viewer: PlayerState | None = None) -> Text:
     """One market: per row its code, then each slot in play as price and barrel letter."""
-    rows = tuple(tuple(state.markets[index]) for index, row in enumerate(market_rows(state))
-                 if row.market == market_key)
+    rows = tuple(
+        tuple(state.markets[index])
+        for index, row in enumerate(market_rows(state))
+        if row.market == market_key
+    )
     supply = tuple(state.supply) if market_key == "C" else ()
-    return _market(state.edition, tuple(state.market_layout), len(state.players), market_key,
-                   rows, supply).copy()
+    return _market(
+        state.edition, tuple(state.market_layout), len(state.players), market_key, rows, supply
+    ).copy()
 
 
 @lru_cache(maxsize=64)
-def _market(edition: int, layout: tuple, players: int, market_key: str,
-            rows: tuple[tuple[int, ...], ...], supply: tuple[int, ...]) -> Text:
+def _market(
+    edition: int,
+    layout: tuple,
+    players: int,
+    market_key: str,
+    rows: tuple[tuple[int, ...], ...],
+    supply: tuple[int, ...],
+) -> Text:
     out = Text()
-    in_market = [row for row in E.market_rows(edition, layout, players)
-                 if row.market == market_key]
+    in_market = [row for row in E.market_rows(edition, layout, players) if row.market == market_key]
     for row, slots in zip(in_market, rows):
         if out:
             out.append("\n")
@@ -141,14 +163,19 @@ def _market(edition: int, layout: tuple, players: int, market_key: str,
 
 def contracts(state: State) -> Text:
     """Contract rows Low/Mid/High and Order rows 3/4/5, with space numbers as in the notation."""
-    return _contracts(tuple(map(tuple, state.contract_rows)),
-                      tuple(len(stack) for stack in state.contract_stacks),
-                      tuple(map(tuple, state.order_rows))).copy()
+    return _contracts(
+        tuple(map(tuple, state.contract_rows)),
+        tuple(len(stack) for stack in state.contract_stacks),
+        tuple(map(tuple, state.order_rows)),
+    ).copy()
 
 
 @lru_cache(maxsize=16)
-def _contracts(contract_rows: tuple[tuple[int, ...], ...], stacks: tuple[int, ...],
-               order_rows: tuple[tuple[int, ...], ...]) -> Text:
+def _contracts(
+    contract_rows: tuple[tuple[int, ...], ...],
+    stacks: tuple[int, ...],
+    order_rows: tuple[tuple[int, ...], ...],
+) -> Text:
     out = Text()
     for r, row in enumerate(contract_rows):
         out.append(f"C{GRADE_LETTERS[r + 1]} ", style="bold")
@@ -175,15 +202,27 @@ def _tiles_row(out: Text, row) -> None:
 def shops(state: State) -> Text:
     """Tank Shop and Machine Shop rows (price: tiles left, then +reserve) and the Pipe tiles
     beside each shop (T and M), numbered as in the notation."""
-    return _shops(state.edition, tuple(state.tank_shop), state.tank_reserve,
-                  tuple(state.machine_shop), state.machine_reserve, len(state.pipe_deck),
-                  tuple(map(tuple, state.shop_pipes))).copy()
+    return _shops(
+        state.edition,
+        tuple(state.tank_shop),
+        state.tank_reserve,
+        tuple(state.machine_shop),
+        state.machine_reserve,
+        len(state.pipe_deck),
+        tuple(map(tuple, state.shop_pipes)),
+    ).copy()
 
 
 @lru_cache(maxsize=16)
-def _shops(edition: int, tank_shop: tuple[int, ...], tank_reserve: int,
-           machine_shop: tuple[int, ...], machine_reserve: int, deck: int,
-           shop_pipes: tuple[tuple[int, ...], ...]) -> Text:
+def _shops(
+    edition: int,
+    tank_shop: tuple[int, ...],
+    tank_reserve: int,
+    machine_shop: tuple[int, ...],
+    machine_reserve: int,
+    deck: int,
+    shop_pipes: tuple[tuple[int, ...], ...],
+) -> Text:
     ed = E.edition(edition)
     out = Text()
     out.append("Tanks    ", style="bold")
@@ -225,13 +264,15 @@ def tile_summary(tile_id: int) -> Text:
 def government(state: State) -> Text:
     """The 4 quadrants (open or shut, tiles left) and their 8 spaces, numbered from 1 as in the
     notation (· = taken)."""
-    return _government(state.edition, tuple(map(tuple, state.government)),
-                       tuple(state.government_opened), state.year).copy()
+    return _government(
+        state.edition, tuple(map(tuple, state.government)), tuple(state.government_opened), state.year
+    ).copy()
 
 
 @lru_cache(maxsize=16)
-def _government(edition: int, spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...],
-                year: int) -> Text:
+def _government(
+    edition: int, spaces: tuple[tuple[int, ...], ...], opened_in: tuple[int, ...], year: int
+) -> Text:
     layout = E.edition(edition).government_layout
     out = Text()
     for q in range(C.GOVERNMENT_QUADRANTS):
@@ -280,13 +321,21 @@ def refinement(state: State) -> Text:
 
 
 _CARD_SHORT = {
-    "REFINED_OIL": "Refined oil in Tanks", "PIPELINES": "Pipelines", "TANKS": "$10 per Tank",
-    "LEVEL3": "$100 per Level 3 Upgrade", "MACHINE_PIPELINES": "Pipelines at Machines",
-    "SILVER": "Silver oil and Pipelines", "ORANGE": "Orange oil and Pipelines",
-    "TEAL": "Teal oil and Pipelines", "LOW_PIPELINES": "$10 per Low Pipeline",
-    "MID_PIPELINES": "$20 per Mid Pipeline", "HIGH_PIPELINES": "$30 per High Pipeline",
-    "CONTRACTS": "Fulfilled Contracts", "ORDERS": "Fulfilled Orders",
-    "PIPELINE_TYPES": "Pipeline types", "MACHINE_PIPELINE_TYPES": "Pipeline types at Machines",
+    "REFINED_OIL": "Refined oil in Tanks",
+    "PIPELINES": "Pipelines",
+    "TANKS": "$10 per Tank",
+    "LEVEL3": "$100 per Level 3 Upgrade",
+    "MACHINE_PIPELINES": "Pipelines at Machines",
+    "SILVER": "Silver oil and Pipelines",
+    "ORANGE": "Orange oil and Pipelines",
+    "TEAL": "Teal oil and Pipelines",
+    "LOW_PIPELINES": "$10 per Low Pipeline",
+    "MID_PIPELINES": "$20 per Mid Pipeline",
+    "HIGH_PIPELINES": "$30 per High Pipeline",
+    "CONTRACTS": "Fulfilled Contracts",
+    "ORDERS": "Fulfilled Orders",
+    "PIPELINE_TYPES": "Pipeline types",
+    "MACHINE_PIPELINE_TYPES": "Pipeline types at Machines",
     "OIL_TYPES": "Oil types delivered",
 }
 
@@ -295,8 +344,11 @@ def score_label(step: str, label: str) -> str:
     """A short label for a scoring step (the engine's full labels are long)."""
     if step.startswith("card:"):
         return "Card: " + _CARD_SHORT.get(step[5:], label)
-    short = {"contracts": "Contracts", "valuation_tile": "Tile: Pipelines at Machines",
-             "penalties": "Penalties"}
+    short = {
+        "contracts": "Contracts",
+        "valuation_tile": "Tile: Pipelines at Machines",
+        "penalties": "Penalties",
+    }
     return short.get(step, label)
 
 
@@ -356,7 +408,7 @@ def board(state: State, seat: int, colours: list[str] | None = None) -> Text:
     for colour, length in enumerate(net.longest()):
         out.append(OIL_LETTERS[colour], style=OIL_STYLES[colour])
         out.append(f" {length}  ")
-    out.append(f"\nPipelines {len(net.pipelines)}  tiles {len(p.tiles)}  "
-               f"machines {len(p.machines)}",
-               style="dim")
+    out.append(
+        f"\nPipelines {len(net.pipelines)}  tiles {len(p.tiles)}  machines {len(p.machines)}", style="dim"
+    )
     return out

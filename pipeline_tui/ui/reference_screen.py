@@ -45,8 +45,9 @@ class ReferenceScreen(ModalScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#reference-box").border_title = (
-            f"Components, edition {self.edition}  (pipeline-tui components)")
+        self.query_one(
+            "#reference-box"
+        ).border_title = f"Components, edition {self.edition}  (pipeline-tui components)"
 
 
 def table_cards(state: State) -> list[tuple[str, str, str]]:
@@ -61,25 +62,25 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
     for r, row in enumerate(state.order_rows):
         for slot, tile in enumerate(row):
             if tile >= 0:
-                cards.append(("contracts", f"tile-{tile}",
-                              f"O{r + 3}.{slot + 1}  {' '.join(_needs(tile))}"))
+                cards.append(("contracts", f"tile-{tile}", f"O{r + 3}.{slot + 1}  {' '.join(_needs(tile))}"))
     for p in state.players:
         for held in p.contracts:
             tile = C.contract_tile(held.tile)
             kind = "Contract" if tile.kind == C.ContractKind.CONTRACT else "Order as Contract"
-            cards.append(("contracts", f"tile-{held.tile}",
-                          f"{p.name}: {kind} {' '.join(_needs(held.tile))}"))
+            cards.append(
+                ("contracts", f"tile-{held.tile}", f"{p.name}: {kind} {' '.join(_needs(held.tile))}")
+            )
         for order in p.orders:
-            cards.append(("contracts", f"tile-{order.tile}",
-                          f"{p.name}: Order {' '.join(_needs(order.tile))}"))
+            cards.append(
+                ("contracts", f"tile-{order.tile}", f"{p.name}: Order {' '.join(_needs(order.tile))}")
+            )
     for code in state.upgrade_families:
         name = next(f.name for f in C.UPGRADE_FAMILIES if f.code == code)
         for level in (1, 2, 3):
             cards.append(("upgrades", f"upgrade-{code}-{level}", f"{name} {LEVELS[level]}"))
     cards.append(("valuation", "valuation-0", f"Tile: {C.VALUATION_TILE}"))
     for card in state.valuation_cards:
-        cards.append(("valuation", f"valuation-{card}",
-                      f"Card {card}: {C.VALUATION_BY_ID[card].name}"))
+        cards.append(("valuation", f"valuation-{card}", f"Card {card}: {C.VALUATION_BY_ID[card].name}"))
     return cards
 
 
@@ -102,8 +103,11 @@ class CardsScreen(ModalScreen[None]):
     """The cards on the table: pick one to read its full text."""
 
     BINDINGS = [Binding("escape,q,f8", "dismiss", "Close")]
-    GROUP_TITLES = {"contracts": "Contracts and Orders", "upgrades": "Upgrades in play",
-                    "valuation": "Valuation"}
+    GROUP_TITLES = {
+        "contracts": "Contracts and Orders",
+        "upgrades": "Upgrades in play",
+        "valuation": "Valuation",
+    }
 
     def __init__(self, state: State, group: str = "contracts") -> None:
         super().__init__()
@@ -118,8 +122,7 @@ class CardsScreen(ModalScreen[None]):
                 if group:
                     options.append(None)
                 group = card_group
-                options.append(Option(Text(self.GROUP_TITLES[group], style="bold"),
-                                      disabled=True))
+                options.append(Option(Text(self.GROUP_TITLES[group], style="bold"), disabled=True))
             options.append(Option(label, id=option_id))
         with Vertical(id="cards-box"):
             yield OptionList(*options, id="cards-list")

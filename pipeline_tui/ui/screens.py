@@ -14,7 +14,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
-    Button, Checkbox, DataTable, Footer, Input, Label, Markdown, OptionList, Select, Static,
+    Button,
+    Checkbox,
+    DataTable,
+    Footer,
+    Input,
+    Label,
+    Markdown,
+    OptionList,
+    Select,
+    Static,
 )
 from textual.widgets.option_list import Option
 
@@ -64,8 +73,10 @@ class TitleScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
-            yield Static(Text("PIPELINE", style="bold") + Text("\nrefine oil, build pipe networks",
-                                                                 style="dim"), id="title-name")
+            yield Static(
+                Text("PIPELINE", style="bold") + Text("\nrefine oil, build pipe networks", style="dim"),
+                id="title-name",
+            )
             yield OptionList(id="title-menu")
         yield Footer()
         yield TooSmall()
@@ -73,15 +84,20 @@ class TitleScreen(Screen):
     def on_screen_resume(self) -> None:
         latest = storage.latest_autosave(self.app.saves_dir)
         menu = self.query_one("#title-menu", OptionList)
-        menu.set_options([
-            Option("New game", id="new"),
-            Option("Continue latest autosave" + (f" ({latest.name})" if latest else " (none)"),
-                   id="continue", disabled=latest is None),
-            Option("Load a saved game", id="load"),
-            Option("Replay a saved game", id="replay"),
-            Option("Rules and keys", id="rules"),
-            Option("Quit", id="quit"),
-        ])
+        menu.set_options(
+            [
+                Option("New game", id="new"),
+                Option(
+                    "Continue latest autosave" + (f" ({latest.name})" if latest else " (none)"),
+                    id="continue",
+                    disabled=latest is None,
+                ),
+                Option("Load a saved game", id="load"),
+                Option("Replay a saved game", id="replay"),
+                Option("Rules and keys", id="rules"),
+                Option("Quit", id="quit"),
+            ]
+        )
         menu.highlighted = 0
         menu.focus()
 
@@ -119,34 +135,63 @@ class NewGameScreen(Screen):
     def compose(self) -> ComposeResult:
         levels = bot_levels()
         kinds = [(SeatKind.HUMAN.value, SeatKind.HUMAN.value)] + [
-            (f"bot: {level}", kind) for kind, level, _ in levels]
+            (f"bot: {level}", kind) for kind, level, _ in levels
+        ]
         with VerticalScroll(id="new-box"):
             yield Label("New game: 2 to 4 seats", classes="heading")
             for seat in range(4):
                 with Horizontal(classes="seat-row"):
-                    yield TickBox(f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2,
-                                   id=f"seat-{seat}", compact=True)
-                    yield Input(DEFAULT_NAMES[seat], placeholder="name", id=f"name-{seat}",
-                                max_length=16, compact=True)
-                    yield Select(kinds, value=SeatKind.HUMAN.value, allow_blank=False,
-                                 id=f"kind-{seat}", disabled=len(kinds) == 1, compact=True)
-                    yield Select([(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
-                                 value=DEFAULT_SEAT_COLOURS[seat], allow_blank=False,
-                                 id=f"colour-{seat}", compact=True, classes="colour")
+                    yield TickBox(
+                        f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2, id=f"seat-{seat}", compact=True
+                    )
+                    yield Input(
+                        DEFAULT_NAMES[seat],
+                        placeholder="name",
+                        id=f"name-{seat}",
+                        max_length=16,
+                        compact=True,
+                    )
+                    yield Select(
+                        kinds,
+                        value=SeatKind.HUMAN.value,
+                        allow_blank=False,
+                        id=f"kind-{seat}",
+                        disabled=len(kinds) == 1,
+                        compact=True,
+                    )
+                    yield Select(
+                        [(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
+                        value=DEFAULT_SEAT_COLOURS[seat],
+                        allow_blank=False,
+                        id=f"colour-{seat}",
+                        compact=True,
+                        classes="colour",
+                    )
             if levels:
-                yield Static("\n".join(f"bot: {level:<7}{line}" for _, level, line in levels),
-                             id="levels", classes="dim")
+                yield Static(
+                    "\n".join(f"bot: {level:<7}{line}" for _, level, line in levels),
+                    id="levels",
+                    classes="dim",
+                )
             with Horizontal(classes="seat-row"):
                 yield Label("Seed", classes="field-label")
-                yield Input("" if self.seed is None else str(self.seed),
-                            placeholder="blank = random", id="seed", restrict=r"[0-9]*",
-                            max_length=19, compact=True)
-            yield TickBox("First game (suggested upgrades and Valuation cards)",
-                           value=self.first_game, id="first-game", compact=True)
+                yield Input(
+                    "" if self.seed is None else str(self.seed),
+                    placeholder="blank = random",
+                    id="seed",
+                    restrict=r"[0-9]*",
+                    max_length=19,
+                    compact=True,
+                )
+            yield TickBox(
+                "First game (suggested upgrades and Valuation cards)",
+                value=self.first_game,
+                id="first-game",
+                compact=True,
+            )
             yield Static(id="new-error")
             yield Button("Start", id="start", variant="primary", compact=True)
-            yield Static("Tab moves between fields; space ticks a box; enter starts.",
-                         classes="dim")
+            yield Static("Tab moves between fields; space ticks a box; enter starts.", classes="dim")
         yield Footer()
         yield TooSmall()
 
@@ -178,8 +223,9 @@ class NewGameScreen(Screen):
             self.query_one("#new-error", Static).update("The seed must be below 2^63.")
             return
         first = self.query_one("#first-game", Checkbox).value
-        self.app.start_game(GameSetup(seed=seed, players=tuple(seats), first_game=first,
-                                      edition=PRINTED_EDITION), colours)
+        self.app.start_game(
+            GameSetup(seed=seed, players=tuple(seats), first_game=first, edition=PRINTED_EDITION), colours
+        )
 
 
 class LoadScreen(Screen):
@@ -194,8 +240,7 @@ class LoadScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-box"):
-            yield Label("Replay a saved game" if self.replay else "Load a saved game",
-                        classes="heading")
+            yield Label("Replay a saved game" if self.replay else "Load a saved game", classes="heading")
             yield Static(id="load-folder", classes="dim")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
             yield Static(id="load-error")
@@ -212,12 +257,18 @@ class LoadScreen(Screen):
             when = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
             if info.error:
                 reason = info.error.removeprefix(info.path.name + ": ")
-                table.add_row(info.path.name, when, "", "", "", "",
-                              Text("broken: " + reason, style="red"))
+                table.add_row(info.path.name, when, "", "", "", "", Text("broken: " + reason, style="red"))
             else:
                 state = "finished" if info.finished else "in play"
-                table.add_row(info.path.name, when, ", ".join(info.players), str(info.year),
-                              str(info.round), str(info.moves), state)
+                table.add_row(
+                    info.path.name,
+                    when,
+                    ", ".join(info.players),
+                    str(info.year),
+                    str(info.round),
+                    str(info.moves),
+                    state,
+                )
         if not self.saves:
             self.query_one("#load-error", Static).update("No saves in this folder yet.")
         table.focus()
@@ -226,14 +277,14 @@ class LoadScreen(Screen):
     def _show_error(self, event: DataTable.RowHighlighted) -> None:
         info = self.saves[event.cursor_row]
         self.query_one("#load-error", Static).update(
-            Text(f"Cannot open {info.error}", style="red") if info.error else "")
+            Text(f"Cannot open {info.error}", style="red") if info.error else ""
+        )
 
     @on(DataTable.RowSelected, "#saves")
     def _open(self, event: DataTable.RowSelected) -> None:
         info = self.saves[event.cursor_row]
         if info.error:
-            self.query_one("#load-error", Static).update(
-                Text(f"Cannot open {info.error}", style="red"))
+            self.query_one("#load-error", Static).update(Text(f"Cannot open {info.error}", style="red"))
             return
         self.app.open_file(info.path, replay=self.replay)
 
@@ -296,7 +347,7 @@ class EndScreen(Screen):
         scores = self.game.scores()
         over = self.game.is_over()
         winners = [s.name for s in scores if s.rank == 1]
-        title = ("Final scores. Winner: " if over else "Scores if the game ended now. Leading: ")
+        title = "Final scores. Winner: " if over else "Scores if the game ended now. Leading: "
         self.query_one("#end-title", Static).update(Text(title + ", ".join(winners), style="bold"))
         table = self.query_one("#scores", DataTable)
         table.add_column("Step")
@@ -311,15 +362,16 @@ class EndScreen(Screen):
                     amount = f"{count} marker{'' if count == 1 else 's'}  {amount}"
                 row.append(Text(amount, justify="right"))
             table.add_row(*row)
-        table.add_row(Text("Total", style="bold"),
-                      *[Text(dollars(s.total), style="bold", justify="right") for s in scores])
+        table.add_row(
+            Text("Total", style="bold"),
+            *[Text(dollars(s.total), style="bold", justify="right") for s in scores],
+        )
 
 
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close"),
-                Binding("c", "components", "Components")]
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close"), Binding("c", "components", "Components")]
 
     def action_components(self) -> None:
         """From the help to the component reference (the app's F7)."""

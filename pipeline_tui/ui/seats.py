@@ -165,7 +165,8 @@ class SharedSeat(HotSeat):
         elif len(moves) > before:
             name = game.state.players[game.entries[-1].seat].name
             screen.message = Text(f"{name} played: ", style="dim") + Text(
-                format_move(moves[-1]), style="bold")
+                format_move(moves[-1]), style="bold"
+            )
         screen.after_change()
 
     def refused(self, reason: str) -> None:
@@ -236,8 +237,10 @@ class Replay(HotSeat):
             text.append(format_move(game.moves[self.position - 1]) + "\n")
         state = self.state()
         text.append(f"Year {state.year} Round {state.round}\n")
-        text.append("left/right step, home/end jump, y/r next Year/Round (Y/R back), "
-                    "p plays on from here", style="dim")
+        text.append(
+            "left/right step, home/end jump, y/r next Year/Round (Y/R back), p plays on from here",
+            style="dim",
+        )
         return text
 
     def choose(self, option_id: str) -> bool:
@@ -260,8 +263,9 @@ class Replay(HotSeat):
         else:
             target = next((n for n in reversed(starts) if n < self.position), None)
         if target is None:
-            self.screen.notify(f"No {'later' if direction > 0 else 'earlier'} "
-                               f"{'Year' if year else 'Round'} in this game.")
+            self.screen.notify(
+                f"No {'later' if direction > 0 else 'earlier'} {'Year' if year else 'Round'} in this game."
+            )
             return
         self.action_jump(target)
 
@@ -271,5 +275,4 @@ class Replay(HotSeat):
         fork = Game(screen.game.setup, screen.game.moves[: self.position])
         name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
         app.pop_screen()
-        app.push_screen(type(screen)(fork, app.saves_dir, save_name=name,
-                                     colours=screen.colours))
+        app.push_screen(type(screen)(fork, app.saves_dir, save_name=name, colours=screen.colours))

@@ -34,16 +34,24 @@ def dollars(amount: int) -> str:
 
 # Seat colours: names offered on the new-game screen (kept in a save's meta) and their styles.
 # None of them is an oil colour, so a seat never reads as a barrel.
-SEAT_COLOURS = {"red": "#ff5f5f", "blue": "#5f87ff", "green": "#5fd75f", "magenta": "#d75fd7",
-                "yellow": "#ffd75f"}
+SEAT_COLOURS = {
+    "red": "#ff5f5f",
+    "blue": "#5f87ff",
+    "green": "#5fd75f",
+    "magenta": "#d75fd7",
+    "yellow": "#ffd75f",
+}
 DEFAULT_SEAT_COLOURS = ("red", "blue", "green", "magenta")
 
 
 def seat_colours(names, seats: int) -> list[str]:
     """Colour names per seat: ``names`` when they are known and distinct, else the defaults."""
-    if (isinstance(names, (list, tuple)) and len(names) == seats
-            and all(isinstance(n, str) and n in SEAT_COLOURS for n in names)
-            and len(set(names)) == seats):
+    if (
+        isinstance(names, (list, tuple))
+        and len(names) == seats
+        and all(isinstance(n, str) and n in SEAT_COLOURS for n in names)
+        and len(set(names)) == seats
+    ):
         return list(names)
     return list(DEFAULT_SEAT_COLOURS[:seats])
 

@@ -40,10 +40,19 @@ from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPa
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 A = C.ActionName
 ACTION_PANELS = {  # the panel to show while an Action is in progress
-    A.CRUDE: "market-C", A.REFINED1: "market-1", A.REFINED2: "market-2", A.REFINED3: "market-3",
-    A.CONTRACTS: "contracts", A.TANKS: "shops", A.MACHINES: "shops", A.UPGRADES: "upgrades",
-    A.GOVERNMENT: "government", A.NETWORK: "network-view", A.MACHINE: "network-view",
-    A.MACHINES_PHASE: "network-view", A.MACHINES_EARLY: "network-view",
+    A.CRUDE: "market-C",
+    A.REFINED1: "market-1",
+    A.REFINED2: "market-2",
+    A.REFINED3: "market-3",
+    A.CONTRACTS: "contracts",
+    A.TANKS: "shops",
+    A.MACHINES: "shops",
+    A.UPGRADES: "upgrades",
+    A.GOVERNMENT: "government",
+    A.NETWORK: "network-view",
+    A.MACHINE: "network-view",
+    A.MACHINES_PHASE: "network-view",
+    A.MACHINES_EARLY: "network-view",
 }
 CELL_MOVES = (M.RunNetwork, M.RunMachine, M.PlaceMachine, M.Refine)  # moves naming a cell
 BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
@@ -75,8 +84,14 @@ class TableScreen(Screen):
         Binding("escape", "focus_moves", "Move list", show=False),
     ]
 
-    def __init__(self, game: Game, saves_dir: Path | None = None, save_name: str | None = None,
-                 colours: list[str] | None = None, policy: HotSeat | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        saves_dir: Path | None = None,
+        save_name: str | None = None,
+        colours: list[str] | None = None,
+        policy: HotSeat | None = None,
+    ) -> None:
         self.policy = policy or HotSeat()
         super().__init__(classes=self.policy.css_class)
         self.game = game
@@ -143,12 +158,20 @@ class TableScreen(Screen):
         if not self.policy.blink:
             prompt.cursor_blink = False
         titles = {
-            "cross": "Action cross", "market-C": "Crude Market", "market-1": "Refined Market 1",
-            "market-2": "Refined Market 2", "market-3": "Refined Market 3",
-            "contracts": "Contracts and Orders", "shops": "Shops", "government": "Government",
+            "cross": "Action cross",
+            "market-C": "Crude Market",
+            "market-1": "Refined Market 1",
+            "market-2": "Refined Market 2",
+            "market-3": "Refined Market 3",
+            "contracts": "Contracts and Orders",
+            "shops": "Shops",
+            "government": "Government",
             "upgrades": "Upgrades (token, cards left I II III)",
-            "refinement": "Refinement costs", "valuation": "Valuation",
-            "board-view": "Player board", "network-view": "Pipe Network", "log-view": "Move log",
+            "refinement": "Refinement costs",
+            "valuation": "Valuation",
+            "board-view": "Player board",
+            "network-view": "Pipe Network",
+            "log-view": "Move log",
             "moves": self.policy.moves_title,
         }
         for widget_id, title in titles.items():
@@ -249,8 +272,7 @@ class TableScreen(Screen):
         state = self.current_state()
         hand = state.turn.hand_tile
         panel = self.query_one(NetworkPanel)
-        if (not self.policy.plays or hand < 0 or self.game.is_over()
-                or self.waiting_for() is not None):
+        if not self.policy.plays or hand < 0 or self.game.is_over() or self.waiting_for() is not None:
             self.ghost = None
         elif self.ghost is None or self.ghost.tile != hand:
             self.ghost = self._new_ghost(hand)
@@ -260,8 +282,9 @@ class TableScreen(Screen):
             self.ghost.legal = why is None
             self.ghost.reason = why or ""
         own = self.shown_seat == state.turn.player
-        panel.show(state.players[self.shown_seat], self.ghost if own else None,
-                   self.mark if own else None, state)
+        panel.show(
+            state.players[self.shown_seat], self.ghost if own else None, self.mark if own else None, state
+        )
 
     def _new_ghost(self, tile: int) -> Ghost:
         """A ghost on the legal place nearest where the last one was (or the middle)."""
@@ -338,8 +361,7 @@ class TableScreen(Screen):
             if self.focused is self.query_one(NetworkPanel):
                 out.append("\nArrows move, r turns, enter places.", style="dim")
             else:
-                out.append("\nA place from the list moves it; F4 to move it with arrows "
-                           "and r.", style="dim")
+                out.append("\nA place from the list moves it; F4 to move it with arrows and r.", style="dim")
         else:
             player = state.players[state.turn.player]
             if state.turn.stage == Stage.MACHINE:
@@ -401,8 +423,12 @@ class TableScreen(Screen):
         """What the end of a Round or Year changes: (Year, Round, each player's Penalty
         markers, each player's Deferred Contracts)."""
         state = self.game.state
-        return (state.year, state.round, tuple(p.penalties for p in state.players),
-                tuple(sum(held.deferred for held in p.contracts) for p in state.players))
+        return (
+            state.year,
+            state.round,
+            tuple(p.penalties for p in state.players),
+            tuple(sum(held.deferred for held in p.contracts) for p in state.players),
+        )
 
     def _announce(self) -> None:
         """Say when a new Round or Year begins, and what the Refresh Phase did to each player
@@ -414,17 +440,17 @@ class TableScreen(Screen):
         names = [p.name for p in state.players]
         if self.seen[0] == seen[0]:
             order = " > ".join(names[s] for s in state.turn_order)
-            self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.",
-                        timeout=4)
+            self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.", timeout=4)
             return
-        penalties = [f"{names[i]} +{now - was}" for i, (was, now)
-                     in enumerate(zip(seen[2], self.seen[2]))]
+        penalties = [f"{names[i]} +{now - was}" for i, (was, now) in enumerate(zip(seen[2], self.seen[2]))]
         active = [f"{names[i]} {was}" for i, was in enumerate(seen[3]) if was]
         self.notify(
             f"Refresh Phase. Penalty markers for unfinished Contracts: {', '.join(penalties)}. "
             f"Deferred Contracts now Active: {', '.join(active) or 'none'}. Contracts slid one "
             f"column; markets, shops and upgrade tokens refilled.",
-            title=f"Year {state.year} begins", timeout=12)
+            title=f"Year {state.year} begins",
+            timeout=12,
+        )
 
     def bot_kind(self) -> str | None:
         """The kind of the computer seat to act, if it plays here (not at a shared table, whose
@@ -451,8 +477,7 @@ class TableScreen(Screen):
         self._refresh_hint()
         table = self.game.clone()
         bot = self._bot_for(self.game.current_player, kind)
-        self.run_worker(lambda: self._think(table, bot, count), thread=True, group="bot",
-                        exit_on_error=False)
+        self.run_worker(lambda: self._think(table, bot, count), thread=True, group="bot", exit_on_error=False)
 
     def _bot_for(self, seat: int, kind: str) -> Any:
         """The seat's bot (one object per seat, so a whole-turn plan is made once a turn)."""
@@ -495,15 +520,17 @@ class TableScreen(Screen):
         if not self.policy.autosaves or self.saves_dir is None:
             return
         try:
-            path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written,
-                                    self.save_meta())
+            path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written, self.save_meta())
         except (storage.SaveError, OSError) as exc:
             self.notify(f"Autosave failed: {exc}", severity="error")
             return
         base = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
         if path.name != base:
-            self.notify(f"{base} holds another game or a later point of this one and is kept; "
-                        f"this game autosaves to {path.name}.", timeout=10)
+            self.notify(
+                f"{base} holds another game or a later point of this one and is kept; "
+                f"this game autosaves to {path.name}.",
+                timeout=10,
+            )
         self.save_name = path.name
         self.written = list(self.game.moves)
 
@@ -521,7 +548,8 @@ class TableScreen(Screen):
         self.warned = move
         self.error = Text("Nothing to gain: ", style="bold yellow") + Text(
             f"running your Machines costs ${cost} and no Machine could refine a barrel now. "
-            f"Choose it again to pay anyway.")
+            f"Choose it again to pay anyway."
+        )
         self._refresh_hint()
         return False
 
@@ -664,7 +692,8 @@ class TableScreen(Screen):
         self._show_view("table-view")
         widget = self.query_one(f"#{panel}")
         self.call_after_refresh(
-            lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True))
+            lambda: self.query_one("#table-view").scroll_to_widget(widget, animate=False, top=True)
+        )
 
     def action_focus_moves(self) -> None:
         """Escape: to the move list; leaving the prompt clears it and its refusal."""

@@ -160,8 +160,9 @@ class MovePrompt(ValueWatchedInput):
         """':' is left to the table, which opens the prompt anew: no move's notation has one."""
         return character != ":" and super().check_consume_key(key, character)
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
         if self.in_value_watcher and not self.styles.auto_dimensions:
             layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
@@ -352,8 +353,7 @@ class MoveList(LineView, can_focus=True):
     class ChoiceMessage(Message):
         """About entry ``option_index`` of ``move_list``: ``option``."""
 
-        def __init__(self, move_list: MoveList, option: Choice, index: int,
-                     by_user: bool = False) -> None:
+        def __init__(self, move_list: MoveList, option: Choice, index: int, by_user: bool = False) -> None:
             super().__init__()
             self.move_list, self.option, self.option_index = move_list, option, index
             self.by_user = by_user  # moved by a key or the mouse, not by the program
@@ -474,8 +474,9 @@ class MoveList(LineView, can_focus=True):
             return
         top = self._first_row[index]
         end = self._first_row[index + 1] if index + 1 < len(self._first_row) else len(self._rows)
-        self.scroll_to_region(Region(0, top, self._width, end - top),
-                              animate=False, force=True, immediate=True)
+        self.scroll_to_region(
+            Region(0, top, self._width, end - top), animate=False, force=True, immediate=True
+        )
 
     def on_resize(self) -> None:
         self._lay_rows()
@@ -488,16 +489,26 @@ class MoveList(LineView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         index, line = self._rows[row]
         option = self._options[index]
-        kind = ("heading" if option.disabled else "highlighted" if index == self._highlighted
-                else "hover" if index == self._hover else "")
+        kind = (
+            "heading"
+            if option.disabled
+            else "highlighted"
+            if index == self._highlighted
+            else "hover"
+            if index == self._hover
+            else ""
+        )
         key = (index, line, kind)
         strip = self._strips.get(key)
         if strip is None:
             style = self.get_visual_style(*([f"move-list--{kind}"] if kind else [])).rich_style
             lines = self._lines_of(index)
             text = lines[line] if line < len(lines) else Text()
-            strip = (text_strip(self.app.console, text, style).extend_cell_length(width, style)
-                     .apply_meta({"option": index}))
+            strip = (
+                text_strip(self.app.console, text, style)
+                .extend_cell_length(width, style)
+                .apply_meta({"option": index})
+            )
             self._strips[key] = strip
         return strip
 
@@ -538,8 +549,9 @@ class MoveList(LineView, can_focus=True):
         row = self._first_row[current] + step * self.scrollable_content_region.height
         target = self._rows[max(0, min(len(self._rows) - 1, row))][0]
         ahead = [i for i in choosable if (i - target) * step >= 0]
-        self._move_to((ahead[0] if step > 0 else ahead[-1]) if ahead else (
-            choosable[-1] if step > 0 else choosable[0]))
+        self._move_to(
+            (ahead[0] if step > 0 else ahead[-1]) if ahead else (choosable[-1] if step > 0 else choosable[0])
+        )
 
     def action_select(self) -> None:
         index = self._highlighted

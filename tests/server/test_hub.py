@@ -49,7 +49,7 @@ class Follower:
         if update.table_id != self.table_id:
             return
         self.updates.append(update)
-        self.log = self.log[:update.base] + list(update.moves)
+        self.log = self.log[: update.base] + list(update.moves)
         self.seats = update.seats
         self._changed.set()
 
@@ -259,8 +259,12 @@ async def test_broken_clients_are_closed_alone(hub: Hub, connect, caplog) -> Non
     answered = await _raw(hub.socket_path, hello + _frame(b'{"type": "teleport", "id": 2}'))
     assert b'"welcome"' in answered  # signed in, then closed for the unknown request
     reasons = " | ".join(r.getMessage() for r in caplog.records)
-    for reason in ("not a request", "over the 1048576-byte limit", "the first request must be hello",
-                   "teleport"):
+    for reason in (
+        "not a request",
+        "over the 1048576-byte limit",
+        "the first request must be hello",
+        "teleport",
+    ):
         assert reason in reasons
     assert [t.id for t in await alice.client.list_tables()] == [table_id]  # Alice is unharmed
 
@@ -279,9 +283,19 @@ async def test_a_lost_hub_is_reported_to_the_client(hub: Hub, connect) -> None:
 
 # --- Restarts: a Hub in its own process, killed without warning -------------------------------
 
+
 async def _spawn(tables: Path, sock: Path, log: Path, *who: str):
-    args = [sys.executable, "-m", "pipeline_tui.net.hub", "--tables", str(tables), "--socket",
-            str(sock), "--bot-delay", "0"]
+    args = [
+        sys.executable,
+        "-m",
+        "pipeline_tui.net.hub",
+        "--tables",
+        str(tables),
+        "--socket",
+        str(sock),
+        "--bot-delay",
+        "0",
+    ]
     for entry in who:
         args += ["--token", entry]
     with open(log, "ab") as err:
@@ -337,7 +351,7 @@ async def test_a_killed_hub_loses_no_acknowledged_move(tmp_path: Path, sock_dir:
     again = Hub(tables, bot_delay=0)
     assert again.problems == []
     table = again.service.get(table_id)
-    assert table.log()[:len(acknowledged)] == acknowledged
+    assert table.log()[: len(acknowledged)] == acknowledged
     assert [b.holder if b else None for b in table.bindings] == ["alice", "bob", None]
     other = again.service.get(second)
     assert other.game.moves == second_game.moves and other.name == "second"
@@ -346,7 +360,7 @@ async def test_a_killed_hub_loses_no_acknowledged_move(tmp_path: Path, sock_dir:
     try:
         client = await TableClient.connect(sock, again.issue_token("A", "alice"))
         joined = await client.join(table_id, 0)
-        assert joined.moves[:len(acknowledged)] == acknowledged
+        assert joined.moves[: len(acknowledged)] == acknowledged
         await client.close()
     finally:
         await again.close()
@@ -434,12 +448,14 @@ async def test_a_failing_bot_hands_its_seat_to_the_table(hub: Hub, connect, monk
     await alice.until(lambda: len(alice.log) == len(game.moves) + 1)
     assert alice.log[-1] == text
     note = hub.service.bot_failed(table_id, 1, "RuntimeError: no\nidea").note
-    assert note == "Bo's computer player failed (RuntimeError: no idea); the players at the table " \
-        "play its moves"
+    assert (
+        note == "Bo's computer player failed (RuntimeError: no idea); the players at the table play its moves"
+    )
 
 
 async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
-        tmp_path: Path, sock_dir: Path, caplog, monkeypatch) -> None:
+    tmp_path: Path, sock_dir: Path, caplog, monkeypatch
+) -> None:
     monkeypatch.setattr("pipeline_tui.net.hub.SAVE_RETRY", 0.05)
     caplog.set_level(logging.ERROR, logger="pipeline_tui.net.hub")
     hub = Hub(tmp_path / "tables", bot_delay=0)
@@ -509,7 +525,7 @@ async def test_watchers_joining_during_play_never_miss_a_move(hub: Hub, connect)
             await watcher.until(lambda w=watcher: len(w.log) >= target or table.game.is_over())
         log = table.log()
         for watcher in watchers:
-            assert watcher.log == log[:len(watcher.log)], f"round {round_}"
+            assert watcher.log == log[: len(watcher.log)], f"round {round_}"
         for watcher in watchers[::2]:
             await watcher.client.leave(table_id)
     assert len(table.game.moves) >= 75

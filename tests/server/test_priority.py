@@ -96,7 +96,13 @@ def test_a_session_process_changes_its_own_group_and_back():
     """The real /proc file, in a child leading a session of its own (as ``serve`` starts
     them), so only the child's group changes, not this test runner's."""
     before = AUTOGROUP.read_text()
-    out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
-                         start_new_session=True, timeout=60, cwd=Path(__file__).parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        capture_output=True,
+        text=True,
+        start_new_session=True,
+        timeout=60,
+        cwd=Path(__file__).parents[2],
+    )
     assert out.stdout.split() == [str(WATCHING_NICE), "0"], out.stderr
     assert AUTOGROUP.read_text() == before

@@ -37,8 +37,10 @@ async def table(tmp_path):
     hub = Hub(tmp_path / "tables", bot_delay=0.0)
     sock = tmp_path / "hub.sock"
     await hub.start(sock)
-    clients = {name: await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
-               for name in ("alice", "bob", "carol")}
+    clients = {
+        name: await TableClient.connect(sock, hub.issue_token(f"SHA256:{name}", name))
+        for name in ("alice", "bob", "carol")
+    }
     table_id = await clients["alice"].create_table(GameSetup.default(players=2, seed=11))
     games = {}
     for name, seat in (("alice", 0), ("bob", 1), ("carol", None)):
@@ -157,17 +159,19 @@ def test_a_computer_seat_handed_back_is_played_by_the_seated_players():
     from pipeline_tui.net.protocol import SeatInfo
 
     setup = GameSetup(seed=3, players=(PlayerSetup("Ada"), PlayerSetup("Bo", "heuristic")))
-    seats = [SeatInfo(seat=0, name="Ada", kind="human", holder="alice", connected=True),
-             SeatInfo(seat=1, name="Bo", kind="heuristic", holder=None, connected=True)]
-    game = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[], seats=seats,
-                                               seat=0))
+    seats = [
+        SeatInfo(seat=0, name="Ada", kind="human", holder="alice", connected=True),
+        SeatInfo(seat=1, name="Bo", kind="heuristic", holder=None, connected=True),
+    ]
+    game = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[], seats=seats, seat=0))
     assert game.current_player == 1  # seed 3: Bo, the computer seat, starts
     assert not game.my_turn() and "Bo (computer, heuristic)'s turn" in game.why_not_yours()
     seats[1].handed_back = True
     assert game.my_turn() and game.why_not_yours() is None
     assert game.seat_label(1) == "Bo (computer seat played by the table)"
-    watcher = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[],
-                                                  seats=seats, seat=None))
+    watcher = RemoteGame(
+        RefusingClient(), Joined(table_id="t1", setup=setup, moves=[], seats=seats, seat=None)
+    )
     assert not watcher.my_turn() and "spectators" in watcher.why_not_yours()
 
 
@@ -240,8 +244,9 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             assert "back to your seat" in labels[0] and "Watch" in labels[-1]
             assert options.get_option_at_index(1).disabled  # bob's seat
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: at_shared_table(app)
-                              and app.screen.game.seat == 0, "back at the table")
+            await pilot_until(
+                pilot, lambda: at_shared_table(app) and app.screen.game.seat == 0, "back at the table"
+            )
     finally:
         await bob.close()
         await hub.close()
@@ -304,8 +309,7 @@ async def test_the_session_is_told_when_it_watches_and_when_it_stops(served):
             await pilot.press("enter")  # the seats: the first open one (seat 1) is highlighted
             await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
             await pilot.press("enter")
-            await pilot_until(pilot, lambda: at_shared_table(app)
-                              and app.screen.game.seat == 0, "at seat 1")
+            await pilot_until(pilot, lambda: at_shared_table(app) and app.screen.game.seat == 0, "at seat 1")
             assert told == [True, False, False]
     finally:
         await bob.close()
@@ -380,8 +384,9 @@ async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
                 holder = game.current_player
                 if holder not in holders:
                     holders.append(holder)
-                    await pilot_until(pilot, lambda: len(screen.game.moves) == len(game.moves),
-                                      "the table to follow")
+                    await pilot_until(
+                        pilot, lambda: len(screen.game.moves) == len(game.moves), "the table to follow"
+                    )
                     await pilot.pause()
                     if holder == 0:
                         assert screen.ghost is not None
@@ -392,8 +397,7 @@ async def test_only_the_seat_holding_the_pipe_tile_gets_the_ghost(served):
             assert not game.is_over(), f"no Pipe tile for every seat: {holders}"
             texts = [format_move(m) for m in game.legal_moves()]
             tile_moves = ("act tanks", "act machines", "act gov", "pipe ", "gov ")
-            wanted = [t for t in texts if t.startswith(tile_moves) != (game.current_player
-                                                                      in holders)]
+            wanted = [t for t in texts if t.startswith(tile_moves) != (game.current_player in holders)]
             text = (wanted or texts)[0]  # a Pipe tile for each seat, one at a time
             count = len(game.moves)
             await seats[game.current_player].move("t1", text)
@@ -449,8 +453,11 @@ async def test_the_hub_confirming_a_move_made_here_does_not_redraw_the_table(ser
             count = len(table.game.moves)
             await bob.move("t1", format_move(table.game.legal_moves()[0]))
             await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "bob's move")
-        await pilot_until(pilot, lambda: screen.policy.seats_shown is not None
-                          and screen.policy.seats_shown[1].connected, "bob seated")
+        await pilot_until(
+            pilot,
+            lambda: screen.policy.seats_shown is not None and screen.policy.seats_shown[1].connected,
+            "bob seated",
+        )
         redraws = []
         real = screen.refresh_table
         screen.refresh_table = lambda: (redraws.append(1), real())[1]
@@ -472,8 +479,7 @@ async def test_a_turn_that_begins_or_ends_at_a_seat_lays_nothing_out(served, lay
         table = hub.service.tables["t1"]
         while len(table.game.moves) < 10:  # the log's scrollbar has come (a layout, once)
             count = len(table.game.moves)
-            await seats[table.game.current_player].move(
-                "t1", format_move(table.game.legal_moves()[0]))
+            await seats[table.game.current_player].move("t1", format_move(table.game.legal_moves()[0]))
             await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
         await pilot.pause(0.2)
         layouts.clear()
@@ -498,8 +504,11 @@ async def test_a_move_and_the_hint_that_names_it_are_drawn_in_one_frame(served, 
         await pilot.pause(0.2)
         frames: list[set[str]] = []
         real = Screen._compositor_refresh
-        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (
-            frames.append({w.id for w in self._dirty_widgets}), real(self))[1])
+        monkeypatch.setattr(
+            Screen,
+            "_compositor_refresh",
+            lambda self: (frames.append({w.id for w in self._dirty_widgets}), real(self))[1],
+        )
         checked = 0
         for _ in range(12):
             game = table.game
@@ -525,8 +534,7 @@ async def test_the_move_list_is_built_in_the_frame_after_the_table(served):
         game = hub.service.tables["t1"].game
         seen = []  # (moves, listing) right after each redraw of the table
         real = screen.refresh_table
-        screen.refresh_table = lambda: (real(), seen.append((len(screen.game.moves),
-                                                             screen.listing)))[0]
+        screen.refresh_table = lambda: (real(), seen.append((len(screen.game.moves), screen.listing)))[0]
         mover = None
         while not (mover == 1 and game.current_player == 0):  # until bob hands alice the turn
             mover, count = game.current_player, len(game.moves)
@@ -570,8 +578,9 @@ async def test_the_lobby_knows_you_by_your_key_not_your_name(served):
     for identity, yours in (("SHA256:alice", True), ("SHA256:other", False)):
         app = SharedApp(sock, hub.issue_token(identity, "alice"))
         async with app.run_test(size=(160, 50)) as pilot:
-            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen)
-                              and app.screen.tables, "the tables listed")
+            await pilot_until(
+                pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.tables, "the tables listed"
+            )
             row = app.screen.query_one("#tables").get_row_at(0)
             assert ("Ada: you" in str(row[1])) is yours and ("Ada: alice" in str(row[1])) is not yours
             await pilot.press("enter")
@@ -628,8 +637,7 @@ async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatc
     hub, sock = served
     drawn: list[TableScreen] = []
     real = TableScreen.refresh_table
-    monkeypatch.setattr(TableScreen, "refresh_table",
-                        lambda self: (drawn.append(self), real(self)))
+    monkeypatch.setattr(TableScreen, "refresh_table", lambda self: (drawn.append(self), real(self)))
     app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await open_new_table(pilot)
@@ -646,8 +654,7 @@ async def test_a_shared_seat_offers_the_lobby_and_refuses_save_as(served):
     async with app.run_test(size=(160, 50)) as pilot:
         screen = await open_new_table(pilot)
         await pilot.pause()
-        shown = [b.description for b in (a.binding for a in screen.active_bindings.values())
-                 if b.show]
+        shown = [b.description for b in (a.binding for a in screen.active_bindings.values()) if b.show]
         assert "Lobby" in shown and "Undo" in shown and "Redo" not in shown
         await pilot.press("ctrl+s")
         assert app.screen is screen

@@ -24,8 +24,10 @@ from tests.conftest import RUN_MARK, marked_processes
 from tests.server.sshterm import TIMEOUT
 
 EXIT_WITHIN = 5.0  # seconds: issue 13, "a session child exits within 5 seconds"
-IGNORING_HANGUP = ("import runpy, signal; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
-                   "runpy.run_module('pipeline_tui.serve.session', run_name='__main__')")
+IGNORING_HANGUP = (
+    "import runpy, signal; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
+    "runpy.run_module('pipeline_tui.serve.session', run_name='__main__')"
+)
 
 
 class Child:
@@ -40,12 +42,15 @@ class Child:
     @classmethod
     async def start(cls, hub: Hub, socket_path, *, ignoring_hangup: bool = False) -> "Child":
         master, slave = pty.openpty()
-        env = dict(os.environ, TERM="xterm-256color", **{
-            HUB_ENV: str(socket_path), TOKEN_ENV: hub.issue_token("SHA256:alice", "alice")})
+        env = dict(
+            os.environ,
+            TERM="xterm-256color",
+            **{HUB_ENV: str(socket_path), TOKEN_ENV: hub.issue_token("SHA256:alice", "alice")},
+        )
         args = ("-c", IGNORING_HANGUP) if ignoring_hangup else ("-m", "pipeline_tui.serve.session")
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, *args, stdin=slave, stdout=slave, stderr=slave, env=env,
-            start_new_session=True)
+            sys.executable, *args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
         os.set_blocking(master, False)
         child = cls(proc, master, slave)
         asyncio.get_running_loop().add_reader(master, child._read)
@@ -131,8 +136,7 @@ def test_the_suite_finds_the_processes_it_started():
     """What tests/conftest.py's end-of-run check counts: a process started here is seen, and
     no longer once it has ended."""
     mark = os.environ[RUN_MARK]
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
-                            stdin=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
         assert proc.pid in marked_processes(mark)
     finally:

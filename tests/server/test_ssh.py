@@ -46,10 +46,23 @@ class Server:
         self.log.write_text("")
         with open(self.log, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "pipeline_tui", "serve", "--port", "0", "--tables",
-                 str(self.tables), "--authorized-keys", str(self.keys)],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=ignore_hangup if self.ignoring_hangup else None)
+                [
+                    sys.executable,
+                    "-m",
+                    "pipeline_tui",
+                    "serve",
+                    "--port",
+                    "0",
+                    "--tables",
+                    str(self.tables),
+                    "--authorized-keys",
+                    str(self.keys),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=ignore_hangup if self.ignoring_hangup else None,
+            )
         deadline = time.monotonic() + TIMEOUT
         while not (match := ANNOUNCE.search(self.log.read_text())):
             assert self.proc.poll() is None, f"serve exited: {self.log.read_text()}"
@@ -77,8 +90,9 @@ def ignore_hangup() -> None:
 
 @pytest.fixture(scope="module")
 def keys():
-    return {name: asyncssh.generate_private_key("ssh-ed25519")
-            for name in ("alice", "bob", "carol", "mallory")}
+    return {
+        name: asyncssh.generate_private_key("ssh-ed25519") for name in ("alice", "bob", "carol", "mallory")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -106,17 +120,35 @@ def holders(path: Path) -> list[str | None]:
 
 async def test_unknown_keys_and_passwords_are_refused(server, keys):
     with pytest.raises(asyncssh.PermissionDenied):
-        await asyncssh.connect("127.0.0.1", server.port, username="mallory",
-                               client_keys=[keys["mallory"]], known_hosts=None, agent_path=None)
+        await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="mallory",
+            client_keys=[keys["mallory"]],
+            known_hosts=None,
+            agent_path=None,
+        )
     with pytest.raises(asyncssh.PermissionDenied):
-        await asyncssh.connect("127.0.0.1", server.port, username="alice", client_keys=[],
-                               password="secret", known_hosts=None, agent_path=None)
+        await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="alice",
+            client_keys=[],
+            password="secret",
+            known_hosts=None,
+            agent_path=None,
+        )
 
 
 async def test_a_session_without_a_terminal_is_refused(server, keys):
-    async with asyncssh.connect("127.0.0.1", server.port, username="alice",
-                                client_keys=[keys["alice"]], known_hosts=None,
-                                agent_path=None) as conn:
+    async with asyncssh.connect(
+        "127.0.0.1",
+        server.port,
+        username="alice",
+        client_keys=[keys["alice"]],
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
         result = await conn.run("play", term_type=None, timeout=TIMEOUT)
     assert result.exit_status == 1
     assert "needs a terminal" in result.stdout and result.stdout.count("\n") == 1
@@ -148,8 +180,9 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
     await carol.expect("watching")
     players = {0: alice, 1: bob}
     if AUTOGROUP.exists():  # the spectator's session gives the CPU to the players' (priority.py)
-        await until(lambda: session_nices(server.proc.pid) == [0, 0, WATCHING_NICE],
-                    "the spectator's lower priority")
+        await until(
+            lambda: session_nices(server.proc.pid) == [0, 0, WATCHING_NICE], "the spectator's lower priority"
+        )
 
     async def play(count: int) -> None:
         """Whoever is to move types the next move; every screen shows it."""
@@ -214,8 +247,9 @@ async def test_two_seats_play_a_third_watches_and_a_restart_loses_nothing(server
 async def test_killing_the_server_leaves_no_session_behind(tmp_path, keys):
     """SIGKILL of ``serve`` (started as under nohup, with SIGHUP ignored): every session child
     ends within 5 seconds, whether at a table, in the lobby or still starting."""
-    srv = Server(tmp_path / "tables", tmp_path / "authorized_keys", tmp_path / "serve.log",
-                 ignoring_hangup=True)
+    srv = Server(
+        tmp_path / "tables", tmp_path / "authorized_keys", tmp_path / "serve.log", ignoring_hangup=True
+    )
     srv.keys.write_bytes(b"".join(keys[n].export_public_key() for n in ("alice", "bob", "carol")))
     srv.start()
     terminals = []
@@ -232,11 +266,14 @@ async def test_killing_the_server_leaves_no_session_behind(tmp_path, keys):
         terminals.append(bob)
         await bob.expect("Table 1")
         terminals.append(await Terminal.open(srv.port, "carol", keys["carol"]))
-        children = await until(lambda: (found := session_children(srv.proc.pid)) and
-                               len(found) == 3 and found, "three session children")
+        children = await until(
+            lambda: (found := session_children(srv.proc.pid)) and len(found) == 3 and found,
+            "three session children",
+        )
         srv.kill()
-        await until(lambda: not any(map(is_session, children)), "every session child to end",
-                    timeout=EXIT_WITHIN)
+        await until(
+            lambda: not any(map(is_session, children)), "every session child to end", timeout=EXIT_WITHIN
+        )
     finally:
         for terminal in terminals:
             await terminal.close()
@@ -281,8 +318,11 @@ def session_nices(pid: int) -> list[int]:
 
 def run_folder(pid: int) -> Path:
     """The temporary run folder (Hub socket, pid) of the server process ``pid``."""
-    return next(d for d in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*")
-                if (d / "pid").is_file() and (d / "pid").read_text() == str(pid))
+    return next(
+        d
+        for d in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*")
+        if (d / "pid").is_file() and (d / "pid").read_text() == str(pid)
+    )
 
 
 def test_run_folders_of_servers_that_are_gone_are_removed(tmp_path, monkeypatch):
@@ -290,8 +330,7 @@ def test_run_folders_of_servers_that_are_gone_are_removed(tmp_path, monkeypatch)
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     folders = {}
-    for name, pid in (("gone", gone.pid), ("running", os.getpid()), ("no-pid", None),
-                      ("garbled", "x")):
+    for name, pid in (("gone", gone.pid), ("running", os.getpid()), ("no-pid", None), ("garbled", "x")):
         folder = folders[name] = tmp_path / (RUN_PREFIX + name)
         folder.mkdir()
         (folder / "hub.sock").write_text("")
@@ -307,8 +346,12 @@ def test_run_folders_of_servers_that_are_gone_are_removed(tmp_path, monkeypatch)
 
 def serve_error(*args: str) -> str:
     """Run ``serve`` expecting it to fail at start: its one line on stderr."""
-    done = subprocess.run([sys.executable, "-m", "pipeline_tui", "serve", *args],
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline_tui", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     return done.stderr
@@ -316,19 +359,19 @@ def serve_error(*args: str) -> str:
 
 def test_start_errors_are_one_line(server, tmp_path):
     assert "cannot listen on 127.0.0.1" in serve_error(
-        "--port", str(server.port), "--tables", str(tmp_path / "t"), "--authorized-keys",
-        str(server.keys))
+        "--port", str(server.port), "--tables", str(tmp_path / "t"), "--authorized-keys", str(server.keys)
+    )
     assert "cannot read the authorized keys" in serve_error(
-        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys",
-        str(tmp_path / "missing"))
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys", str(tmp_path / "missing")
+    )
     empty = tmp_path / "empty"
     empty.write_text("")
     assert "hold no usable key" in serve_error(
-        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys", str(empty))
+        "--port", "0", "--tables", str(tmp_path / "t"), "--authorized-keys", str(empty)
+    )
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    assert "cannot use the tables folder" in serve_error(
-        "--port", "0", "--tables", str(blocker), "--open")
+    assert "cannot use the tables folder" in serve_error("--port", "0", "--tables", str(blocker), "--open")
 
 
 def test_ctrl_c_stops_cleanly_and_the_host_key_is_private(tmp_path, keys):

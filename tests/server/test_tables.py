@@ -60,17 +60,23 @@ def test_create_writes_a_loadable_table_file_with_open_seats(service: TableServi
     assert saved == {"name": "Friday game", "seats": [None, None, None], "colours": []}
     info = service.list()[0]
     assert [(s.name, s.kind, s.holder) for s in info.seats] == [
-        ("Ada", "human", None), ("Bo", "human", None), ("Cy", "heuristic", None)]
+        ("Ada", "human", None),
+        ("Bo", "human", None),
+        ("Cy", "heuristic", None),
+    ]
     assert [t.id for t in service.list()] == ["t1", "t2"]
     assert second.name == "Table 2"
 
 
-@pytest.mark.parametrize("bad, reason", [
-    (GameSetup(seed=1, players=(PlayerSetup("Ada"),)), "2 to 4 players"),
-    (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup("Bo", "genius"))), "must be one of"),
-    (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup(" "))), "has no name"),
-    (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup("B\x1b[2Jo"))), "printable"),
-])
+@pytest.mark.parametrize(
+    "bad, reason",
+    [
+        (GameSetup(seed=1, players=(PlayerSetup("Ada"),)), "2 to 4 players"),
+        (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup("Bo", "genius"))), "must be one of"),
+        (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup(" "))), "has no name"),
+        (GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup("B\x1b[2Jo"))), "printable"),
+    ],
+)
 def test_create_refuses_a_bad_setup(service: TableService, bad: GameSetup, reason: str) -> None:
     with pytest.raises(TableError, match=reason):
         service.create(bad)
@@ -85,7 +91,8 @@ def test_the_table_list_marks_the_seats_of_the_key_that_asks(service: TableServi
 
 
 def test_the_colours_chosen_for_a_table_reach_every_session_and_survive_a_restart(
-        service: TableService) -> None:
+    service: TableService,
+) -> None:
     table = service.create(setup("human", "human", "heuristic"), colours=["green", "yellow", "red"])
     assert service.join(table.id, ALICE, "alice", 0).colours == ["green", "yellow", "red"]
     again = TableService(service.dir)
@@ -102,10 +109,12 @@ def test_a_table_file_from_before_colours_still_loads(service: TableService) -> 
     assert TableService(service.dir).join(table.id, ALICE, "alice", 0).colours == []
 
 
-@pytest.mark.parametrize("colours", [["green"], ["green", "green"], ["green", "red; rm"],
-                                     ["green", "x" * 21]])
-def test_create_refuses_colours_that_are_not_one_name_per_seat(service: TableService,
-                                                               colours: list[str]) -> None:
+@pytest.mark.parametrize(
+    "colours", [["green"], ["green", "green"], ["green", "red; rm"], ["green", "x" * 21]]
+)
+def test_create_refuses_colours_that_are_not_one_name_per_seat(
+    service: TableService, colours: list[str]
+) -> None:
     with pytest.raises(TableError, match="colours must be a different colour name for each seat"):
         service.create(setup("human", "human"), colours=colours)
     assert service.tables == {}

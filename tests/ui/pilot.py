@@ -22,8 +22,11 @@ async def choose(pilot, text: str) -> None:
     option_list = screen.query_one("#moves", MoveList)
     option_list.focus()
     wanted = [format_move(m) for m in screen.shown_moves].index(text)
-    index = next(i for i in range(option_list.option_count)
-                 if option_list.get_option_at_index(i).id == f"m{screen.listing}-{wanted}")
+    index = next(
+        i
+        for i in range(option_list.option_count)
+        if option_list.get_option_at_index(i).id == f"m{screen.listing}-{wanted}"
+    )
     option_list.highlighted = index
     await pilot.press("enter")
     await pilot.pause()

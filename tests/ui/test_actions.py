@@ -15,8 +15,7 @@ from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
 
-from tests.helpers import (EXAMPLE_COSTS, build, me, new_game, oil, setup_player, straight_row,
-                           use_families)
+from tests.helpers import EXAMPLE_COSTS, build, me, new_game, oil, setup_player, straight_row, use_families
 from tests.ui.pilot import choose, hint, type_move
 
 NARROW = (80, 24)
@@ -39,12 +38,15 @@ def listed(screen) -> list[str]:
 
 async def test_each_refined_market_sells_then_buys_and_refuses_selling_after(tmp_path):
     game = new_game(players=3)
-    deals = {"1": ("sell 1-OL#1 OL", "buy 1-TC#1", "sell 1-SL#1 SL"),
-             "2": ("sell 2-TL#1 TL", "buy 2-SC#1", "sell 2-OL#1 OL"),
-             "3": ("sell 3-SL#1 SL", "buy 3-OC#1", "sell 3-TL#1 TL")}
+    deals = {
+        "1": ("sell 1-OL#1 OL", "buy 1-TC#1", "sell 1-SL#1 SL"),
+        "2": ("sell 2-TL#1 TL", "buy 2-SC#1", "sell 2-OL#1 OL"),
+        "3": ("sell 3-SL#1 SL", "buy 3-OC#1", "sell 3-TL#1 TL"),
+    }
     for seat, (sell, _, late_sell) in zip(game.state.turn_order, deals.values()):
-        setup_player(game, game.state.players[seat], money=100,
-                     oil={sell.split()[-1]: 1, late_sell.split()[-1]: 1})
+        setup_player(
+            game, game.state.players[seat], money=100, oil={sell.split()[-1]: 1, late_sell.split()[-1]: 1}
+        )
     async with table(tmp_path, game) as (pilot, screen):
         for key, (sell, buy, late_sell) in deals.items():
             player = me(game)
@@ -159,7 +161,10 @@ async def test_government_tile_and_an_adjacent_one(tmp_path):
         await pilot.pause()
         assert len(player.tiles) == 1
         assert {m for m in listed(screen) if m.startswith("gov-more")} == {
-            "gov-more 2", "gov-more 4", "gov-more 5"}
+            "gov-more 2",
+            "gov-more 4",
+            "gov-more 5",
+        }
         await choose(pilot, "gov-more 2")
         assert screen.ghost is not None and screen.ghost.legal
         await pilot.press("enter")
@@ -173,11 +178,16 @@ async def test_running_the_network_then_the_machine_phase_after_an_order(tmp_pat
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
     game.state.order_rows[0] = [100, -1]  # OL TL SL
-    runner = setup_player(game, tanks=[2, 2, 2, 2], oil={"OC": 2},
-                          tiles=build(*straight_row("O", 3)))
-    player = setup_player(game, game.state.players[1 - game.current_player], money=40,
-                          tanks=[2, 2, 2, 2], oil={"OC": 2, "OL": 1, "TL": 1, "SL": 1},
-                          tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)])
+    runner = setup_player(game, tanks=[2, 2, 2, 2], oil={"OC": 2}, tiles=build(*straight_row("O", 3)))
+    player = setup_player(
+        game,
+        game.state.players[1 - game.current_player],
+        money=40,
+        tanks=[2, 2, 2, 2],
+        oil={"OC": 2, "OL": 1, "TL": 1, "SL": 1},
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+    )
     async with table(tmp_path, game) as (pilot, screen):
         await choose(pilot, "run 2,0")
         assert runner.worker == "run 2,0"

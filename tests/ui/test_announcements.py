@@ -43,8 +43,10 @@ async def test_a_new_year_says_what_the_refresh_phase_did_to_each_player(tmp_pat
         pass_round(game)
     to_last_turn_of_round(game)
     ada, bo = game.state.players
-    ada.contracts = [HeldContract(tile=3, filled=[-1, -1]),
-                     HeldContract(tile=21, deferred=True, filled=[-1, -1])]
+    ada.contracts = [
+        HeldContract(tile=3, filled=[-1, -1]),
+        HeldContract(tile=21, deferred=True, filled=[-1, -1]),
+    ]
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await choose(pilot, "end")
         assert game.state.year == 2

@@ -54,8 +54,9 @@ async def test_a_new_game_on_a_played_seed_autosaves_beside_it_and_says_so(tmp_p
     async with app.run_test(size=NARROW) as pilot:
         await play_first(pilot, 1)
         notices = [n.message for n in app._notifications]
-        assert any("autosave-7.json holds another game" in n and "autosave-7-2.json" in n
-                   for n in notices), notices
+        assert any("autosave-7.json holds another game" in n and "autosave-7-2.json" in n for n in notices), (
+            notices
+        )
         await play_first(pilot, 1)
     assert len(storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7.json").moves) == 4
     assert len(storage.load_game(tmp_path / f"{storage.AUTOSAVE_PREFIX}7-2.json").moves) == 2

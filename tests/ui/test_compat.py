@@ -60,15 +60,19 @@ async def test_footer_keys_shown_turns_true_once_the_footer_has_its_keys():
 
 
 class KeysScreen(Screen):
-    BINDINGS = [Binding("a", "note('a')", "A"), Binding("b", "note('b')", "B"),
-                Binding("c", "note('c')", "C")]
+    BINDINGS = [
+        Binding("a", "note('a')", "A"),
+        Binding("b", "note('b')", "B"),
+        Binding("c", "note('c')", "C"),
+    ]
 
     def __init__(self, own: bool) -> None:
         super().__init__()
         self.notes: list[str] = []
         if own:
-            compat.bind_keys(self, [Binding("b", "note('b2')", "B2", show=False),
-                                    Binding("d", "note('d')", "D")])
+            compat.bind_keys(
+                self, [Binding("b", "note('b2')", "B2", show=False), Binding("d", "note('d')", "D")]
+            )
 
     def action_note(self, what: str) -> None:
         self.notes.append(what)
@@ -83,8 +87,11 @@ async def test_bind_keys_gives_one_screen_keys_as_a_subclass_would():
         await app.push_screen(own)
         await pilot.press("a", "b", "d")
         assert plain.notes == ["b"] and own.notes == ["a", "b2", "d"]
-        keys = [(key, active.binding.description, active.binding.show)
-                for key, active in own.active_bindings.items() if key in "abcd"]
+        keys = [
+            (key, active.binding.description, active.binding.show)
+            for key, active in own.active_bindings.items()
+            if key in "abcd"
+        ]
         assert keys == [("a", "A", True), ("b", "B2", False), ("c", "C", True), ("d", "D", True)]
 
 
@@ -147,8 +154,11 @@ async def test_serve_application_builds_textual_serves_routes(tmp_path):
 
 def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
-    private = re.compile(r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-                         r"\b_watch_value\b|\b_make_app\b|\._bindings\b")
-    users = [str(path.relative_to(package)) for path in package.rglob("*.py")
-             if private.search(path.read_text())]
+    private = re.compile(
+        r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
+        r"\b_watch_value\b|\b_make_app\b|\._bindings\b"
+    )
+    users = [
+        str(path.relative_to(package)) for path in package.rglob("*.py") if private.search(path.read_text())
+    ]
     assert users == ["ui/compat.py"]

@@ -26,8 +26,7 @@ def test_descriptions_give_the_prices_the_moves_do_not_name():
     assert describe(M.RunMachines(), state) == "Pay $15 to run all your Machines"
     play(game, "act tanks")
     assert describe(M.BuyPipe(index=0), state) == "Buy shop Pipe tile 1 for $15"
-    assert describe(M.Secondary(action="crude"), state) == (
-        "Secondary Action: Crude Market for $10")
+    assert describe(M.Secondary(action="crude"), state) == ("Secondary Action: Crude Market for $10")
     assert describe(M.BuyUpgrade(family="ENG"), state).startswith("Buy an Engineering upgrade")
     assert describe(M.BuyUpgrade(family="HR"), state).startswith("Buy a Human Resources upgrade")
     refine = M.Refine(x=0, y=0, k=0, from_grade=0, to_grade=1)
@@ -37,8 +36,7 @@ def test_descriptions_give_the_prices_the_moves_do_not_name():
 
 def test_the_header_names_the_machine_phase_as_the_rulebook_does():
     game = new_game()
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)],
-                 oil={"OC": 1}, money=40)
+    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)], oil={"OC": 1}, money=40)
     play(game, "pass", "machines")
     header = str(panels.status(game.state))
     assert "Machine Phase (running Machines)" in header and "machines_phase" not in header
@@ -74,8 +72,14 @@ async def test_a_refusal_leaves_the_hint_once_the_player_moves_on_in_the_list(tm
 async def test_running_machines_that_refine_nothing_asks_first(tmp_path):
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)],
-                 tanks=[2, 2, 2, 2], oil={}, money=15)
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+        tanks=[2, 2, 2, 2],
+        oil={},
+        money=15,
+    )
     play(game, "pass")
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await choose(pilot, "machines")
@@ -89,8 +93,14 @@ async def test_running_machines_that_refine_nothing_asks_first(tmp_path):
 async def test_running_machines_that_can_refine_plays_at_once(tmp_path):
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0), (5, 0)],
-                 tanks=[2, 2, 2, 2], oil={"OC": 2, "TC": 1}, money=40)
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+        tanks=[2, 2, 2, 2],
+        oil={"OC": 2, "TC": 1},
+        money=40,
+    )
     play(game, "pass")
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await pilot.press("colon", *"machines", "enter")

@@ -13,6 +13,7 @@ from textual.app import App, ComposeResult
 
 from pipeline_tui.ui.widgets import Choice, MoveList
 
+
 class ListApp(App):
     CSS = "MoveList { width: 24; height: 8; }"
 
@@ -55,21 +56,22 @@ async def test_each_entry_wraps_to_the_lines_rich_would_give_it():
     app = ListApp()
     async with app.run_test() as pilot:
         move_list = app.query_one(MoveList)
-        options = entries(12) + [Choice(Text("done"), id="done"),
-                                 Choice(Text("油" * 12), id="wide")]  # 12 characters, 24 cells
+        options = entries(12) + [
+            Choice(Text("done"), id="done"),
+            Choice(Text("油" * 12), id="wide"),
+        ]  # 12 characters, 24 cells
         move_list.set_options(options)
         await pilot.pause()
         width = move_list.scrollable_content_region.width
         console = Console(width=200)
-        expected = [line.plain.rstrip() for option in options
-                    for line in option.prompt.wrap(console, width)]
+        expected = [line.plain.rstrip() for option in options for line in option.prompt.wrap(console, width)]
         assert move_list.virtual_size.height == len(expected) > len(options)
         for top in range(0, len(expected), move_list.size.height):
             move_list.scroll_to(y=top, animate=False, immediate=True)
             await pilot.pause()
             top = round(move_list.scroll_y)  # the last screenful stops at the end
-            sight = expected[top:top + move_list.size.height]
-            assert shown(move_list)[:len(sight)] == sight
+            sight = expected[top : top + move_list.size.height]
+            assert shown(move_list)[: len(sight)] == sight
 
 
 async def test_only_the_entries_in_sight_are_rendered():

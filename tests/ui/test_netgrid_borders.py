@@ -26,16 +26,18 @@ def test_inside_a_tile_the_lane_is_blank_but_for_the_join_pipe():
 
 def test_between_two_tiles_the_lane_is_dashed():
     colour_east = next(c for a, b, c in rotated_halves(0, 0)[1] if 1 in (a, b))
-    other = next(t for t in range(135)
-                 if next(c for a, b, c in rotated_halves(t, 0)[0] if 3 in (a, b)) == colour_east)
+    other = next(
+        t for t in range(135) if next(c for a, b, c in rotated_halves(t, 0)[0] if 3 in (a, b)) == colour_east
+    )
     lines, grid = _lines([(0, 0, 0, 0), (other, 2, 0, 0)])
     assert _east_lane(lines, grid, 1, 0) == "╎─╎"  # the pipes join across the border
 
 
 def test_colours_meeting_without_joining_show_a_cross():
     colour_east = next(c for a, b, c in rotated_halves(0, 0)[1] if 1 in (a, b))
-    other = next(t for t in range(135)
-                 if next(c for a, b, c in rotated_halves(t, 0)[0] if 3 in (a, b)) != colour_east)
+    other = next(
+        t for t in range(135) if next(c for a, b, c in rotated_halves(t, 0)[0] if 3 in (a, b)) != colour_east
+    )
     lines, grid = _lines([(0, 0, 0, 0), (other, 2, 0, 0)])
     assert _east_lane(lines, grid, 1, 0) == "╎×╎"
 
@@ -48,4 +50,4 @@ def test_a_machine_shows_where_it_attaches():
 def test_outer_border_and_corners_outline_the_tile():
     lines, grid = _lines([(0, 0, 0, 0)])
     col, row = grid.lane(0, 0)
-    assert lines[row][col:col + 13] == "+╌╌╌╌╌╌╌╌╌╌╌+"  # one outline over both halves
+    assert lines[row][col : col + 13] == "+╌╌╌╌╌╌╌╌╌╌╌+"  # one outline over both halves

@@ -20,9 +20,24 @@ from pipeline_tui.ui.netgrid import render_network, render_tile
 from tests.helpers import new_game as rules_game
 from tests.helpers import pass_turn, play
 
-PREFERRED = (M.Refine, M.Deliver, M.FulfilOrder, M.Buy, M.Sell, M.BuyPipe, M.PlaceTile,
-             M.TakeContract, M.BuyMachine, M.PlaceMachine, M.Government, M.BuyUpgrade,
-             M.BuyTank, M.Action, M.Secondary, M.RunNetwork)
+PREFERRED = (
+    M.Refine,
+    M.Deliver,
+    M.FulfilOrder,
+    M.Buy,
+    M.Sell,
+    M.BuyPipe,
+    M.PlaceTile,
+    M.TakeContract,
+    M.BuyMachine,
+    M.PlaceMachine,
+    M.Government,
+    M.BuyUpgrade,
+    M.BuyTank,
+    M.Action,
+    M.Secondary,
+    M.RunNetwork,
+)
 
 
 def plain(text) -> str:
@@ -56,8 +71,16 @@ def test_every_state_and_move_can_be_drawn():
                 kinds.add(type(move))
             for key in ("C", "1", "2", "3"):
                 panels.market(state, key)
-            for draw in (panels.status, panels.cross, panels.contracts, panels.shops,
-                         panels.government, panels.upgrades, panels.refinement, panels.valuation):
+            for draw in (
+                panels.status,
+                panels.cross,
+                panels.contracts,
+                panels.shops,
+                panels.government,
+                panels.upgrades,
+                panels.refinement,
+                panels.valuation,
+            ):
                 draw(state)
             for player in state.players:
                 panels.board(state, player.seat)
@@ -121,9 +144,10 @@ def test_the_cached_panels_follow_the_state_and_hand_out_copies():
     changes = {
         "market C row": (lambda s: panels.market(s, "C"), lambda s: s.markets[0].__setitem__(0, -1)),
         "bank": (lambda s: panels.market(s, "C"), lambda s: s.supply.__setitem__(1, 99)),
-        "market 2": (lambda s: panels.market(s, "2"),
-                     lambda s: s.markets[[r.market for r in C.MARKET_ROWS].index("2")]
-                     .__setitem__(0, -1)),
+        "market 2": (
+            lambda s: panels.market(s, "2"),
+            lambda s: s.markets[[r.market for r in C.MARKET_ROWS].index("2")].__setitem__(0, -1),
+        ),
         "contract row": (panels.contracts, lambda s: s.contract_rows[0].__setitem__(0, -1)),
         "contract stack": (panels.contracts, lambda s: s.contract_stacks[1].pop()),
         "order row": (panels.contracts, lambda s: s.order_rows[2].__setitem__(0, -1)),
@@ -152,9 +176,9 @@ def test_a_network_is_drawn_at_least_the_size_asked_blank_to_the_right_and_below
     lines, wide = text.plain.split("\n"), padded.plain.split("\n")
     assert (same.width, same.height) == (grid.width, grid.height)  # the cells are where they were
     assert len(wide) == len(lines) + 3 and {len(line) for line in wide} == {grid.width + 7}
-    assert [line[:grid.width] for line in wide[:len(lines)]] == lines
-    assert not "".join(line[grid.width:] for line in wide).strip()
-    assert not "".join(wide[len(lines):]).strip()
+    assert [line[: grid.width] for line in wide[: len(lines)]] == lines
+    assert not "".join(line[grid.width :] for line in wide).strip()
+    assert not "".join(wide[len(lines) :]).strip()
     small, _ = render_network(tiles, [], size=(3, 3))  # smaller than the network: its own size
     assert small.plain == text.plain
 
@@ -167,15 +191,19 @@ def test_a_turn_order_choice_names_the_next_round_it_makes():
     play(game, "act tanks", "done")
     names = [game.state.players[s].name for s in (a, b, c)]
     assert describe(parse_move("order-place 1"), game.state) == (
-        f"Turn Order space 1: next Round {names[1]} {names[0]} .")
+        f"Turn Order space 1: next Round {names[1]} {names[0]} ."
+    )
     assert describe(parse_move("order-place 3"), game.state) == (
-        f"Turn Order space 3: next Round {names[0]} . {names[1]}")
+        f"Turn Order space 3: next Round {names[0]} . {names[1]}"
+    )
     old = rules_game(players=3, rules_version=1)
     play(old, "act tanks", "done")
     assert describe(parse_move("order-place 1"), old.state) == (
-        "Take the 1st place in next Round's turn order")
+        "Take the 1st place in next Round's turn order"
+    )
 
 
 def test_the_machines_i_stack_gift_is_described():
     assert describe(parse_move("take-machine stack"), rules_game().state) == (
-        "Take a Machine from the stack beside the board")
+        "Take a Machine from the stack beside the board"
+    )

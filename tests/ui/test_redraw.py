@@ -163,8 +163,13 @@ async def test_a_text_panel_held_by_its_minimum_height_needs_no_layout(layouts):
         panel.show(Text("one"))
         await pilot.pause()
         layouts.clear()
-        for text, laid_out, height in (("", False, 3), ("one", False, 3), ("one\ntwo", True, 4),
-                                       ("1\n2\n3", False, 4), ("one", True, 3)):
+        for text, laid_out, height in (
+            ("", False, 3),
+            ("one", False, 3),
+            ("one\ntwo", True, 4),
+            ("1\n2\n3", False, 4),
+            ("one", True, 3),
+        ):
             panel.show(Text(text))
             await pilot.pause()
             assert (bool(layouts), panel.outer_size.height) == (laid_out, height), text
@@ -180,8 +185,7 @@ async def test_a_text_panel_redraws_only_the_lines_that_changed(monkeypatch, lay
         await pilot.pause()
         drawn: list[int] = []
         real = TextPanel.render_line
-        monkeypatch.setattr(TextPanel, "render_line",
-                            lambda self, y: (drawn.append(y), real(self, y))[1])
+        monkeypatch.setattr(TextPanel, "render_line", lambda self, y: (drawn.append(y), real(self, y))[1])
         layouts.clear()
         kept = dict(panel._strips)
         panel.show(Text("Money $15\nOil 2\nTanks 3"))
@@ -315,11 +319,11 @@ async def test_the_network_grid_redraws_only_the_rows_that_changed(tmp_path, mon
         grid = app.screen.query_one("#net-grid", NetworkGrid)
         drawn: list[int] = []
         real = NetworkGrid.render_line
-        monkeypatch.setattr(NetworkGrid, "render_line",
-                            lambda self, y: (drawn.append(y), real(self, y))[1])
+        monkeypatch.setattr(NetworkGrid, "render_line", lambda self, y: (drawn.append(y), real(self, y))[1])
         before = grid.render().plain.split("\n")
-        player.tiles = build(*straight_row("O", 1), *straight_row("T", 1, y=3),
-                             *straight_row("S", 1, y=1))  # a tile inside the same bounds
+        player.tiles = build(
+            *straight_row("O", 1), *straight_row("T", 1, y=3), *straight_row("S", 1, y=1)
+        )  # a tile inside the same bounds
         panel.show(player, None, None, game.state)
         await pilot.pause()
         after = grid.render().plain.split("\n")

@@ -8,7 +8,10 @@ from textual.widgets import OptionList, Static, TabbedContent
 
 from pipeline_tui.data import components as C
 from pipeline_tui.data.reference import (
-    LATEST_EDITION, contract_text, upgrade_text, valuation_text,
+    LATEST_EDITION,
+    contract_text,
+    upgrade_text,
+    valuation_text,
 )
 from pipeline_tui.engine import Game, GameSetup
 from pipeline_tui.ui.app import PipelineApp
@@ -36,8 +39,15 @@ async def test_f7_opens_every_table_with_its_source(tmp_path, size):
         assert isinstance(screen, ReferenceScreen)
         tabs = screen.query_one(TabbedContent)
         shown = []
-        for pane in ("ref-contracts", "ref-orders", "ref-markets", "ref-shops", "ref-upgrades",
-                     "ref-valuation", "ref-refinement"):
+        for pane in (
+            "ref-contracts",
+            "ref-orders",
+            "ref-markets",
+            "ref-shops",
+            "ref-upgrades",
+            "ref-valuation",
+            "ref-refinement",
+        ):
             tabs.active = pane
             await pilot.pause()
             text = _shown(screen)
@@ -117,7 +127,8 @@ def test_table_cards_are_the_public_cards_and_their_texts_come_from_the_data():
     assert f"tile-{held}" in ids
     assert sum(oid.startswith("upgrade-") for oid in ids) == 3 * len(state.upgrade_families)
     assert [oid for oid in ids if oid.startswith("valuation-")] == (
-        ["valuation-0"] + [f"valuation-{c}" for c in state.valuation_cards])
+        ["valuation-0"] + [f"valuation-{c}" for c in state.valuation_cards]
+    )
     family = state.upgrade_families[0]
     assert card_text(f"upgrade-{family}-2") == upgrade_text(family, 2)
     assert card_text("valuation-0") == valuation_text(0)
@@ -126,6 +137,7 @@ def test_table_cards_are_the_public_cards_and_their_texts_come_from_the_data():
 
 def test_held_contracts_and_orders_are_listed_under_their_owner():
     from pipeline_tui.engine.state import HeldContract, HeldOrder
+
     game = Game(GameSetup.default(players=2, seed=4))
     state = game.state
     state.players[1].contracts.append(HeldContract(tile=C.CONTRACTS[5].id, filled=[-1, -1]))

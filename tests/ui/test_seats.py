@@ -16,8 +16,7 @@ NARROW = (80, 24)
 
 def offered(screen) -> list[str]:
     """The descriptions of the keys the footer shows."""
-    return [active.binding.description for active in screen.active_bindings.values()
-            if active.binding.show]
+    return [active.binding.description for active in screen.active_bindings.values() if active.binding.show]
 
 
 async def test_hot_seat_and_replay_are_one_screen_with_their_own_keys(tmp_path):

@@ -49,8 +49,7 @@ def test_table_with_ghost_tile(snap_compare, tmp_path, size):
         assert screen.play(BuyPipe(index=0))
         await pilot.pause()
 
-    assert snap_compare(table_app(tmp_path, players=2), terminal_size=SIZES[size],
-                        run_before=run_before)
+    assert snap_compare(table_app(tmp_path, players=2), terminal_size=SIZES[size], run_before=run_before)
 
 
 def test_title_screen(snap_compare, tmp_path):
@@ -63,8 +62,9 @@ def test_new_game_screen(snap_compare, tmp_path, monkeypatch):
     async def run_before(pilot):
         pilot.app.screen.query_one("#name-0").cursor_blink = False
 
-    assert snap_compare(PipelineApp(mode="new", saves_dir=tmp_path), terminal_size=(80, 24),
-                        run_before=run_before)
+    assert snap_compare(
+        PipelineApp(mode="new", saves_dir=tmp_path), terminal_size=(80, 24), run_before=run_before
+    )
 
 
 def test_scores_screen(snap_compare, tmp_path):
@@ -72,8 +72,7 @@ def test_scores_screen(snap_compare, tmp_path):
         await _opening(pilot)
         await pilot.press("f6")
 
-    assert snap_compare(table_app(tmp_path, players=3), terminal_size=(80, 24),
-                        run_before=run_before)
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_too_small(snap_compare, tmp_path):
@@ -117,8 +116,9 @@ def test_help_screen(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.press("f1")
 
-    assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=SIZES[size],
-                        run_before=run_before)
+    assert snap_compare(
+        PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=SIZES[size], run_before=run_before
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -130,8 +130,7 @@ def test_components_reference(snap_compare, tmp_path, size):
         await pilot.press("right", "right")  # the Markets tab
         await pilot.pause()
 
-    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size],
-                        run_before=run_before)
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size], run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -143,5 +142,4 @@ def test_cards_on_the_table(snap_compare, tmp_path, size):
         await pilot.press("down", "down")
         await pilot.pause()
 
-    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size],
-                        run_before=run_before)
+    assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size], run_before=run_before)

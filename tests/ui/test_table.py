@@ -574,13 +574,13 @@ def test_seat_colours_fall_back_to_the_defaults():
         assert seat_colours(stored, 2) == ["red", "blue"]
     assert seat_colours(None, 4) == ["red", "blue", "green", "magenta"]
 
+
 async def test_the_network_lists_each_pipeline_and_lights_the_one_highlighted(tmp_path):
     from tests.helpers import EXAMPLE_COSTS, build, new_game, setup_player, straight_row
 
     game = new_game()
     game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0)],
-                 upgrades={"ENG": 1})
+    setup_player(game, tiles=build(*straight_row("O", 3)), machines=[(0, 0)], upgrades={"ENG": 1})
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         panel = app.screen.query_one(NetworkPanel)
         pipelines = app.screen.query_one("#pipelines", OptionList)

@@ -33,8 +33,21 @@ from ..errors import IllegalMove
 from ..state import State, clone_state
 from . import contracts, cross, machines, markets, refining, shops, turns, upgrades
 from .base import (
-    A, ACTION, ACTION_TITLES, SETUP, WORK, action_title, busy, current, edition, government_adjacency, main_action_ok,
-    market_row_index, market_rows, n_players, network,
+    A,
+    ACTION,
+    ACTION_TITLES,
+    SETUP,
+    WORK,
+    action_title,
+    busy,
+    current,
+    edition,
+    government_adjacency,
+    main_action_ok,
+    market_row_index,
+    market_rows,
+    n_players,
+    network,
 )
 from .cross import CROSS_ACTIONS, ICON_ACTIONS, cross_distance, secondary_cost
 from .machines import machines_run_cost
@@ -44,11 +57,33 @@ from .turns import place_on_track, refresh
 from .upgrades import settle_grants
 
 __all__ = [
-    "ACTION_TITLES", "CROSS_ACTIONS", "ICON_ACTIONS", "RUN_ACTIONS", "action_title", "apply_move",
-    "apply_trusted", "cross_distance", "current", "edition", "government_adjacency",
-    "highest_grade_from_crude", "legal_moves", "machines_run_cost", "machines_would_refine",
-    "market_price", "market_row_index", "market_rows", "n_players", "network", "place_on_track",
-    "price", "quadrant_takeable", "refine_cost", "refresh", "secondary_cost", "settle_grants",
+    "ACTION_TITLES",
+    "CROSS_ACTIONS",
+    "ICON_ACTIONS",
+    "RUN_ACTIONS",
+    "action_title",
+    "apply_move",
+    "apply_trusted",
+    "cross_distance",
+    "current",
+    "edition",
+    "government_adjacency",
+    "highest_grade_from_crude",
+    "legal_moves",
+    "machines_run_cost",
+    "machines_would_refine",
+    "market_price",
+    "market_row_index",
+    "market_rows",
+    "n_players",
+    "network",
+    "place_on_track",
+    "price",
+    "quadrant_takeable",
+    "refine_cost",
+    "refresh",
+    "secondary_cost",
+    "settle_grants",
     "why_illegal",
 ]
 
@@ -240,8 +275,7 @@ def price(state: State, move: M.Move) -> int | None:
         case M.Government():
             return C.GOVERNMENT_COSTS[1]
         case M.BuyGovernmentTile():
-            return (refining.gov_step_cost(t.gov_bought)
-                    if t.gov_bought + 1 in C.GOVERNMENT_COSTS else None)
+            return refining.gov_step_cost(t.gov_bought) if t.gov_bought + 1 in C.GOVERNMENT_COSTS else None
         case M.BuyPipe():
             return shops.pipe_step_cost(t.pipes_bought) if t.pipes_bought + 1 in C.SHOP_PIPE_COSTS else None
         case M.RunMachines():

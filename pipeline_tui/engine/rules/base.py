@@ -22,8 +22,9 @@ SETUP, WORK, ACTION, MACHINE, OVER = Stage.SETUP, Stage.WORK, Stage.ACTION, Stag
 
 
 @lru_cache(maxsize=2048)
-def _cached_map(tiles: tuple[tuple[int, int, int, int], ...],
-                machines: tuple[tuple[int, int], ...]) -> NetworkMap:
+def _cached_map(
+    tiles: tuple[tuple[int, int, int, int], ...], machines: tuple[tuple[int, int], ...]
+) -> NetworkMap:
     return build_map(tiles, machines)
 
 
@@ -63,8 +64,11 @@ def n_players(state: State) -> int:
 
 # What the Actions in progress are called (the cross's Actions, then the others a turn may hold).
 ACTION_TITLES: dict[str, str] = {
-    **C.ACTION_NAMES, A.GOVERNMENT: "Government", A.NETWORK: "Run your Pipe Network",
-    A.MACHINE: "Run a Machine", A.MACHINES_PHASE: "Machine Phase (running Machines)",
+    **C.ACTION_NAMES,
+    A.GOVERNMENT: "Government",
+    A.NETWORK: "Run your Pipe Network",
+    A.MACHINE: "Run a Machine",
+    A.MACHINES_PHASE: "Machine Phase (running Machines)",
     A.MACHINES_EARLY: "Machines III (running Machines)",
 }
 

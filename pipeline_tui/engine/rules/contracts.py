@@ -52,6 +52,7 @@ def close_contracts(state: State, at_game_end: bool) -> None:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def check_take_contract(state: State, m: M.TakeContract) -> str | None:
     why = in_action(state, (A.CONTRACTS,), "Contracts: take them with the Contracts & Loans Action")
     if why:
@@ -138,14 +139,14 @@ def check_fulfil_order(state: State, m: M.FulfilOrder) -> str | None:
 
 # --- Effects ----------------------------------------------------------------------------------
 
+
 def do_take_contract(state: State, m: M.TakeContract) -> None:
     rows = state.contract_rows if m.kind == K.CONTRACT else state.order_rows
     row = rows[m.row - (1 if m.kind == K.CONTRACT else 3)]
     tile = row[m.slot]
     row[m.slot] = -1
     needs = C.contract_tile(tile).needs
-    current(state).contracts.append(
-        HeldContract(tile=tile, deferred=m.deferred, filled=[-1] * len(needs)))
+    current(state).contracts.append(HeldContract(tile=tile, deferred=m.deferred, filled=[-1] * len(needs)))
     state.turn.contract_rows.append(f"{m.kind}{m.row}")
 
 
@@ -183,6 +184,7 @@ def do_fulfil_order(state: State, m: M.FulfilOrder) -> None:
 
 
 # --- Candidate moves --------------------------------------------------------------------------
+
 
 def contract_moves(state: State) -> list[M.Move]:
     """The Contracts & Loans Action: Contracts (Orders too with Contracts & Orders III), a Loan."""

@@ -32,14 +32,14 @@ def secondary_cost(player: PlayerState) -> int:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def check_action(state: State, m: M.Action) -> str | None:
     why = main_action_ok(state)
     if why:
         return why
     if m.action not in CROSS_ACTIONS:
         return f"Action: there is no action space {m.action!r}"
-    if (state.rules_version < 2 and state.turn.mains == 1
-            and m.action == state.turn.last_cross):
+    if state.rules_version < 2 and state.turn.mains == 1 and m.action == state.turn.last_cross:
         return "Human Resources III: your two Actions must be on different spaces"
     return None
 
@@ -61,8 +61,11 @@ def check_secondary(state: State, m: M.Secondary) -> str | None:
     if distance == 0:
         return "Secondary Action: it must be a different space from your Main Action"
     if distance > reach:
-        return ("Secondary Action: it must be the space next to your Main Action on the same arm"
-                if reach == 1 else "Human Resources II: at most 2 spaces from your Main Action")
+        return (
+            "Secondary Action: it must be the space next to your Main Action on the same arm"
+            if reach == 1
+            else "Human Resources II: at most 2 spaces from your Main Action"
+        )
     cost = secondary_cost(player)
     if player.money < cost:
         return f"Secondary Action: it costs ${cost}"
@@ -88,6 +91,7 @@ def check_end_action(state: State, m: M.EndAction) -> str | None:
 
 
 # --- Effects ----------------------------------------------------------------------------------
+
 
 def do_action(state: State, m: M.Action) -> None:
     t = state.turn
@@ -122,6 +126,7 @@ def do_end_action(state: State, m: M.EndAction) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def pass_moves(state: State) -> list[M.Move]:
     move = M.Pass()
     return [move] if check_pass(state, move) is None else []
@@ -133,8 +138,7 @@ def main_moves(state: State) -> list[M.Move]:
 
 
 def secondary_moves(state: State) -> list[M.Move]:
-    return [m for m in (M.Secondary(action=a) for a in CROSS_ACTIONS)
-            if check_secondary(state, m) is None]
+    return [m for m in (M.Secondary(action=a) for a in CROSS_ACTIONS) if check_secondary(state, m) is None]
 
 
 def end_action_moves(state: State) -> list[M.Move]:

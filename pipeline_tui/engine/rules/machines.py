@@ -7,7 +7,15 @@ from ...data import components as C
 from .. import moves as M
 from ..state import PlayerState, State
 from .base import (
-    A, WORK, between_actions, current, edition, in_action, main_action_ok, network, reset_action,
+    A,
+    WORK,
+    between_actions,
+    current,
+    edition,
+    in_action,
+    main_action_ok,
+    network,
+    reset_action,
 )
 
 
@@ -24,6 +32,7 @@ def machines_run_cost(player: PlayerState) -> int:
 
 
 # --- Checks -----------------------------------------------------------------------------------
+
 
 def check_run_machine(state: State, m: M.RunMachine) -> str | None:
     why = main_action_ok(state)
@@ -64,7 +73,7 @@ def check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
         return why
     if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
-    if any(state.machine_shop[:m.shop_row]):
+    if any(state.machine_shop[: m.shop_row]):
         return "Machine Shop: Machines come from the cheapest row that has one"
     if not free_cells_for_machine(current(state)):
         return "Machines: a Machine must cover a Pipe tile half without one"
@@ -85,6 +94,7 @@ def check_place_machine(state: State, m: M.PlaceMachine) -> str | None:
 
 
 # --- Effects ----------------------------------------------------------------------------------
+
 
 def do_run_machine(state: State, m: M.RunMachine) -> None:
     t = state.turn
@@ -120,13 +130,15 @@ def do_place_machine(state: State, m: M.PlaceMachine) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def main_moves(state: State) -> list[M.Move]:
     """Machines I: running one Machine as a Main Action."""
     player = current(state)
     if player.level("MACH") < 1:
         return []
-    return [m for m in (M.RunMachine(x=x, y=y) for x, y in player.machines)
-            if check_run_machine(state, m) is None]
+    return [
+        m for m in (M.RunMachine(x=x, y=y) for x, y in player.machines) if check_run_machine(state, m) is None
+    ]
 
 
 def run_machines_moves(state: State) -> list[M.Move]:
@@ -135,8 +147,11 @@ def run_machines_moves(state: State) -> list[M.Move]:
 
 
 def buy_machine_moves(state: State) -> list[M.Move]:
-    return [m for m in (M.BuyMachine(shop_row=r) for r in range(len(state.machine_shop)))
-            if check_buy_machine(state, m) is None]
+    return [
+        m
+        for m in (M.BuyMachine(shop_row=r) for r in range(len(state.machine_shop)))
+        if check_buy_machine(state, m) is None
+    ]
 
 
 def place_machine_moves(state: State) -> list[M.Move]:

@@ -33,6 +33,7 @@ def rows_in_scope(state: State) -> list[int]:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
     why = in_action(state, C.ACTION_MARKET, "Markets: buy and sell only during a market Action")
     if why:
@@ -41,8 +42,7 @@ def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
     if index not in rows_in_scope(state):
         return f"Markets: row {row} is not part of the market you are visiting", -1
     if not 0 <= slot < len(state.markets[index]):
-        return (f"Markets: row {row} has no slot {slot + 1} "
-                f"(slots 1 to {len(state.markets[index])})"), -1
+        return (f"Markets: row {row} has no slot {slot + 1} (slots 1 to {len(state.markets[index])})"), -1
     return None, index
 
 
@@ -83,6 +83,7 @@ def check_sell(state: State, m: M.Sell) -> str | None:
 
 # --- Effects ----------------------------------------------------------------------------------
 
+
 def do_buy(state: State, m: M.Buy) -> None:
     index = market_row_index(state)[m.row]
     player = current(state)
@@ -102,6 +103,7 @@ def do_sell(state: State, m: M.Sell) -> None:
 
 
 # --- Candidate moves --------------------------------------------------------------------------
+
 
 def market_moves(state: State) -> list[M.Move]:
     """Buying and selling during a market Action, slot by slot."""

@@ -8,7 +8,13 @@ from .. import moves as M
 from ..network import Pipeline, legal_placements, placement_ok
 from ..state import State
 from .base import (
-    A, current, government_adjacency, in_action, main_action_ok, network, reset_action,
+    A,
+    current,
+    government_adjacency,
+    in_action,
+    main_action_ok,
+    network,
+    reset_action,
 )
 
 RUN_ACTIONS = (A.NETWORK, A.MACHINE, A.MACHINES_PHASE, A.MACHINES_EARLY)
@@ -75,6 +81,7 @@ def run_scope(state: State) -> list[Pipeline]:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def check_government(state: State, m: M.Government) -> str | None:
     why = main_action_ok(state)
     if why:
@@ -84,8 +91,10 @@ def check_government(state: State, m: M.Government) -> str | None:
     if state.government[m.quadrant][m.space] < 0:
         return "Government: that space is empty"
     if not quadrant_takeable(state, m.quadrant, grant=False):
-        return (f"Government: only {C.GOVERNMENT_OPEN_LIMIT[state.year - 1]} quadrants may be "
-                f"open in Year {state.year}")
+        return (
+            f"Government: only {C.GOVERNMENT_OPEN_LIMIT[state.year - 1]} quadrants may be "
+            f"open in Year {state.year}"
+        )
     if current(state).money < C.GOVERNMENT_COSTS[1]:
         return f"Government: a tile costs ${C.GOVERNMENT_COSTS[1]}"
     return None
@@ -156,6 +165,7 @@ def check_refine(state: State, m: M.Refine) -> str | None:
 
 # --- Effects ----------------------------------------------------------------------------------
 
+
 def do_government(state: State, m: M.Government) -> None:
     t = state.turn
     t.mains += 1
@@ -202,6 +212,7 @@ def do_refine(state: State, m: M.Refine) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def main_moves(state: State) -> list[M.Move]:
     """Main Actions off the cross: a Government tile, or running the Pipe Network from a tile."""
     out: list[M.Move] = []
@@ -220,15 +231,16 @@ def main_moves(state: State) -> list[M.Move]:
 
 def government_moves(state: State) -> list[M.Move]:
     """More Government tiles during a Government Action."""
-    return [m for m in (M.BuyGovernmentTile(space=s)
-                        for s in government_adjacency(state)[state.turn.gov_space])
-            if check_buy_government(state, m) is None]
+    return [
+        m
+        for m in (M.BuyGovernmentTile(space=s) for s in government_adjacency(state)[state.turn.gov_space])
+        if check_buy_government(state, m) is None
+    ]
 
 
 def place_tile_moves(state: State) -> list[M.Move]:
     """Every place for the Pipe tile in hand (the placement rules decide them all)."""
-    return [M.PlaceTile(x=x, y=y, rot=r)
-            for x, y, r in legal_placements(network(current(state)).cells)]
+    return [M.PlaceTile(x=x, y=y, rot=r) for x, y, r in legal_placements(network(current(state)).cells)]
 
 
 def refine_moves(state: State) -> list[M.Move]:

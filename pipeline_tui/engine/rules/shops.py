@@ -34,9 +34,11 @@ def tank_row_check(state: State, shop_row: int, grade: int) -> str | None:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def check_buy_tank(state: State, m: M.BuyTank) -> str | None:
-    why = (in_action(state, (A.TANKS,), "Tank Shop: buy Tanks with the Tanks & Pipes Action")
-           or tank_row_check(state, m.shop_row, m.grade))
+    why = in_action(
+        state, (A.TANKS,), "Tank Shop: buy Tanks with the Tanks & Pipes Action"
+    ) or tank_row_check(state, m.shop_row, m.grade)
     if why:
         return why
     if current(state).money < edition(state).tank_shop_prices[m.shop_row]:
@@ -45,8 +47,9 @@ def check_buy_tank(state: State, m: M.BuyTank) -> str | None:
 
 
 def check_buy_pipe(state: State, m: M.BuyPipe) -> str | None:
-    why = in_action(state, (A.TANKS, A.MACHINES),
-                    "Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action")
+    why = in_action(
+        state, (A.TANKS, A.MACHINES), "Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action"
+    )
     if why:
         return why
     t = state.turn
@@ -61,6 +64,7 @@ def check_buy_pipe(state: State, m: M.BuyPipe) -> str | None:
 
 
 # --- Effects ----------------------------------------------------------------------------------
+
 
 def do_buy_tank(state: State, m: M.BuyTank) -> None:
     player = current(state)
@@ -80,12 +84,18 @@ def do_buy_pipe(state: State, m: M.BuyPipe) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def buy_pipe_moves(state: State) -> list[M.Move]:
-    return [m for m in (M.BuyPipe(index=i) for i in range(len(pipe_shop(state))))
-            if check_buy_pipe(state, m) is None]
+    return [
+        m
+        for m in (M.BuyPipe(index=i) for i in range(len(pipe_shop(state))))
+        if check_buy_pipe(state, m) is None
+    ]
 
 
 def buy_tank_moves(state: State) -> list[M.Move]:
-    return [m for m in (M.BuyTank(shop_row=r, grade=g) for r in range(len(state.tank_shop))
-                        for g in range(4))
-            if check_buy_tank(state, m) is None]
+    return [
+        m
+        for m in (M.BuyTank(shop_row=r, grade=g) for r in range(len(state.tank_shop)) for g in range(4))
+        if check_buy_tank(state, m) is None
+    ]

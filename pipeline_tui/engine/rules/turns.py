@@ -110,6 +110,7 @@ def end_round(state: State) -> None:
 
 # --- Checks -----------------------------------------------------------------------------------
 
+
 def check_start_tank(state: State, m: M.PlaceStartingTank) -> str | None:
     if state.turn.stage != SETUP:
         return "Setup: starting Tanks are placed before the first Round"
@@ -148,6 +149,7 @@ def check_turn_order(state: State, m: M.ChooseTurnOrder) -> str | None:
 
 
 # --- Effects ----------------------------------------------------------------------------------
+
 
 def do_start_tank(state: State, m: M.PlaceStartingTank) -> None:
     current(state).tanks[m.grade] += 1
@@ -189,9 +191,9 @@ def do_turn_order(state: State, m: M.ChooseTurnOrder) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def start_tank_moves(state: State) -> list[M.Move]:
-    return [m for m in (M.PlaceStartingTank(grade=g) for g in range(4))
-            if check_start_tank(state, m) is None]
+    return [m for m in (M.PlaceStartingTank(grade=g) for g in range(4)) if check_start_tank(state, m) is None]
 
 
 def turn_order_moves(state: State) -> list[M.Move]:
@@ -200,8 +202,11 @@ def turn_order_moves(state: State) -> list[M.Move]:
     if not t.icon or t.order_chosen:
         return []
     places = len(state.next_track) if state.rules_version >= 2 else len(state.next_order) + 1
-    return [m for m in (M.ChooseTurnOrder(position=i) for i in range(places))
-            if check_turn_order(state, m) is None]
+    return [
+        m
+        for m in (M.ChooseTurnOrder(position=i) for i in range(places))
+        if check_turn_order(state, m) is None
+    ]
 
 
 def end_turn_moves(state: State) -> list[M.Move]:

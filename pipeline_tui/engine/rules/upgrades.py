@@ -15,7 +15,9 @@ from .shops import tank_row_check
 
 G = SimpleNamespace(**GrantKind.__members__)  # see base.A
 UPGRADE_GRANTS: dict[tuple[str, int], tuple[tuple[GrantKind, int], ...]] = {
-    ("GOV", 1): ((G.GOV, 2),), ("GOV", 2): ((G.GOV, 4),), ("GOV", 3): ((G.GOV, 6),),
+    ("GOV", 1): ((G.GOV, 2),),
+    ("GOV", 2): ((G.GOV, 4),),
+    ("GOV", 3): ((G.GOV, 6),),
     ("SHOP", 1): ((G.TANK, 2), (G.PIPE, 1)),
     # Pipe tiles before the Machine, so a player with no free tile half can still place it.
     ("SHOP", 2): ((G.PIPE, 2), (G.MACHINE, 1)),
@@ -29,15 +31,19 @@ def grant_possible(state: State, grant: Grant) -> bool:
     player = current(state)
     match grant.kind:
         case G.GOV:
-            return any(tile >= 0 and quadrant_takeable(state, q, grant=True)
-                       for q in range(4) for tile in state.government[q])
+            return any(
+                tile >= 0 and quadrant_takeable(state, q, grant=True)
+                for q in range(4)
+                for tile in state.government[q]
+            )
         case G.TANK:
             return any(state.tank_shop) and any(n < C.MAX_TANKS_PER_ROW for n in player.tanks)
         case G.PIPE:
             return any(tile >= 0 for shop in state.shop_pipes for tile in shop)
         case G.MACHINE:
-            return (bool(any(state.machine_shop) or (grant.stack and state.machine_reserve))
-                    and bool(free_cells_for_machine(player)))
+            return bool(any(state.machine_shop) or (grant.stack and state.machine_reserve)) and bool(
+                free_cells_for_machine(player)
+            )
     return False
 
 
@@ -57,6 +63,7 @@ def _use_grant(state: State) -> None:
 
 
 # --- Checks -----------------------------------------------------------------------------------
+
 
 def check_buy_upgrade(state: State, m: M.BuyUpgrade) -> str | None:
     why = in_action(state, (A.UPGRADES,), "Upgrades: buy them with the Upgrades Action")
@@ -135,7 +142,7 @@ def check_take_machine(state: State, m: M.TakeMachine) -> str | None:
             return "Machines I: no Machine is left in the stack beside the board"
     elif not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
         return "Machine Shop: that row is empty"
-    if any(state.machine_shop[:m.shop_row]):
+    if any(state.machine_shop[: m.shop_row]):
         return "Machine Shop: Machines come from the cheapest row that has one"
     if not free_cells_for_machine(current(state)):
         return "Machines: a Machine must cover a Pipe tile half without one"
@@ -164,6 +171,7 @@ def check_decline(state: State, m: M.Decline) -> str | None:
 
 
 # --- Effects ----------------------------------------------------------------------------------
+
 
 def do_buy_upgrade(state: State, m: M.BuyUpgrade) -> None:
     player = current(state)
@@ -218,6 +226,7 @@ def do_decline(state: State, m: M.Decline) -> None:
 
 # --- Candidate moves --------------------------------------------------------------------------
 
+
 def upgrade_moves(state: State) -> list[M.Move]:
     """The Upgrades Action: an Upgrade or the free flip, family by family."""
     out: list[M.Move] = []
@@ -236,19 +245,35 @@ def grant_moves(state: State) -> list[M.Move]:
     out: list[M.Move]
     match state.turn.grants[0].kind:
         case G.GOV:
-            out = [m for m in (M.TakeGovernmentTile(quadrant=q, space=s)
-                               for q in range(4) for s in range(8))
-                   if check_take_government(state, m) is None]
+            out = [
+                m
+                for m in (M.TakeGovernmentTile(quadrant=q, space=s) for q in range(4) for s in range(8))
+                if check_take_government(state, m) is None
+            ]
         case G.TANK:
-            out = [m for m in (M.TakeTank(shop_row=r, grade=g)
-                               for r in range(len(state.tank_shop)) for g in range(4))
-                   if check_take_tank(state, m) is None]
+            out = [
+                m
+                for m in (
+                    M.TakeTank(shop_row=r, grade=g) for r in range(len(state.tank_shop)) for g in range(4)
+                )
+                if check_take_tank(state, m) is None
+            ]
         case G.MACHINE:
-            out = [m for m in (M.TakeMachine(shop_row=r)
-                               for r in (*range(len(state.machine_shop)), M.MACHINE_STACK))
-                   if check_take_machine(state, m) is None]
+            out = [
+                m
+                for m in (
+                    M.TakeMachine(shop_row=r) for r in (*range(len(state.machine_shop)), M.MACHINE_STACK)
+                )
+                if check_take_machine(state, m) is None
+            ]
         case _:
-            out = [m for m in (M.TakePipe(shop=s, index=i) for si, s in enumerate(C.SHOPS)
-                               for i in range(len(state.shop_pipes[si])))
-                   if check_take_pipe(state, m) is None]
+            out = [
+                m
+                for m in (
+                    M.TakePipe(shop=s, index=i)
+                    for si, s in enumerate(C.SHOPS)
+                    for i in range(len(state.shop_pipes[si]))
+                )
+                if check_take_pipe(state, m) is None
+            ]
     return out + [M.Decline()]
