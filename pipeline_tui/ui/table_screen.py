@@ -25,7 +25,16 @@ from textual.widgets import Input
 from .. import storage
 from ..data import components as C
 from ..engine import moves as M
-from ..engine import Game, IllegalMove, NotationError, SeatKind, Stage, machines_would_refine, price
+from ..engine import (
+    Game,
+    IllegalMove,
+    NotationError,
+    SeatKind,
+    Stage,
+    machines_would_refine,
+    pipe_tile_taken,
+    price,
+)
 from . import panels
 from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
@@ -371,7 +380,7 @@ class TableScreen(Screen):
                 out.append(f"{player.name} to play. ", style="bold")
                 out.append("Pick a move, or press : to type one.", style="dim")
         if move is not None:
-            tile = _tile_of(move, state)
+            tile = pipe_tile_taken(state, move)
             if tile is not None:
                 out.append("\n")
                 out.append_text(render_tile(tile, 0))
@@ -748,20 +757,3 @@ class TableScreen(Screen):
             self.show_error(self.policy.save_as_refusal)
             return
         self.app.ask_save_as(self.game, self.save_meta())
-
-
-def _tile_of(move: M.Move, state) -> int | None:
-    """The Pipe tile a move would take, to draw it while the move is highlighted."""
-    if isinstance(move, M.BuyPipe) and state.turn.action in (A.TANKS, A.MACHINES):
-        shop = state.shop_pipes[0 if state.turn.action == A.TANKS else 1]
-        return shop[move.index] if 0 <= move.index < len(shop) and shop[move.index] >= 0 else None
-    if isinstance(move, M.TakePipe):
-        shop = state.shop_pipes[C.SHOPS.index(move.shop)]
-        return shop[move.index] if 0 <= move.index < len(shop) and shop[move.index] >= 0 else None
-    if isinstance(move, (M.Government, M.TakeGovernmentTile)):
-        tile = state.government[move.quadrant][move.space]
-        return tile if tile >= 0 else None
-    if isinstance(move, M.BuyGovernmentTile) and state.turn.gov_quadrant >= 0:
-        tile = state.government[state.turn.gov_quadrant][move.space]
-        return tile if tile >= 0 else None
-    return None

@@ -283,6 +283,31 @@ def price(state: State, move: M.Move) -> int | None:
     return None
 
 
+def pipe_tile_taken(state: State, move: M.Move) -> int | None:
+    """The Pipe tile ``move`` would take (a shop Pipe tile, or a Government tile), so a table can
+    draw it before the move is played; ``None`` for other moves or an empty space.
+
+    >>> from pipeline_tui.engine import GameSetup, initial_state
+    >>> state = initial_state(GameSetup.default(players=2, seed=1))
+    >>> pipe_tile_taken(state, M.TakePipe(shop="T", index=0)) == state.shop_pipes[0][0]
+    True
+    """
+
+    def at(row: list[int], index: int) -> int | None:
+        return row[index] if 0 <= index < len(row) and row[index] >= 0 else None
+
+    match move:
+        case M.BuyPipe() if state.turn.action in (A.TANKS, A.MACHINES):
+            return at(shops.pipe_shop(state), move.index)
+        case M.TakePipe():
+            return at(state.shop_pipes[C.SHOPS.index(move.shop)], move.index)
+        case M.Government() | M.TakeGovernmentTile():
+            return at(state.government[move.quadrant], move.space)
+        case M.BuyGovernmentTile() if state.turn.gov_quadrant >= 0:
+            return at(state.government[state.turn.gov_quadrant], move.space)
+    return None
+
+
 def machines_would_refine(state: State) -> bool:
     """Whether running the current player's Machines now would let them refine a barrel: a run
     that cannot costs its price for nothing."""
