@@ -10,7 +10,7 @@ from __future__ import annotations
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES
 from .engine import moves as M
-from .engine.game import Game
+from .engine.game import Game, Turn
 from .engine.state import State
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
@@ -134,12 +134,21 @@ def turn_summary(game: Game, start: int, end: int) -> str:
     return f"{name}: " + "; ".join(", ".join(clause) for clause in clauses)
 
 
-def last_turn_summary(game: Game) -> str | None:
-    """The summary of the last finished turn of the log (``None`` if no turn has finished)."""
-    end = game.turn_start()
-    if end == 0:
+def finished_turn(game) -> tuple[int, int] | None:
+    """(start, end): the log positions of the turn the last move finished, or ``None`` if the
+    last move did not finish one (or there is none). ``game`` is a Game or a shared table's
+    replica (anything with ``entries``, ``state`` and ``state_at``)."""
+    entries = game.entries
+    end = len(entries)
+    if end == 0 or entries[-1].turn == Turn.of(game.state):
         return None
-    first = end - 1
-    while first > 0 and game.entries[first - 1].turn == game.entries[end - 1].turn:
-        first -= 1
-    return turn_summary(game, first, end)
+    start = end - 1
+    while start > 0 and entries[start - 1].turn == entries[end - 1].turn:
+        start -= 1
+    return start, end
+
+
+def last_turn_summary(game) -> str | None:
+    """The summary of the turn the last move finished (``None`` if it finished none)."""
+    turn = finished_turn(game)
+    return None if turn is None else turn_summary(game, *turn)
