@@ -10,6 +10,7 @@ policy (``seats.py``) says who plays here and how.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from .seats import HotSeat
 from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
+SUMMARY_WIDTH = 60  # a turn's summary in the log, wrapped so the log never scrolls sideways
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 A = C.ActionName
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -127,7 +129,7 @@ class TableScreen(Screen):
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
-        self.summaries: dict[int, tuple[str, Text]] = {}  # turn end -> summary, its log line
+        self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
         self.view = "table-view"  # the view shown on a narrow terminal
         self.policy.attach(self)
 
@@ -278,7 +280,7 @@ class TableScreen(Screen):
         for position, (_key, line) in enumerate(lines, start=1):
             shown.append(line)
             if position in self.summaries:
-                shown.append(self.summaries[position][1])
+                shown.extend(self.summaries[position][1])
         shown = shown or [Text("No moves yet.", style="dim")]
         self.query_one(MoveLog).set_lines(shown)
 
@@ -453,7 +455,8 @@ class TableScreen(Screen):
         if turn is None or not self.policy.summarises(game.entries[turn[0]].seat):
             return
         line = turn_summary(game, *turn)
-        self.summaries[turn[1]] = (line, Text(f"     = {line}", style="italic"))
+        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
+        self.summaries[turn[1]] = (line, [Text(row, style="italic") for row in rows])
         if self.policy.deferred:  # cut to the hint's width: its text's width and height stay
             width = self.query_one("#hint", TextPanel).content_region.width
             line = line if len(line) <= width else line[: max(width - 3, 0)] + "..."

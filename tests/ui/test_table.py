@@ -679,6 +679,9 @@ async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, m
         line = turn_summary(game, bot[0], bot[-1] + 1)
         assert line.startswith("Bot: placed ")
         log = [text.plain for text in app.screen.query_one(MoveLog).lines]
-        assert log[bot[-1] + 1] == f"     = {line}"  # right after the computer's last move
+        after = log[bot[-1] + 1 :]  # right after the computer's last move, wrapped
+        assert after[0].startswith("     = Bot: placed ")
+        assert " ".join(row.strip() for row in after if row.startswith("     ")) == f"= {line}"
+        assert max(len(row) for row in log) <= 60  # the log does not scroll sideways
         assert sum(text.startswith("     = Ann") for text in log) == 0  # a person's turn is not
         assert line in hint(app)
