@@ -446,8 +446,8 @@ class TableScreen(Screen):
     def _summarise(self) -> None:
         """When the last move finished a turn of a seat not at this keyboard (a computer's, or
         another seat's at a shared table): its one-line summary, in the log after the turn's
-        last move and in the hint. At a shared table the hint line is cut to one line, so the
-        hint keeps its height (no layout per move)."""
+        last move, and (at this keyboard, not at a shared table, whose hint keeps its height) in
+        the hint."""
         game = self.game
         for end in [end for end in self.summaries if end > len(game.entries)]:
             del self.summaries[end]  # taken back
@@ -457,10 +457,8 @@ class TableScreen(Screen):
         line = turn_summary(game, *turn)
         rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
         self.summaries[turn[1]] = (line, [Text(row, style="italic") for row in rows])
-        if self.policy.deferred:  # cut to the hint's width: its text's width and height stay
-            width = self.query_one("#hint", TextPanel).content_region.width
-            line = line if len(line) <= width else line[: max(width - 3, 0)] + "..."
-        self.message = Text(line, style="bold")
+        if not self.policy.deferred:  # a shared table's hint keeps its "Bo played" line
+            self.message = Text(line, style="bold")
 
     def _summary_now(self) -> str | None:
         """The summary of the turn just before the one being played, if it was summarised."""

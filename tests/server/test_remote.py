@@ -712,4 +712,3 @@ async def test_another_seats_turn_is_summarised_in_the_log_and_the_hint(served):
         assert f"= {line}" in " ".join(row.strip() for row in log)
         assert max(len(row) for row in log) <= 60  # the log does not scroll sideways
         assert not [text for text in log if text.startswith("     = " + screen.game.state.players[0].name)]
-        assert line[:20] in hint_text(app)
