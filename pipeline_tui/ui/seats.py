@@ -67,6 +67,11 @@ class HotSeat:
         """The hint panel, or ``None`` for the table's own (the player to act, the ghost...)."""
         return None
 
+    def summarises(self, seat: int) -> bool:
+        """Whether a finished turn of ``seat`` is summarised in a line (issue 16): here, the
+        computer seats' turns, which nobody at this keyboard played."""
+        return self.screen.game.setup.players[seat].kind != SeatKind.HUMAN
+
     def list_moves(self, option_list: MoveList) -> bool:
         """Fill the move list with entries of the policy's own; ``False``: the legal moves."""
         return False
@@ -124,6 +129,10 @@ class SharedSeat(HotSeat):
     def own_board(self) -> int | None:
         """Your own board (the one to act's when watching)."""
         return self.screen.game.seat
+
+    def summarises(self, seat: int) -> bool:
+        """Every other seat's turn, computer or person (issue 14)."""
+        return seat != self.screen.game.seat
 
     def hint(self, move) -> Text | None:
         """Whose turn it is, when it is not yours."""

@@ -10,6 +10,7 @@ policy (``seats.py``) says who plays here and how.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,13 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .reference_screen import CARD_GROUPS, CardsScreen
 from .screens import bot_module
+from ..engine.game import Turn
+from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
+SUMMARY_WIDTH = 60  # a turn's summary in the log, wrapped so the log never scrolls sideways
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 A = C.ActionName
 ACTION_PANELS = {  # the panel to show while an Action is in progress
@@ -125,6 +129,7 @@ class TableScreen(Screen):
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
+        self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
         self.view = "table-view"  # the view shown on a narrow terminal
         self.policy.attach(self)
 
@@ -271,7 +276,12 @@ class TableScreen(Screen):
             line.append(M.format_move(move))
             lines.append((key, line))
         self.log_lines = lines
-        shown = [line for _key, line in lines] or [Text("No moves yet.", style="dim")]
+        shown = []
+        for position, (_key, line) in enumerate(lines, start=1):
+            shown.append(line)
+            if position in self.summaries:
+                shown.extend(self.summaries[position][1])
+        shown = shown or [Text("No moves yet.", style="dim")]
         self.query_one(MoveLog).set_lines(shown)
 
     def _refresh_ghost(self) -> None:
@@ -351,6 +361,10 @@ class TableScreen(Screen):
         if self.error is not None:
             out.append_text(self.error)
             out.append("\n")
+        summary = self._summary_now()
+        if summary is not None and self.message is None and not self.game.is_over():
+            out.append(summary, style="bold")
+            out.append("\n")
         if self.game.is_over():
             out.append("The game is over. Press F6 for the scores.", style="bold")
         elif self.message is not None:
@@ -415,6 +429,7 @@ class TableScreen(Screen):
         self.mark = None
         self.error = None
         self._announce()
+        self._summarise()
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -427,6 +442,33 @@ class TableScreen(Screen):
         if self.game.is_over():
             self.app.show_scores(self.game)
         self.schedule_bot()
+
+    def _summarise(self) -> None:
+        """When the last move finished a turn of a seat not at this keyboard (a computer's, or
+        another seat's at a shared table): its one-line summary, in the log after the turn's
+        last move, and (at this keyboard, not at a shared table, whose hint keeps its height) in
+        the hint."""
+        game = self.game
+        for end in [end for end in self.summaries if end > len(game.entries)]:
+            del self.summaries[end]  # taken back
+        turn = finished_turn(game)
+        if turn is None or not self.policy.summarises(game.entries[turn[0]].seat):
+            return
+        line = turn_summary(game, *turn)
+        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
+        self.summaries[turn[1]] = (line, [Text(row, style="italic") for row in rows])
+        if not self.policy.deferred:  # a shared table's hint keeps its "Bo played" line
+            self.message = Text(line, style="bold")
+
+    def _summary_now(self) -> str | None:
+        """The summary of the turn just before the one being played, if it was summarised."""
+        game = self.game
+        latest = max(self.summaries, default=None)
+        if latest is None or latest > len(game.entries):
+            return None
+        if latest < len(game.entries) and game.entries[latest].turn != Turn.of(game.state):
+            return None
+        return self.summaries[latest][0]
 
     def _landmarks(self) -> tuple:
         """What the end of a Round or Year changes: (Year, Round, each player's Penalty

@@ -642,3 +642,46 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
         assert screen.policy.position == len(game.moves)
         await pilot.press("home")
         assert screen.policy.position == 0
+
+
+async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, monkeypatch):
+    """Issue 16 point 6: after the computer's turn, one line says what it did."""
+    import sys
+    import types
+
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+    from pipeline_tui.summary import turn_summary
+
+    class First:
+        def __init__(self, kind, seed=0):
+            self.kind = kind
+
+        def choose(self, game):
+            return game.legal_moves()[0]
+
+    fake = types.ModuleType("pipeline_tui.ai")
+    fake.KINDS = ("first",)
+    fake.make_bot = First
+    monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
+    monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
+        await pilot.pause()
+        game = app.screen.game
+        for _ in range(80):
+            if 1 in game.movers() and game.current_player == 0 and not app.screen.thinking:
+                break
+            if game.current_player == 0:
+                await choose(pilot, "start-tank C")
+            await pilot.pause(0.05)
+        bot = [n for n, seat in enumerate(game.movers()) if seat == 1]
+        line = turn_summary(game, bot[0], bot[-1] + 1)
+        assert line.startswith("Bot: placed ")
+        log = [text.plain for text in app.screen.query_one(MoveLog).lines]
+        after = log[bot[-1] + 1 :]  # right after the computer's last move, wrapped
+        assert after[0].startswith("     = Bot: placed ")
+        assert " ".join(row.strip() for row in after if row.startswith("     ")) == f"= {line}"
+        assert max(len(row) for row in log) <= 60  # the log does not scroll sideways
+        assert sum(text.startswith("     = Ann") for text in log) == 0  # a person's turn is not
+        assert line in hint(app)

@@ -1,0 +1,59 @@
+"""The one-line summary of a finished turn (issue 16 point 6)."""
+
+import random
+
+from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.setup import GameSetup
+from pipeline_tui.summary import _text, last_turn_summary, turn_summary
+
+
+def _summaries(seed: int, moves: int) -> list[str]:
+    game = Game(GameSetup.default(players=2, seed=7))
+    pick = random.Random(seed)
+    out: list[str] = []
+    for _ in range(moves):
+        start = game.turn_start()
+        game.apply(pick.choice(game.legal_moves()))
+        if game.turn_start() != start or game.turn_start() == len(game.entries):
+            line = last_turn_summary(game)
+            if line is not None and (not out or out[-1] != line):
+                out.append(line)
+    return out
+
+
+def test_no_summary_before_a_turn_ends():
+    game = Game(GameSetup.default(players=2, seed=7))
+    assert last_turn_summary(game) is None
+    game.apply(game.legal_moves()[0])
+    assert last_turn_summary(game) is None
+
+
+def test_seeded_turns_read_as_one_line_each():
+    lines = _summaries(seed=1, moves=120)
+    assert lines[0] == (
+        "Bo: placed 1 starting Low-Grade Tank, placed 1 starting Crude Tank, placed 1 starting "
+        "Mid-Grade Tank, placed 1 starting Crude Tank, placed 1 starting High-Grade Tank"
+    )
+    assert lines[1] == (
+        "Ada: placed 3 starting High-Grade Tanks, placed 1 starting Low-Grade Tank, "
+        "placed 1 starting Crude Tank"
+    )
+    assert (
+        "Bo: Government tile, $5, placed 1 Pipe tile, bought 1 Pipe tile for $5, placed 1 Pipe tile" in lines
+    )
+    assert "Bo: Machines & Pipes, bought 1 Machine for $20, placed 1 Machine" in lines
+
+
+def test_turn_summary_names_the_seat_of_the_range():
+    game = Game(GameSetup.default(players=2, seed=7))
+    pick = random.Random(1)
+    for _ in range(5):
+        game.apply(pick.choice(game.legal_moves()))
+    assert turn_summary(game, 0, 5).startswith("Bo: placed 1 starting")
+
+
+def test_repeated_buys_group_with_their_money():
+    assert _text("bought", "Orange Crude", 2, -14) == "bought 2 Orange Crude for $14"
+    assert _text("ran Machines", "", 1, -15) == "ran Machines, $15"
+    assert _text("delivered", "Mid-Grade barrel", 2, 70) == "delivered 2 Mid-Grade barrels for $70"
+    assert _text("took", "Loan", 1, 15) == "took 1 Loan for $15"
