@@ -131,8 +131,9 @@ class SharedSeat(HotSeat):
         return self.screen.game.seat
 
     def summarises(self, seat: int) -> bool:
-        """Every other seat's turn, computer or person (issue 14)."""
-        return seat != self.screen.game.seat
+        """None yet: at a shared table a summary row in the log cost layouts per move (the
+        layout-count test of tests/server/test_remote.py), so shared tables wait for that."""
+        return False
 
     def hint(self, move) -> Text | None:
         """Whose turn it is, when it is not yours."""

@@ -689,26 +689,3 @@ async def test_a_table_list_that_arrives_after_the_lobby_was_left_is_dropped(ser
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert drawn == []
-
-
-async def test_another_seats_turn_is_summarised_in_the_log_and_the_hint(served):
-    """Issue 14 point 5: each turn of another seat is summarised in one line in the log."""
-    from pipeline_tui.summary import turn_summary
-    from pipeline_tui.ui.widgets import MoveLog
-
-    hub, sock = served
-    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
-        table = hub.service.tables["t1"]
-        while not (screen.game.movers().count(1) and screen.game.current_player != 1):
-            game = table.game
-            count = len(game.moves)
-            await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
-            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
-        await pilot.pause()
-        movers = screen.game.movers()
-        theirs = [n for n, seat in enumerate(movers) if seat == 1]
-        line = turn_summary(screen.game, theirs[0], theirs[-1] + 1)
-        log = [text.plain for text in screen.query_one(MoveLog).lines]
-        assert f"= {line}" in " ".join(row.strip() for row in log)
-        assert max(len(row) for row in log) <= 60  # the log does not scroll sideways
-        assert not [text for text in log if text.startswith("     = " + screen.game.state.players[0].name)]
