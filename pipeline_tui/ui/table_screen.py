@@ -49,7 +49,7 @@ from .seats import HotSeat
 from .style import seat_colours, seat_style
 from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
 
-SUMMARY_WIDTH = 60  # a turn's summary in the log, wrapped so the log never scrolls sideways
+SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 A = C.ActionName
 ACTION_PANELS = {  # the panel to show while an Action is in progress
