@@ -10,8 +10,7 @@ from __future__ import annotations
 from .data import components as C
 from .data.oil import COLOUR_NAMES, GRADE_NAMES
 from .engine import moves as M
-from .engine.game import Game, Turn
-from .engine.state import State
+from .engine import Game, State, Turn
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
 

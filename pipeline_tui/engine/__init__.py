@@ -6,7 +6,7 @@ classes from ``moves``), never from its other modules (an import-linter contract
 
 from . import moves
 from .errors import IllegalMove, NotationError
-from .game import Game, public_view, replay
+from .game import Game, Turn, public_view, replay
 from .moves import Move, format_move, parse_move
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
@@ -47,6 +47,7 @@ __all__ = [
     "SetupError",
     "Stage",
     "State",
+    "Turn",
     "action_title",
     "apply_trusted",
     "card_value",

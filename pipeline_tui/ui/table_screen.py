@@ -32,6 +32,7 @@ from ..engine import (
     NotationError,
     SeatKind,
     Stage,
+    Turn,
     machines_would_refine,
     pipe_tile_taken,
     price,
@@ -43,7 +44,6 @@ from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
 from .reference_screen import CARD_GROUPS, CardsScreen
 from .screens import bot_module
-from ..engine.game import Turn
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
