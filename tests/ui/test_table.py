@@ -345,29 +345,34 @@ async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
         assert [p.kind for p in app.screen.game.setup.players] == ["human", "search"]
 
 
-async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch):
+def fake_bots(monkeypatch, kind: str, choose) -> list:
+    """Put a stand-in ``pipeline_tui.ai`` in place whose one bot ``kind`` plays ``choose(game)``;
+    returns the bots the table makes, in order."""
     import sys
     import types
 
-    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+    made: list = []
 
-    made = []
-
-    class First:
-        """Plays the first legal move; counts how many bots the table made."""
-
+    class FakeBot:
         def __init__(self, kind, seed=0):
             self.kind = kind
             made.append(self)
 
         def choose(self, game):
-            return game.legal_moves()[0]
+            return choose(game)
 
     fake = types.ModuleType("pipeline_tui.ai")
-    fake.KINDS = ("first",)
-    fake.make_bot = First
+    fake.KINDS = (kind,)
+    fake.make_bot = FakeBot
     monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
     monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    return made
+
+
+async def test_computer_seats_play_through_the_bot_module(tmp_path, monkeypatch):
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+
+    made = fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[0])
     app = PipelineApp(mode="new", saves_dir=tmp_path)
     async with app.run_test(size=NARROW) as pilot:
         assert not app.screen.query_one("#kind-1").disabled
@@ -445,23 +450,12 @@ async def test_a_whole_game_ends_on_the_score_sheet(tmp_path):
 
 
 async def test_a_failing_bot_hands_its_seat_to_the_table(tmp_path, monkeypatch):
-    import sys
-    import types
-
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
-    class Broken:
-        def __init__(self, kind, seed=0):
-            self.kind = kind
+    def broken(game):
+        raise RuntimeError("no idea")
 
-        def choose(self, game):
-            raise RuntimeError("no idea")
-
-    fake = types.ModuleType("pipeline_tui.ai")
-    fake.KINDS = ("broken",)
-    fake.make_bot = Broken
-    monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
-    monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    fake_bots(monkeypatch, "broken", broken)
     app = PipelineApp(mode="title", saves_dir=tmp_path)
     async with app.run_test(size=NARROW) as pilot:
         bots = (PlayerSetup("Bot", "broken"), PlayerSetup("Bot2", "broken"))
@@ -646,24 +640,10 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
 
 async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, monkeypatch):
     """Issue 16 point 6: after the computer's turn, one line says what it did."""
-    import sys
-    import types
-
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
     from pipeline_tui.summary import turn_summary
 
-    class First:
-        def __init__(self, kind, seed=0):
-            self.kind = kind
-
-        def choose(self, game):
-            return game.legal_moves()[0]
-
-    fake = types.ModuleType("pipeline_tui.ai")
-    fake.KINDS = ("first",)
-    fake.make_bot = First
-    monkeypatch.setitem(sys.modules, "pipeline_tui.ai", fake)
-    monkeypatch.setattr("pipeline_tui.ui.table_screen.BOT_DELAY", 0.01)
+    fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[0])
     app = PipelineApp(mode="new", saves_dir=tmp_path)
     async with app.run_test(size=NARROW) as pilot:
         app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
