@@ -259,3 +259,20 @@ def refine(pipeline: Pipeline, from_grade: str, to_grade: str) -> M.Refine:
     """The move refining one barrel through ``pipeline``, grades as letters C, L, M, H."""
     x, y, k = pipeline.key
     return M.Refine(x=x, y=y, k=k, from_grade="CLMH".index(from_grade), to_grade="CLMH".index(to_grade))
+
+
+def in_the_machine_phase(oil: dict[str, int], money: int) -> Game:
+    """A game whose current player has two Machines on an Orange Pipeline of 3 tiles, 2 Tanks a
+    row, ``oil`` and ``money``, and has passed into the Machine Phase (the example costs)."""
+    game = new_game()
+    game.state.refinement_costs = EXAMPLE_COSTS
+    setup_player(
+        game,
+        tiles=build(*straight_row("O", 3)),
+        machines=[(0, 0), (5, 0)],
+        tanks=[2, 2, 2, 2],
+        oil=oil,
+        money=money,
+    )
+    play(game, "pass")
+    return game

@@ -10,7 +10,13 @@ from pipeline_tui.engine import IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import action_title, machines_would_refine, price
 
-from tests.helpers import EXAMPLE_COSTS, build, me, new_game, play, setup_player, straight_row
+from tests.helpers import (
+    in_the_machine_phase,
+    me,
+    new_game,
+    play,
+    setup_player,
+)
 
 
 def test_a_new_action_during_another_names_the_action_in_progress_not_contracts():
@@ -60,17 +66,7 @@ def test_prices_of_moves_that_do_not_name_their_own():
 
 
 def test_a_machine_run_with_empty_tanks_would_refine_nothing():
-    game = new_game()
-    game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(
-        game,
-        tiles=build(*straight_row("O", 3)),
-        machines=[(0, 0), (5, 0)],
-        tanks=[2, 2, 2, 2],
-        oil={"OC": 2, "TC": 1},
-        money=40,
-    )
-    play(game, "pass")
+    game = in_the_machine_phase(oil={"OC": 2, "TC": 1}, money=40)
     assert machines_would_refine(game.state)
     me(game).oil = [[0, 0, 0] for _ in range(4)]
     assert not machines_would_refine(game.state)

@@ -13,7 +13,15 @@ from pipeline_tui.ui.describe import describe
 from pipeline_tui.ui.screens import EndScreen
 from pipeline_tui.ui.widgets import MoveList
 
-from tests.helpers import EXAMPLE_COSTS, build, me, new_game, play, setup_player, straight_row
+from tests.helpers import (
+    build,
+    in_the_machine_phase,
+    me,
+    new_game,
+    play,
+    setup_player,
+    straight_row,
+)
 from tests.ui.pilot import choose, hint, table_for
 
 NARROW = (80, 24)
@@ -70,17 +78,7 @@ async def test_a_refusal_leaves_the_hint_once_the_player_moves_on_in_the_list(tm
 
 
 async def test_running_machines_that_refine_nothing_asks_first(tmp_path):
-    game = new_game()
-    game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(
-        game,
-        tiles=build(*straight_row("O", 3)),
-        machines=[(0, 0), (5, 0)],
-        tanks=[2, 2, 2, 2],
-        oil={},
-        money=15,
-    )
-    play(game, "pass")
+    game = in_the_machine_phase(oil={}, money=15)
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await choose(pilot, "machines")
         assert me(game).money == 15 and game.moves[-1] == M.Pass()
@@ -91,17 +89,7 @@ async def test_running_machines_that_refine_nothing_asks_first(tmp_path):
 
 
 async def test_running_machines_that_can_refine_plays_at_once(tmp_path):
-    game = new_game()
-    game.state.refinement_costs = EXAMPLE_COSTS
-    setup_player(
-        game,
-        tiles=build(*straight_row("O", 3)),
-        machines=[(0, 0), (5, 0)],
-        tanks=[2, 2, 2, 2],
-        oil={"OC": 2, "TC": 1},
-        money=40,
-    )
-    play(game, "pass")
+    game = in_the_machine_phase(oil={"OC": 2, "TC": 1}, money=40)
     async with table_for(game, tmp_path, NARROW) as (app, pilot):
         await pilot.press("colon", *"machines", "enter")
         assert me(game).money == 25
