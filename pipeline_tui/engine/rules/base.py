@@ -127,6 +127,16 @@ def main_action_ok(state: State) -> str | None:
     return "Work Phase: you have taken your Action this turn (Human Resources III allows two)"
 
 
+def begin_main_action(state: State, action: str, worker: str, cross: str = "") -> None:
+    """A Main Action begins: it counts towards the turn's Actions, the worker stands on
+    ``worker`` and ``cross`` is the cross space taken ("" off the cross)."""
+    t = state.turn
+    t.mains += 1
+    t.last_cross = cross
+    current(state).worker = worker
+    reset_action(t, action)
+
+
 def reset_action(t: TurnState, action: str) -> None:
     """An Action begins: what the previous one allowed or counted starts again."""
     t.stage = ACTION

@@ -6,7 +6,18 @@ from __future__ import annotations
 from ...data import components as C
 from .. import moves as M
 from ..state import PlayerState, State
-from .base import A, ACTION, MACHINE, WORK, between_actions, busy, current, main_action_ok, reset_action
+from .base import (
+    A,
+    ACTION,
+    MACHINE,
+    WORK,
+    begin_main_action,
+    between_actions,
+    busy,
+    current,
+    main_action_ok,
+    reset_action,
+)
 
 ICON_ACTIONS = frozenset(C.ACTION_TILES)  # the four action tiles show the Turn Order icon
 CROSS_ACTIONS = C.MARKET_ACTIONS + C.ACTION_TILES
@@ -94,11 +105,7 @@ def check_end_action(state: State, m: M.EndAction) -> str | None:
 
 
 def do_action(state: State, m: M.Action) -> None:
-    t = state.turn
-    t.mains += 1
-    t.last_cross = m.action
-    current(state).worker = m.action
-    reset_action(t, m.action)
+    begin_main_action(state, m.action, m.action, cross=m.action)
 
 
 def do_secondary(state: State, m: M.Secondary) -> None:

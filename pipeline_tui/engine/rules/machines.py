@@ -8,6 +8,7 @@ from .. import moves as M
 from ..state import PlayerState, State
 from .base import (
     A,
+    begin_main_action,
     WORK,
     between_actions,
     current,
@@ -97,12 +98,8 @@ def check_place_machine(state: State, m: M.PlaceMachine) -> str | None:
 
 
 def do_run_machine(state: State, m: M.RunMachine) -> None:
-    t = state.turn
-    t.mains += 1
-    t.last_cross = ""
-    current(state).worker = f"machine {m.x},{m.y}"
-    reset_action(t, A.MACHINE)
-    t.run_x, t.run_y = m.x, m.y
+    begin_main_action(state, A.MACHINE, f"machine {m.x},{m.y}")
+    state.turn.run_x, state.turn.run_y = m.x, m.y
 
 
 def do_run_machines(state: State, m: M.RunMachines) -> None:

@@ -9,12 +9,12 @@ from ..network import Pipeline, legal_placements, placement_ok
 from ..state import State
 from .base import (
     A,
+    begin_main_action,
     current,
     government_adjacency,
     in_action,
     main_action_ok,
     network,
-    reset_action,
 )
 
 RUN_ACTIONS = (A.NETWORK, A.MACHINE, A.MACHINES_PHASE, A.MACHINES_EARLY)
@@ -167,12 +167,9 @@ def check_refine(state: State, m: M.Refine) -> str | None:
 
 
 def do_government(state: State, m: M.Government) -> None:
+    begin_main_action(state, A.GOVERNMENT, f"gov {m.quadrant + 1}.{m.space + 1}")  # as notation counts
     t = state.turn
-    t.mains += 1
-    t.last_cross = ""
     player = current(state)
-    player.worker = f"gov {m.quadrant + 1}.{m.space + 1}"  # as the notation counts
-    reset_action(t, A.GOVERNMENT)
     t.gov_quadrant, t.gov_space, t.gov_bought = m.quadrant, m.space, 1
     player.money -= C.GOVERNMENT_COSTS[1]
     take_government_tile(state, m.quadrant, m.space)
@@ -186,12 +183,8 @@ def do_buy_government(state: State, m: M.BuyGovernmentTile) -> None:
 
 
 def do_run_network(state: State, m: M.RunNetwork) -> None:
-    t = state.turn
-    t.mains += 1
-    t.last_cross = ""
-    current(state).worker = f"run {m.x},{m.y}"
-    reset_action(t, A.NETWORK)
-    t.run_x, t.run_y = m.x, m.y
+    begin_main_action(state, A.NETWORK, f"run {m.x},{m.y}")
+    state.turn.run_x, state.turn.run_y = m.x, m.y
 
 
 def do_place_tile(state: State, m: M.PlaceTile) -> None:
