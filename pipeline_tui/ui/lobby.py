@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label, OptionList, Static
@@ -104,10 +105,12 @@ class LobbyScreen(Screen):
             tables = exc
         if self.app.screen is not self:  # (is_current also holds behind a table)
             return  # a table opened, or the lobby was left, while the list was on its way
-        if isinstance(tables, TableError):
-            self.show_error(str(tables))
-        else:
-            self.show_tables(tables)
+        # the app may be shutting down with the list on its way: its widgets are already gone
+        with contextlib.suppress(NoMatches):
+            if isinstance(tables, TableError):
+                self.show_error(str(tables))
+            else:
+                self.show_tables(tables)
 
     def show_tables(self, tables: list[TableInfo]) -> None:
         table = self.query_one("#tables", DataTable)

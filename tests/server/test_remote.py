@@ -689,3 +689,27 @@ async def test_a_table_list_that_arrives_after_the_lobby_was_left_is_dropped(ser
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert drawn == []
+
+
+async def test_a_table_list_that_arrives_as_the_lobby_is_taken_down_is_dropped(served):
+    """At the end of a session the lobby's widgets go while a list may be on its way."""
+    hub, sock = served
+    app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        lobby_screen = app.screen
+        held, release = [], asyncio.Event()
+        real = app.client.list_tables
+
+        async def slow():
+            held.append(1)
+            await release.wait()
+            return await real()
+
+        app.client.list_tables = slow
+        worker = lobby_screen.action_refresh()
+        await pilot_until(pilot, lambda: held, "the list asked for")
+        await lobby_screen.query_one("#tables").remove()
+        release.set()
+        await worker.wait()
+        assert worker.error is None
