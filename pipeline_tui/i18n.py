@@ -1,0 +1,117 @@
+"""The language the game speaks: gettext catalogues chosen as terminal programs choose theirs.
+
+Every user-visible string goes through :func:`_` (or :func:`ngettext` where a number decides
+the form: Russian has three). Strings defined at import time are marked with :func:`N_` and
+translated where they are shown. The catalogues are ``pipeline_tui/locale/<lang>/LC_MESSAGES/
+pipeline_tui.mo``, compiled by Babel from the ``.po`` beside them and installed with the
+package. The move notation is never translated: it is the same ASCII in every language.
+
+The language is chosen once per process by :func:`choose_language` (``--lang``, then
+``PIPELINE_TUI_LANG``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, else English) and can be
+changed live with :func:`set_language`; text built after the change speaks the new language.
+
+>>> choose_language(None, {"LANG": "ru_RU.UTF-8"})
+'ru'
+>>> choose_language("en", {"PIPELINE_TUI_LANG": "ru"})
+'en'
+>>> choose_language(None, {"LC_ALL": "C", "LANG": "ru_RU.UTF-8"})
+'en'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "pipeline_tui"
+LOCALE_DIR = Path(__file__).with_name("locale")
+LANGUAGES: tuple[str, ...] = ("en", "ru")
+"""The languages the game speaks; English is the source language and the fallback."""
+DEFAULT_LANGUAGE = "en"
+ENV_LANG = "PIPELINE_TUI_LANG"
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""POSIX order of precedence for the message locale; the first one set decides."""
+
+_translations: _gettext.NullTranslations = _gettext.NullTranslations()
+_language = DEFAULT_LANGUAGE
+
+
+class LanguageError(ValueError):
+    """A language the game does not speak."""
+
+
+def language_of(value: str | None) -> str | None:
+    """The supported language a locale name or language code asks for, or None.
+
+    >>> language_of("ru_RU.UTF-8"), language_of("en_GB"), language_of("C"), language_of("de")
+    ('ru', 'en', 'en', None)
+    """
+    if not value:
+        return None
+    code = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    if code in ("c", "posix"):
+        return DEFAULT_LANGUAGE
+    return code if code in LANGUAGES else None
+
+
+def choose_language(flag: str | None, environ: Mapping[str, str]) -> str:
+    """The language for this process: the ``--lang`` flag, ``PIPELINE_TUI_LANG``, the first
+    locale variable set (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+
+    A flag or ``PIPELINE_TUI_LANG`` the game does not speak raises :class:`LanguageError`
+    (someone asked for it by name); a locale variable it does not speak means English.
+    """
+    for asked in (flag, environ.get(ENV_LANG)):
+        if asked:
+            found = language_of(asked)
+            if found is None:
+                raise LanguageError(f"unknown language {asked!r} (choose from {', '.join(LANGUAGES)})")
+            return found
+    for name in LOCALE_VARIABLES:
+        value = environ.get(name)
+        if value:
+            return language_of(value) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def set_language(language: str) -> None:
+    """Speak ``language`` from now on in this process (English needs no catalogue)."""
+    global _translations, _language
+    found = language_of(language)
+    if found is None:
+        raise LanguageError(f"unknown language {language!r} (choose from {', '.join(LANGUAGES)})")
+    if found == DEFAULT_LANGUAGE:
+        _translations = _gettext.NullTranslations()
+    else:
+        _translations = _gettext.translation(DOMAIN, LOCALE_DIR, languages=[found], fallback=True)
+    _language = found
+
+
+def current_language() -> str:
+    """The language text is built in now."""
+    return _language
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the number ``n`` (English two forms, Russian three).
+
+    >>> ngettext("{n} barrel", "{n} barrels", 2).format(n=2)
+    '2 barrels'
+    """
+    return _translations.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language where the same English word needs two translations."""
+    return _translations.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it now (translate it where shown)."""
+    return message
