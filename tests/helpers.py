@@ -26,7 +26,7 @@ from pipeline_tui.engine.state import PlayerState
 Cell = tuple[int, int]
 Placed = tuple[int, int, int, int]
 
-# Inner cross spaces N, W, S, E: each action tile next to one market arm end (DESIGN.md 4).
+# Inner cross spaces N, W, S, E: each action tile next to one market arm end (docs/components.md).
 # Upgrades sits by the Crude Market, Tanks & Pipes by Refined Market 1, Machines & Pipes by
 # Refined Market 2 and Contracts & Loans by Refined Market 3.
 CROSS = ["upgrades", "tanks", "machines", "contracts"]

@@ -1,4 +1,4 @@
-"""Layering (DESIGN.md section 1): the engine, data, storage and ai never pull in Textual or Rich."""
+"""Layering (docs/architecture.md, "Layers"): the engine, data, storage and ai never pull in Textual or Rich."""
 
 from __future__ import annotations
 

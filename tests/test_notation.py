@@ -1,4 +1,4 @@
-"""Move notation (DESIGN.md section 2): every move has a short text that reads back to itself."""
+"""Move notation (docs/architecture.md): every move has a short text that reads back to itself."""
 
 from __future__ import annotations
 

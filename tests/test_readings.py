@@ -1,4 +1,4 @@
-"""The rule readings of DESIGN.md section 6 and docs/rules-readings.md, one test (or a few) each."""
+"""The rule readings of docs/rules-readings.md, one test (or a few) each."""
 
 from __future__ import annotations
 

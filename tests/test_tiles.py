@@ -1,4 +1,4 @@
-"""The pipe tile set (DESIGN.md section 3): 135 unique dominoes, 3 pipes and 4 segments each."""
+"""The pipe tile set (docs/architecture.md): 135 unique dominoes, 3 pipes and 4 segments each."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ def _row(
     )
 
 
-# Edition 1's fixed markets. DESIGN, constrained by the PUBLIC prices in DESIGN.md section 4
+# Edition 1's fixed markets. DESIGN, constrained by the PUBLIC prices known before the transcription
 # (M1 silver High 50,50,55,55; M1 orange Low 25; M2 orange Low 30,30; M2 teal High and Mid 45;
 # M2 silver crude 10).
 MARKET_ROWS: tuple[MarketRow, ...] = (
@@ -400,7 +400,7 @@ def contract_tile(tile_id: int) -> ContractTile:
 REFINEMENT_MARKERS = (4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7)  # 9 are dealt, colour x step
 FIRST_GAME_REMOVED_MARKER = 7
 
-# --- The action cross (PUBLIC layout; DESIGN.md section 4) ------------------------------------
+# --- The action cross (PUBLIC layout) ------------------------------------
 
 
 class ActionName(StrEnum):

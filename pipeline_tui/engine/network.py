@@ -1,6 +1,6 @@
 """A player's Personal Pipe Network: where tiles lie, and the Pipelines they form.
 
-Geometry (DESIGN.md section 3): cells on a square grid, x to the east and y to the south. A placed
+Geometry (docs/architecture.md, "The pipe tile model"): cells on a square grid, x to the east and y to the south. A placed
 tile is ``(tile_id, x, y, rot)``: half A lies on cell (x, y) and half B on the neighbouring cell in
 direction ``rot`` (0 east, 1 south, 2 west, 3 north); every path is turned ``rot`` quarter turns
 clockwise from the tile's canonical orientation. A Segment is one path inside one half. A Pipeline

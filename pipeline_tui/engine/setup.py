@@ -1,7 +1,7 @@
 """Game setup: the seeded deal of every shuffled component (rulebook "Setup").
 
 One random source, the seed: every shuffle happens here, in a fixed order, so a game is fully
-reproduced by its :class:`GameSetup` plus its move log (DESIGN.md section 1).
+reproduced by its :class:`GameSetup` plus its move log (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Save files: a versioned JSON envelope around a game's setup and move log (DESIGN.md section 2).
+"""Save files: a versioned JSON envelope around a game's setup and move log (docs/architecture.md).
 
 A save is ``{"format": "pipeline-tui-save", "version": 2, "meta": {...}, "setup": {...},
 "moves": [...]}``. Each move is its tagged msgspec Struct as msgspec writes it by default: an
