@@ -13,7 +13,7 @@ attached to it (rulebook "Machine Phase").
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..data.components import pipe_tiles
@@ -60,15 +60,46 @@ class Pipeline:
         return self.segments + per_four * (self.segments // 4)
 
 
+Trace = tuple[list[Pipeline], dict[SegmentKey, Pipeline], dict[SegmentKey, Pipeline]]
+
+
 @dataclass(slots=True)
 class NetworkMap:
-    """Everything derived from a list of placed tiles and machines (pure, cached by the game)."""
+    """Everything derived from a list of placed tiles and machines (pure, cached by the game).
+
+    The cells are laid out at once; the Pipelines are traced the first time they are asked for
+    (placing a tile or choosing where to run needs only the cells). The trace is stored in one
+    assignment, so threads sharing a cached map see it whole or not at all."""
 
     cells: dict[Cell, tuple[int, Paths]]  # cell -> (index of its tile, its paths)
     machines: frozenset[Cell]
-    pipelines: list[Pipeline] = field(default_factory=list)
-    by_key: dict[SegmentKey, Pipeline] = field(default_factory=dict)
-    segment_pipeline: dict[SegmentKey, Pipeline] = field(default_factory=dict)
+    _trace: Trace | None = None
+    _ordered: list[Cell] | None = None
+
+    @property
+    def pipelines(self) -> list[Pipeline]:
+        return (self._trace or self._traced())[0]
+
+    @property
+    def by_key(self) -> dict[SegmentKey, Pipeline]:
+        """Each Pipeline by its key (its smallest segment)."""
+        return (self._trace or self._traced())[1]
+
+    @property
+    def segment_pipeline(self) -> dict[SegmentKey, Pipeline]:
+        """The Pipeline each segment belongs to."""
+        return (self._trace or self._traced())[2]
+
+    def _traced(self) -> Trace:
+        trace = self._trace = _trace(self.cells, self.machines)
+        return trace
+
+    def ordered_cells(self) -> list[Cell]:
+        """The covered cells in sorted order (the places a worker may run the network from)."""
+        ordered = self._ordered
+        if ordered is None:
+            ordered = self._ordered = sorted(self.cells)
+        return ordered
 
     def tile_of(self, cell: Cell) -> int | None:
         entry = self.cells.get(cell)
@@ -93,14 +124,18 @@ class NetworkMap:
 
 
 def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Sequence[int]]) -> NetworkMap:
-    """Trace every Pipeline of a network with a union-find over segments."""
+    """Lay out a network's cells; its Pipelines are traced when first asked for."""
     cells: dict[Cell, tuple[int, Paths]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    machine_cells = frozenset((m[0], m[1]) for m in machines)
+    return NetworkMap(cells=cells, machines=frozenset((m[0], m[1]) for m in machines))
+
+
+def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
+    """Trace every Pipeline of a network with a union-find over segments."""
     parent: dict[SegmentKey, SegmentKey] = {}
 
     def find(k: SegmentKey) -> SegmentKey:
@@ -140,7 +175,9 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Seque
     groups: dict[SegmentKey, list[SegmentKey]] = {}
     for seg in parent:
         groups.setdefault(find(seg), []).append(seg)
-    net = NetworkMap(cells=cells, machines=machine_cells)
+    pipelines: list[Pipeline] = []
+    by_key: dict[SegmentKey, Pipeline] = {}
+    segment_pipeline: dict[SegmentKey, Pipeline] = {}
     for root, segs in sorted(groups.items()):
         segs.sort()
         x, y, k = segs[0]
@@ -155,11 +192,11 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Seque
             tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
             machines=frozenset(mach),
         )
-        net.pipelines.append(p)
-        net.by_key[p.key] = p
+        pipelines.append(p)
+        by_key[p.key] = p
         for s in segs:
-            net.segment_pipeline[s] = p
-    return net
+            segment_pipeline[s] = p
+    return pipelines, by_key, segment_pipeline
 
 
 def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | None:
