@@ -19,6 +19,7 @@ from pipeline_tui.engine import Game, IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.engine.network import DIRS, build_map, legal_placements, placement_ok
 from pipeline_tui.engine.state import State, clone_state
 
 from tests.helpers import (
@@ -41,8 +42,7 @@ SLOTS = range(-1, 8)
 def _cells(state: State) -> set[tuple[int, int]]:
     """The current player's cells and every cell within 2 steps (a tile's far half may lie
     2 steps from the network)."""
-    cells = set(rules.network(rules.current(state)).cells) | {(0, 0)}
-    return {(x + dx, y + dy) for x, y in cells for dx in range(-2, 3) for dy in range(-2, 3)}
+    return _cells_around(set(rules.network(rules.current(state)).cells) | {(0, 0)})
 
 
 def universe(state: State) -> list[M.Move]:
@@ -184,3 +184,73 @@ def test_engineering_iii_lists_two_refines_per_pipeline_and_no_third() -> None:
     game.apply(refine(orange, "C", "M"))
     assert player.oil[0][0] == 1
     assert legal_of(game, M.Refine) == []
+
+
+def test_legal_placements_are_the_places_placement_ok_accepts() -> None:
+    """``network.legal_placements`` (built from the network's free neighbours) against
+    ``placement_ok`` at every cell within 2 of every network grown in seeded games."""
+    networks = 0
+    for seed in (0, 1, 2, 1003):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(len(player.tiles) + 1):
+                cells = build_map(player.tiles[:count], []).cells
+                box = _cells_around(set(cells) | {(0, 0)})
+                accepted = sorted(
+                    (x, y, r) for x, y in box for r in range(4) if placement_ok(cells, x, y, r) is None
+                )
+                assert legal_placements(cells) == accepted
+                networks += 1
+    assert networks > 40
+
+
+def _cells_around(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    return {(x + dx, y + dy) for x, y in cells for dx in range(-2, 3) for dy in range(-2, 3)}
+
+
+def test_traced_pipelines_follow_the_definition() -> None:
+    """The Pipeline trace against the rulebook's definition, on every network grown in seeded
+    games (with and without the Machines placed): every segment off a Machine belongs to one
+    Pipeline, keyed by its smallest segment; same-colour segments meeting edge to edge share
+    it, segments of different Pipelines never meet in one colour; a Pipeline is attached to the
+    Machines its segments' edges touch."""
+    checked = 0
+    for seed in (0, 1, 1000, 1004, 2005):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(len(player.tiles) + 1):
+                for machines in ([], player.machines):
+                    _check_trace(build_map(player.tiles[:count], machines))
+                    checked += 1
+    assert checked > 80
+
+
+def _check_trace(net) -> None:
+    segments = {(x, y, k) for (x, y) in net.cells if (x, y) not in net.machines for k in (0, 1)}
+    assert set(net.segment_pipeline) == segments
+    assert sum(p.segments for p in net.pipelines) == len(segments)
+    assert [p.key for p in net.pipelines] == sorted(p.key for p in net.pipelines)
+    for p in net.pipelines:
+        members = [s for s, q in net.segment_pipeline.items() if q is p]
+        assert p.key == min(members) and net.by_key[p.key] is p
+        touched = set()
+        for x, y, k in members:
+            for edge in net.cells[(x, y)][1][k][:2]:
+                dx, dy = DIRS[edge]
+                neighbour = (x + dx, y + dy)
+                if neighbour not in net.cells:  # (a Machine covers a tile half: none here)
+                    continue
+                if neighbour in net.machines:
+                    touched.add(neighbour)
+                else:
+                    paths = net.cells[neighbour][1]
+                    k2 = 0 if (edge + 2) % 4 in paths[0][:2] else 1
+                    same = paths[k2][2] == p.colour
+                    assert (net.segment_pipeline[(*neighbour, k2)] is p) == same
+        assert p.machines == touched

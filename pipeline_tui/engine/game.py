@@ -45,7 +45,9 @@ class Turn(NamedTuple):
 
     @classmethod
     def of(cls, state: State) -> "Turn":
-        return cls(state.year, state.round, state.turn_index, state.turn.player, state.turn.stage == SETUP)
+        t = state.turn
+        # tuple.__new__ skips the NamedTuple's Python-level __new__: this runs on every move
+        return tuple.__new__(cls, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP))
 
 
 class LogEntry(NamedTuple):

@@ -13,8 +13,9 @@ attached to it (rulebook "Machine Phase").
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..data.components import pipe_tiles
 
@@ -75,6 +76,9 @@ class NetworkMap:
     machines: frozenset[Cell]
     _trace: Trace | None = None
     _ordered: list[Cell] | None = None
+    # What callers derive from the map alone and keep with it (the rules' listings): a map is
+    # never changed once built, so neither is what is derived from it.
+    derived: dict[str, Any] = field(default_factory=dict)
 
     @property
     def pipelines(self) -> list[Pipeline]:
@@ -135,65 +139,60 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Seque
 
 
 def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
-    """Trace every Pipeline of a network with a union-find over segments."""
-    parent: dict[SegmentKey, SegmentKey] = {}
-
-    def find(k: SegmentKey) -> SegmentKey:
-        root = k
-        while parent[root] != root:
-            root = parent[root]
-        while parent[k] != root:
-            parent[k], k = root, parent[k]
-        return root
-
+    """Trace every Pipeline of a network: from each segment not yet reached, follow the
+    same-colour segments meeting it edge to edge; a Machine's half is never entered, and every
+    Pipeline ending at its edge is attached to it. Pipelines come in the order of their keys."""
+    reached: set[SegmentKey] = set()
+    found: list[tuple[SegmentKey, list[SegmentKey], set[Cell], int]] = []
     for (cx, cy), (_, paths) in cells.items():
         if (cx, cy) in machine_cells:
             continue
-        parent[(cx, cy, 0)] = (cx, cy, 0)
-        parent[(cx, cy, 1)] = (cx, cy, 1)
-    attached: dict[SegmentKey, set[Cell]] = {}
-    for (cx, cy), (_, paths) in cells.items():
-        if (cx, cy) in machine_cells:
-            continue
-        for k, (e1, e2, colour) in enumerate(paths):
-            for edge in (e1, e2):
-                dx, dy = DIRS[edge]
-                n = (cx + dx, cy + dy)
-                entry = cells.get(n)
-                if entry is None:
-                    continue
-                if n in machine_cells:
-                    attached.setdefault((cx, cy, k), set()).add(n)
-                    continue
-                back = (edge + 2) % 4
-                npaths = entry[1]
-                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
-                if npaths[k2][2] == colour:
-                    ra, rb = find((cx, cy, k)), find((n[0], n[1], k2))
-                    if ra != rb:
-                        parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[SegmentKey, list[SegmentKey]] = {}
-    for seg in parent:
-        groups.setdefault(find(seg), []).append(seg)
+        for k0 in (0, 1):
+            start = (cx, cy, k0)
+            if start in reached:
+                continue
+            reached.add(start)
+            colour = paths[k0][2]
+            segs: list[SegmentKey] = []
+            machines: set[Cell] = set()
+            todo = [start]
+            while todo:
+                seg = todo.pop()
+                segs.append(seg)
+                x, y, k = seg
+                e1, e2, _ = cells[(x, y)][1][k]
+                for edge in (e1, e2):
+                    dx, dy = DIRS[edge]
+                    n = (x + dx, y + dy)
+                    entry = cells.get(n)
+                    if entry is None:
+                        continue
+                    if n in machine_cells:
+                        machines.add(n)
+                        continue
+                    back = (edge + 2) % 4
+                    npaths = entry[1]
+                    k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
+                    if npaths[k2][2] == colour:
+                        other = (n[0], n[1], k2)
+                        if other not in reached:
+                            reached.add(other)
+                            todo.append(other)
+            found.append((min(segs), segs, machines, colour))
+    found.sort(key=lambda f: f[0])
     pipelines: list[Pipeline] = []
     by_key: dict[SegmentKey, Pipeline] = {}
     segment_pipeline: dict[SegmentKey, Pipeline] = {}
-    for root, segs in sorted(groups.items()):
-        segs.sort()
-        x, y, k = segs[0]
-        colour = cells[(x, y)][1][k][2]
-        mach: set[Cell] = set()
-        for s in segs:
-            mach |= attached.get(s, set())
+    for key, segs, machines, colour in found:
         p = Pipeline(
-            key=segs[0],
+            key=key,
             colour=colour,
             segments=len(segs),
             tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
-            machines=frozenset(mach),
+            machines=frozenset(machines),
         )
         pipelines.append(p)
-        by_key[p.key] = p
+        by_key[key] = p
         for s in segs:
             segment_pipeline[s] = p
     return pipelines, by_key, segment_pipeline
@@ -218,23 +217,23 @@ def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | Non
 
 
 def legal_placements(cells: Collection[Cell]) -> list[tuple[int, int, int]]:
-    """All (x, y, rot) where a tile may go; see :func:`placement_ok`."""
+    """All (x, y, rot) where a tile may go, sorted; see :func:`placement_ok`. Every pair of
+    free neighbouring cells touching the network takes a tile both ways round."""
     if not cells:
         return [(0, 0, r) for r in range(4)]
     frontier = set()
     for cx, cy in cells:
-        for dx, dy in DIRS:
-            n = (cx + dx, cy + dy)
+        for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
             if n not in cells:
                 frontier.add(n)
-    out = set()
-    for fx, fy in frontier:
-        for rot in range(4):
-            dx, dy = ROT_DIRS[rot]
-            if (fx + dx, fy + dy) not in cells:
-                out.add((fx, fy, rot))  # half A on the frontier
-            # half B on the frontier, half A on the far cell
-            bx, by = fx - dx, fy - dy
-            if (bx, by) not in cells:
-                out.add((bx, by, rot))
-    return sorted(out)
+    out = []
+    for f in frontier:
+        fx, fy = f
+        for rot, (dx, dy) in enumerate(ROT_DIRS):
+            g = (fx + dx, fy + dy)
+            if g in cells or (g in frontier and g < f):  # covered, or met from g's side
+                continue
+            out.append((fx, fy, rot))  # half A on f, half B on g
+            out.append((g[0], g[1], (rot + 2) % 4))  # half A on g, half B on f
+    out.sort()
+    return out

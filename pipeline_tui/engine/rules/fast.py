@@ -25,7 +25,7 @@ from . import contracts, machines, refining, shops, turns, upgrades
 from .base import A, ACTION, SETUP, WORK, current, edition, market_rows, n_players, network
 from .cross import CROSS_ACTIONS, cross_distance, secondary_cost
 from .machines import machines_run_cost
-from .refining import quadrant_takeable, refine_cost, run_scope
+from .refining import refine_cost, run_scope
 
 _PASS = M.Pass()
 _END_ACTION = M.EndAction()
@@ -98,11 +98,12 @@ def _between_actions(state: State) -> list[M.Move]:
         else:
             out += _CROSS_MOVES
         if player.money >= C.GOVERNMENT_COSTS[1]:
-            for q, quadrant in enumerate(state.government):
-                if any(tile >= 0 for tile in quadrant) and quadrant_takeable(state, q, grant=False):
-                    moves = _GOVERNMENT_MOVES[q]
-                    out += [moves[s] for s, tile in enumerate(quadrant) if tile >= 0]
-        out += [M.RunNetwork(x=x, y=y) for x, y in network(player).ordered_cells()]
+            out += _government_moves(state)
+        net = network(player)
+        runs = net.derived.get("run")
+        if runs is None:
+            runs = net.derived["run"] = [M.RunNetwork(x=x, y=y) for x, y in net.ordered_cells()]
+        out += runs
         if player.level("MACH") >= 1:
             out += [M.RunMachine(x=x, y=y) for x, y in player.machines]
     if work and t.mains == 1 and t.last_cross and not t.secondary:
@@ -119,6 +120,19 @@ def _between_actions(state: State) -> list[M.Move]:
     if not (work and t.mains == 0):
         out.append(_END_TURN)
     return out + _fulfilment_moves(state, player)
+
+
+def _government_moves(state: State) -> list[M.Move]:
+    """``check_government`` once money and the Main Action are settled: a tile in the space of
+    a quadrant that is open or may open this Year (``quadrant_takeable``)."""
+    opened = state.government_opened
+    may_open = sum(1 for y in opened if y) < C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
+    out: list[M.Move] = []
+    for q, quadrant in enumerate(state.government):
+        if opened[q] or may_open:
+            moves = _GOVERNMENT_MOVES[q]
+            out += [moves[s] for s, tile in enumerate(quadrant) if tile >= 0]
+    return out
 
 
 def _machines_may_run(state: State, player: PlayerState) -> bool:
