@@ -37,6 +37,7 @@ _MARKET_ACTIONS = frozenset(C.ACTION_MARKET)
 # Moves are frozen, so the listing may hand out the same objects every time.
 _GOVERNMENT_MOVES = tuple(tuple(M.Government(quadrant=q, space=s) for s in range(8)) for q in range(4))
 _TURN_ORDER_MOVES = tuple(M.ChooseTurnOrder(position=i) for i in range(8))
+_SMALLEST_ORDER = min(len(tile.needs) for tile in C.ORDERS + C.PRINTED_ORDERS)  # barrels
 
 
 def legal_moves(state: State) -> list[M.Move]:
@@ -175,6 +176,8 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
                     if oil[used][colour] > 0:
                         out.append(M.Deliver(contract=ci, need=ni, grade=used))
     total = sum(oil[0]) + sum(oil[1]) + sum(oil[2]) + sum(oil[3])
+    if total < _SMALLEST_ORDER:
+        return out
     at_least: list[list[int]] = []  # barrels of each colour at each grade or above, when needed
     for r, row in enumerate(state.order_rows):
         for slot, tile in enumerate(row):
