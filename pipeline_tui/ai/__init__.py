@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from ..engine import moves as M
 from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
 from ..i18n import _
-from . import heuristic, search
-from .evaluate import evaluate
+from . import evaluate as evaluation, heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # the bot kinds
@@ -158,9 +157,11 @@ def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
             moves=shown
         )
     view = determinize(state, seat, seat_rng(state, seat, seed))
-    planned = evaluate(_play_out(view, seat, plan), seat)
+    planned = evaluation.evaluate(_play_out(view, seat, plan), seat)
     can_pass = any(type(m) is M.Pass for m in game.legal_moves())
-    quick = evaluate(_play_out(determinize(state, seat, seat_rng(state, seat, seed)), seat, []), seat)
+    quick = evaluation.evaluate(
+        _play_out(determinize(state, seat, seat_rng(state, seat, seed)), seat, []), seat
+    )
     gain = round(planned - quick)
     if gain <= 0:
         if can_pass:
