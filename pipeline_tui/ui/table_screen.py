@@ -592,28 +592,28 @@ class TableScreen(Screen):
             return
         if self.advisor is None:
             self.advisor = ai.make_bot(ai.STRONGEST, seed=self.game.setup.seed)
-        count = len(self.game.moves)
+        log = list(self.game.moves)
         table = self.game.clone()
         advisor = self.advisor
         self.advising = True
         self.error = None
         self._refresh_hint()
         self.run_worker(
-            lambda: self._advise(table, advisor, count), thread=True, group="hint", exit_on_error=False
+            lambda: self._advise(table, advisor, log), thread=True, group="hint", exit_on_error=False
         )
 
-    def _advise(self, table: Game, advisor: Any, count: int) -> None:
+    def _advise(self, table: Game, advisor: Any, log: list[M.Move]) -> None:
         """In a worker thread: ask for the hint, then hand it to the UI thread."""
         try:
             advice = advisor.advise(table)
         except Exception as exc:  # a failing bot must not take the table down
             self.app.call_from_thread(self._advice_failed, f"{type(exc).__name__}: {exc}")
             return
-        self.app.call_from_thread(self._show_advice, advice, count)
+        self.app.call_from_thread(self._show_advice, advice, log)
 
-    def _show_advice(self, advice: Any, count: int) -> None:
+    def _show_advice(self, advice: Any, log: list[M.Move]) -> None:
         self.advising = False
-        if len(self.game.moves) == count:  # still the position it was asked about
+        if self.game.moves == log:  # still the position it was asked about
             self.advice = Text(_("Hint: "), style="bold cyan") + Text(
                 M.format_move(advice.move), style="bold"
             )

@@ -3,6 +3,8 @@ seat to act; the move and a one-line reason show in the hint panel and nothing i
 
 from __future__ import annotations
 
+import threading
+
 from pipeline_tui import ai
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.state import clone_state
@@ -40,3 +42,26 @@ async def test_no_hint_while_a_computer_player_is_to_move(tmp_path):
         await pilot.pause()
         assert "a computer player is to move" in hint(app)
         assert not app.screen.advising
+
+
+async def test_a_hint_for_a_position_already_left_is_not_shown(tmp_path):
+    """A move made while the bot thinks: its hint (for the old position) is dropped."""
+    game = new_game(players=2, seed=4)
+    release = threading.Event()
+
+    class SlowAdvisor:
+        def advise(self, table):
+            release.wait(10)
+            return ai.Advice(move=table.legal_moves()[0], reason="slow")
+
+    async with table_for(game, tmp_path, (160, 48)) as (app, pilot):
+        screen = app.screen
+        screen.advisor = SlowAdvisor()
+        await pilot.press("h")
+        await pilot.pause()
+        assert "Asking the strongest computer player" in hint(app)
+        screen.play(game.legal_moves()[0])
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hint: " not in hint(app) and not screen.advising
