@@ -172,11 +172,9 @@ class LobbyScreen(Screen):
 
     def _show_hints_option(self) -> None:
         if self.app.new_table_hints:
-            line = _(
-                "h: new tables offer hints (each player may ask the computer on their turn); h again: off"
-            )
+            line = _("h: hints at new tables: on (each player may ask the computer on their turn)")
         else:
-            line = _("h: new tables offer hints (now off: nobody may ask the computer)")
+            line = _("h: hints at new tables: off (h turns them on)")
         self.query_one("#lobby-hints", Static).update(line)
 
 

@@ -20,7 +20,7 @@ async def _new_table(pilot, hints: bool) -> None:
     if app.new_table_hints != hints:
         await pilot.press("h")
     line = str(app.screen.query_one("#lobby-hints").render())
-    assert ("h again: off" in line) == hints
+    assert ("hints at new tables: on" in line) == hints
     await pilot.press("n")
     await pilot.press("enter")
     await pilot_until(pilot, lambda: at_shared_table(app), "the table")
