@@ -74,11 +74,11 @@ class NetworkMap:
 
     cells: dict[Cell, tuple[int, Paths]]  # cell -> (index of its tile, its paths)
     machines: frozenset[Cell]
-    _trace: Trace | None = None
-    _ordered: list[Cell] | None = None
+    _trace: Trace | None = field(default=None, compare=False, repr=False)
+    _ordered: list[Cell] | None = field(default=None, compare=False, repr=False)
     # What callers derive from the map alone and keep with it (the rules' listings): a map is
     # never changed once built, so neither is what is derived from it.
-    derived: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def pipelines(self) -> list[Pipeline]:
