@@ -202,6 +202,10 @@ def main() -> None:
     )
     per_move = [t / n * 1e3 for t, n in zip(times, moves)]
     print(f"  per move (legal_moves + choice + apply)  median {statistics.median(per_move):6.1f} µs")
+    print(
+        f"  random decisions a second  {sum(moves) / sum(times) * 1e3:,.0f} "
+        "(every move of the timed games over their total time, one process)"
+    )
 
     checked, trusted = bench_apply(games)
     print(f"apply() per move      {checked:7.1f} µs checked, {trusted:.1f} µs trusted")

@@ -121,8 +121,11 @@ def oil(player: PlayerState, code: str) -> int:
 
 
 def legal(game: Game) -> list[M.Move]:
-    """Legal moves computed afresh from the (possibly edited) state."""
-    return rules.legal_moves(game.state)
+    """Legal moves computed afresh from the (possibly edited) state; the fast listing must be
+    the checked one here too, on the hand-built tables of the rules tests."""
+    moves = rules.legal_moves(game.state)
+    assert moves == rules.checked_legal_moves(game.state), "fast and checked listings differ"
+    return moves
 
 
 def legal_of(game: Game, kind: type) -> list[M.Move]:

@@ -7,8 +7,11 @@ never refines, delivers or runs Machines; and 40 rules-level games from a "rich"
 Tanks and oil handed out after setup) where every deep rule runs hundreds of times.
 
 Checked after EVERY move of every game: the invariants of ``tests/invariants.py``; every listed
-move passes ``why_illegal``, the list has no duplicates and is empty exactly when the game is
-over; the move's notation round-trips. In ``Game`` games also after every move: ``undo()`` gives
+move passes ``why_illegal``, the list has no duplicates, is empty exactly when the game is
+over and equals the checked listing (``rules.checked_legal_moves``: the fast ``legal_moves``
+against each rule's candidates filtered by its checks); the move's notation round-trips; and
+``Game.apply`` (which plays a listed move without checking it again) gives the state the
+checked ``apply_move`` gives. In ``Game`` games also after every move: ``undo()`` gives
 back exactly the state before and ``redo()`` exactly the state after. In rich games: the checked
 and trusted paths of ``apply`` give the same state. At sampled points: a fresh replay equals the
 live state, and random moves of every type (most illegal) are judged legal exactly when
@@ -274,8 +277,10 @@ def _negative_check(state: State, legal: list[M.Move], rng: random.Random, apply
 
 
 def _check_listing(state: State, legal: list[M.Move], where: str) -> None:
-    """The listed moves: present unless the game is over, distinct, each legal."""
+    """The listed moves: present unless the game is over, distinct, each legal, and exactly the
+    checked listing (each rule's candidates filtered by its checks), in the same order."""
     assert legal, f"no legal move but the game is not over: {where}"
+    assert legal == rules.checked_legal_moves(state), f"fast and checked listings differ: {where}"
     assert len(set(legal)) == len(legal), f"legal_moves() lists a move twice: {where}"
     for move in legal:
         why = rules.why_illegal(state, move)
@@ -303,9 +308,12 @@ def play_checked(seed: int, players: int, mover=uniform) -> Game:
         move = mover(rng, game.state, legal)
         assert parse_move(format_move(move)) == move
         before = clone_state(game.state)
-        game.apply(move)
+        game.apply(move)  # a listed move: played without a second check
         after = clone_state(game.state)
         context = f"seed {seed}, move {len(game.moves)} ({format_move(move)})"
+        checked = clone_state(before)
+        rules.apply_move(checked, move)
+        assert after == checked, f"Game.apply differs from the checked apply_move: {context}"
         check_invariants(game.state)
         assert game.undo() == move, context
         assert game.state == before, f"undo did not restore the state: {context}"

@@ -8,18 +8,23 @@ moves one per call while the table is as the plan expects (otherwise they plan a
 safe to call from any thread; share one between seats or tables and it only replans more.
 ``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds;
 players meet them as difficulty levels (``LEVELS``: easy, normal, hard), see :func:`bot_kind`.
+``bot.advise(game)`` is a hint: the move the bot would play for the seat to act, with a line
+saying why; ``STRONGEST`` names the kind a hint asks.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 
 from ..engine import moves as M
-from ..engine import Game, SeatKind, apply_trusted
-from . import heuristic, search
+from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
+from ..i18n import _
+from . import evaluate as evaluation, heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # the bot kinds
+STRONGEST = SeatKind.SEARCH.value  # the kind a hint asks: the strongest bot there is
 LEVELS = ("easy", "normal", "hard")  # what players call KINDS, in the same order
 LEVEL_LINES = (
     "plays any legal move at random",
@@ -28,6 +33,8 @@ LEVEL_LINES = (
 )
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
+HINT_MOVES_SHOWN = 4  # planned moves a hint's reason names before "..."
+TURN_STEPS = 200  # a bound on the moves of one turn when playing it out for a hint
 
 
 def _safe(legal: list[M.Move]) -> M.Move:
@@ -65,6 +72,23 @@ class Bot:
         with self._lock:
             return self._choose(game, legal)
 
+    def advise(self, game: Game) -> Advice:
+        """What this bot would play now for the seat to act, and why (a hint). The game is not
+        changed, and the bot's own plan is kept as it was: asking for a hint never changes
+        what the bot plays for its seat later."""
+        legal = game.legal_moves()
+        if not legal:
+            raise ValueError("the game is over: there is no move to advise")
+        with self._lock:
+            kept = list(self.plan)  # _choose pops from the plan it follows
+            try:
+                move = self._choose(game, legal)
+                plan = [move] + [m for _, m in self.plan]
+            finally:
+                self.plan = kept
+        seat = game.state.turn.player
+        return Advice(move=move, reason=_reason(game, seat, plan, self.seed), plan=plan)
+
     def _choose(self, game: Game, legal: list[M.Move]) -> M.Move:
         state = game.state
         seat = state.turn.player
@@ -90,6 +114,62 @@ class Bot:
             return _safe(legal)
         self.plan = plan[1:]
         return plan[0][1]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A hint: the move the bot would play now, why in one line, and the rest of its turn as
+    it plans it (starting with ``move``)."""
+
+    move: M.Move
+    reason: str
+    plan: list[M.Move] = field(default_factory=list)
+
+
+def _turn_ended(state: State, seat: int) -> bool:
+    return state.over or state.turn.player != seat or state.turn.stage == Stage.SETUP
+
+
+def _play_out(state: State, seat: int, moves: list[M.Move]) -> State:
+    """``state`` after ``moves`` (while each is legal) and then the quickest end of the turn:
+    passing, finishing the Action, ending the turn (see :func:`_safe`)."""
+    for move in moves:
+        if _turn_ended(state, seat) or move not in legal_moves(state):
+            break
+        apply_trusted(state, move)
+    for _step in range(TURN_STEPS):
+        if _turn_ended(state, seat):
+            break
+        apply_trusted(state, _safe(legal_moves(state)))
+    return state
+
+
+def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
+    """One line: the planned moves in notation, and what the position after the planned turn
+    is worth (``evaluate``, in dollars) against passing, or ending the turn at once, on a
+    determinized view of the table."""
+    shown = ", ".join(M.format_move(m) for m in plan[:HINT_MOVES_SHOWN])
+    if len(plan) > HINT_MOVES_SHOWN:
+        shown += ", ..."
+    state = game.state
+    if state.turn.stage == Stage.SETUP:
+        return _("{moves}: the rulebook's starting Tanks (2 Crude, then Low, Mid and High)").format(
+            moves=shown
+        )
+    view = determinize(state, seat, seat_rng(state, seat, seed))
+    planned = evaluation.evaluate(_play_out(view, seat, plan), seat)
+    can_pass = any(type(m) is M.Pass for m in game.legal_moves())
+    quick = evaluation.evaluate(
+        _play_out(determinize(state, seat, seat_rng(state, seat, seed)), seat, []), seat
+    )
+    gain = round(planned - quick)
+    if gain <= 0:
+        if can_pass:
+            return _("{moves}: no better than passing").format(moves=shown)
+        return _("{moves}: no better than ending the turn now").format(moves=shown)
+    if can_pass:
+        return _("{moves}: worth about ${gain} more than passing").format(moves=shown, gain=gain)
+    return _("{moves}: worth about ${gain} more than ending the turn now").format(moves=shown, gain=gain)
 
 
 def level_of(kind: str) -> str:
@@ -125,6 +205,8 @@ __all__ = [
     "KINDS",
     "LEVELS",
     "LEVEL_LINES",
+    "STRONGEST",
+    "Advice",
     "Bot",
     "bot_kind",
     "choose_move",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..data.components import pipe_tiles
 
@@ -60,15 +61,49 @@ class Pipeline:
         return self.segments + per_four * (self.segments // 4)
 
 
+Trace = tuple[list[Pipeline], dict[SegmentKey, Pipeline], dict[SegmentKey, Pipeline]]
+
+
 @dataclass(slots=True)
 class NetworkMap:
-    """Everything derived from a list of placed tiles and machines (pure, cached by the game)."""
+    """Everything derived from a list of placed tiles and machines (pure, cached by the game).
+
+    The cells are laid out at once; the Pipelines are traced the first time they are asked for
+    (placing a tile or choosing where to run needs only the cells). The trace is stored in one
+    assignment, so threads sharing a cached map see it whole or not at all."""
 
     cells: dict[Cell, tuple[int, Paths]]  # cell -> (index of its tile, its paths)
     machines: frozenset[Cell]
-    pipelines: list[Pipeline] = field(default_factory=list)
-    by_key: dict[SegmentKey, Pipeline] = field(default_factory=dict)
-    segment_pipeline: dict[SegmentKey, Pipeline] = field(default_factory=dict)
+    _trace: Trace | None = field(default=None, compare=False, repr=False)
+    _ordered: list[Cell] | None = field(default=None, compare=False, repr=False)
+    # What callers derive from the map alone and keep with it (the rules' listings): a map is
+    # never changed once built, so neither is what is derived from it.
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def pipelines(self) -> list[Pipeline]:
+        return (self._trace or self._traced())[0]
+
+    @property
+    def by_key(self) -> dict[SegmentKey, Pipeline]:
+        """Each Pipeline by its key (its smallest segment)."""
+        return (self._trace or self._traced())[1]
+
+    @property
+    def segment_pipeline(self) -> dict[SegmentKey, Pipeline]:
+        """The Pipeline each segment belongs to."""
+        return (self._trace or self._traced())[2]
+
+    def _traced(self) -> Trace:
+        trace = self._trace = _trace(self.cells, self.machines)
+        return trace
+
+    def ordered_cells(self) -> list[Cell]:
+        """The covered cells in sorted order (the places a worker may run the network from)."""
+        ordered = self._ordered
+        if ordered is None:
+            ordered = self._ordered = sorted(self.cells)
+        return ordered
 
     def tile_of(self, cell: Cell) -> int | None:
         entry = self.cells.get(cell)
@@ -93,73 +128,74 @@ class NetworkMap:
 
 
 def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Sequence[int]]) -> NetworkMap:
-    """Trace every Pipeline of a network with a union-find over segments."""
+    """Lay out a network's cells; its Pipelines are traced when first asked for."""
     cells: dict[Cell, tuple[int, Paths]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    machine_cells = frozenset((m[0], m[1]) for m in machines)
-    parent: dict[SegmentKey, SegmentKey] = {}
+    return NetworkMap(cells=cells, machines=frozenset((m[0], m[1]) for m in machines))
 
-    def find(k: SegmentKey) -> SegmentKey:
-        root = k
-        while parent[root] != root:
-            root = parent[root]
-        while parent[k] != root:
-            parent[k], k = root, parent[k]
-        return root
 
+def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
+    """Trace every Pipeline of a network: from each segment not yet reached, follow the
+    same-colour segments meeting it edge to edge; a Machine's half is never entered, and every
+    Pipeline ending at its edge is attached to it. Pipelines come in the order of their keys."""
+    reached: set[SegmentKey] = set()
+    found: list[tuple[SegmentKey, list[SegmentKey], set[Cell], int]] = []
     for (cx, cy), (_, paths) in cells.items():
         if (cx, cy) in machine_cells:
             continue
-        parent[(cx, cy, 0)] = (cx, cy, 0)
-        parent[(cx, cy, 1)] = (cx, cy, 1)
-    attached: dict[SegmentKey, set[Cell]] = {}
-    for (cx, cy), (_, paths) in cells.items():
-        if (cx, cy) in machine_cells:
-            continue
-        for k, (e1, e2, colour) in enumerate(paths):
-            for edge in (e1, e2):
-                dx, dy = DIRS[edge]
-                n = (cx + dx, cy + dy)
-                entry = cells.get(n)
-                if entry is None:
-                    continue
-                if n in machine_cells:
-                    attached.setdefault((cx, cy, k), set()).add(n)
-                    continue
-                back = (edge + 2) % 4
-                npaths = entry[1]
-                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
-                if npaths[k2][2] == colour:
-                    ra, rb = find((cx, cy, k)), find((n[0], n[1], k2))
-                    if ra != rb:
-                        parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[SegmentKey, list[SegmentKey]] = {}
-    for seg in parent:
-        groups.setdefault(find(seg), []).append(seg)
-    net = NetworkMap(cells=cells, machines=machine_cells)
-    for root, segs in sorted(groups.items()):
-        segs.sort()
-        x, y, k = segs[0]
-        colour = cells[(x, y)][1][k][2]
-        mach: set[Cell] = set()
-        for s in segs:
-            mach |= attached.get(s, set())
+        for k0 in (0, 1):
+            start = (cx, cy, k0)
+            if start in reached:
+                continue
+            reached.add(start)
+            colour = paths[k0][2]
+            segs: list[SegmentKey] = []
+            machines: set[Cell] = set()
+            todo = [start]
+            while todo:
+                seg = todo.pop()
+                segs.append(seg)
+                x, y, k = seg
+                e1, e2, _ = cells[(x, y)][1][k]
+                for edge in (e1, e2):
+                    dx, dy = DIRS[edge]
+                    n = (x + dx, y + dy)
+                    entry = cells.get(n)
+                    if entry is None:
+                        continue
+                    if n in machine_cells:
+                        machines.add(n)
+                        continue
+                    back = (edge + 2) % 4
+                    npaths = entry[1]
+                    k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
+                    if npaths[k2][2] == colour:
+                        other = (n[0], n[1], k2)
+                        if other not in reached:
+                            reached.add(other)
+                            todo.append(other)
+            found.append((min(segs), segs, machines, colour))
+    found.sort(key=lambda f: f[0])
+    pipelines: list[Pipeline] = []
+    by_key: dict[SegmentKey, Pipeline] = {}
+    segment_pipeline: dict[SegmentKey, Pipeline] = {}
+    for key, segs, machines, colour in found:
         p = Pipeline(
-            key=segs[0],
+            key=key,
             colour=colour,
             segments=len(segs),
             tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
-            machines=frozenset(mach),
+            machines=frozenset(machines),
         )
-        net.pipelines.append(p)
-        net.by_key[p.key] = p
+        pipelines.append(p)
+        by_key[key] = p
         for s in segs:
-            net.segment_pipeline[s] = p
-    return net
+            segment_pipeline[s] = p
+    return pipelines, by_key, segment_pipeline
 
 
 def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | None:
@@ -181,23 +217,23 @@ def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | Non
 
 
 def legal_placements(cells: Collection[Cell]) -> list[tuple[int, int, int]]:
-    """All (x, y, rot) where a tile may go; see :func:`placement_ok`."""
+    """All (x, y, rot) where a tile may go, sorted; see :func:`placement_ok`. Every pair of
+    free neighbouring cells touching the network takes a tile both ways round."""
     if not cells:
         return [(0, 0, r) for r in range(4)]
     frontier = set()
     for cx, cy in cells:
-        for dx, dy in DIRS:
-            n = (cx + dx, cy + dy)
+        for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
             if n not in cells:
                 frontier.add(n)
-    out = set()
-    for fx, fy in frontier:
-        for rot in range(4):
-            dx, dy = ROT_DIRS[rot]
-            if (fx + dx, fy + dy) not in cells:
-                out.add((fx, fy, rot))  # half A on the frontier
-            # half B on the frontier, half A on the far cell
-            bx, by = fx - dx, fy - dy
-            if (bx, by) not in cells:
-                out.add((bx, by, rot))
-    return sorted(out)
+    out = []
+    for f in frontier:
+        fx, fy = f
+        for rot, (dx, dy) in enumerate(ROT_DIRS):
+            g = (fx + dx, fy + dy)
+            if g in cells or (g in frontier and g < f):  # covered, or met from g's side
+                continue
+            out.append((fx, fy, rot))  # half A on f, half B on g
+            out.append((g[0], g[1], (rot + 2) % 4))  # half A on g, half B on f
+    out.sort()
+    return out

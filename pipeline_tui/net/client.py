@@ -92,9 +92,14 @@ class TableClient:
         reply = await self._call(ListTables(id=0))
         return reply.tables if isinstance(reply, Tables) else []
 
-    async def create_table(self, setup: GameSetup, name: str = "", colours: list[str] | None = None) -> str:
-        """A new table (every human seat open; ``colours``: a colour name per seat); its id."""
-        reply = await self._call(CreateTable(id=0, setup=setup, name=name, colours=list(colours or [])))
+    async def create_table(
+        self, setup: GameSetup, name: str = "", colours: list[str] | None = None, hints: bool = False
+    ) -> str:
+        """A new table (every human seat open; ``colours``: a colour name per seat; ``hints``:
+        the seated players may ask for a hint); its id."""
+        reply = await self._call(
+            CreateTable(id=0, setup=setup, name=name, colours=list(colours or []), hints=hints)
+        )
         assert isinstance(reply, Created)
         return reply.table_id
 

@@ -294,7 +294,9 @@ class Hub:
         if isinstance(request, ListTables):
             conn.send(Tables(id=rid, tables=await self._call(service.list, conn.identity)))
         elif isinstance(request, CreateTable):
-            table_id = await self._call(self._create_sync, request.setup, request.name, request.colours)
+            table_id = await self._call(
+                self._create_sync, request.setup, request.name, request.colours, request.hints
+            )
             conn.send(Created(id=rid, table_id=table_id))
             self._kick_bots(table_id)
         elif isinstance(request, Join):
@@ -328,8 +330,8 @@ class Hub:
         elif isinstance(request, Hello):
             raise TableError("Server: this connection has already signed in")
 
-    def _create_sync(self, setup: GameSetup, name: str, colours: list[str]) -> str:
-        return self.service.create(setup, name, colours).id
+    def _create_sync(self, setup: GameSetup, name: str, colours: list[str], hints: bool = False) -> str:
+        return self.service.create(setup, name, colours, hints).id
 
     def _rejoin_sync(self, table_id: str, old: int | None | _Unjoined, note: str) -> Update:
         if not isinstance(old, _Unjoined):

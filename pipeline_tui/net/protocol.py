@@ -57,6 +57,7 @@ class TableInfo(msgspec.Struct):
     round: int
     over: bool
     yours: list[int] = []  # the seats bound to the key that asked (0-based)
+    hints: bool = False  # the seated players may ask the strongest bot for a hint
 
 
 class Joined(msgspec.Struct):
@@ -68,6 +69,7 @@ class Joined(msgspec.Struct):
     seats: list[SeatInfo]
     seat: int | None  # the seat this connection plays; None = spectator
     colours: list[str] = []  # a colour name per seat; [] = the defaults
+    hints: bool = False  # the table's option: hints for the seated players, on their turn
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -101,6 +103,7 @@ class CreateTable(Request, tag="create_table"):
     setup: GameSetup
     name: str = ""
     colours: list[str] = []  # a colour name per seat, as chosen on the new-table form; [] = defaults
+    hints: bool = False  # hints from the strongest bot at this table (off unless asked for)
 
 
 class Join(Request, tag="join"):

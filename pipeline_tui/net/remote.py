@@ -40,6 +40,7 @@ class RemoteGame:
         self.seats: list[SeatInfo] = list(joined.seats)
         self.setup = joined.setup
         self.colours: list[str] = list(joined.colours)  # a colour name per seat; [] = defaults
+        self.hints = joined.hints  # the table's option: hints for the seated players
         self.note = ""
         self._game = Game(joined.setup)
         self._replay(joined.moves)

@@ -59,6 +59,7 @@ class TableMeta(msgspec.Struct):
     name: str
     seats: list[SeatBinding | None]
     colours: list[str] = []  # a colour name per seat (the app's names); [] = its defaults
+    hints: bool = False  # chosen when the table is made; files from before the option: off
 
 
 def _clean_name(text: str, limit: int, what: str) -> str:
@@ -80,6 +81,7 @@ class Table:
         self.name = meta.name
         self.bindings: list[SeatBinding | None] = list(meta.seats)
         self.colours = list(meta.colours)
+        self.hints = meta.hints
         self.present = [0] * len(game.setup.players)  # joined connections per seat
         self.handed_back: set[int] = set()  # computer seats whose bot failed (until a restart)
 
@@ -90,7 +92,9 @@ class Table:
         return [i for i, b in enumerate(self.bindings) if b is not None and b.identity == identity]
 
     def meta(self) -> TableMeta:
-        return TableMeta(name=self.name, seats=list(self.bindings), colours=list(self.colours))
+        return TableMeta(
+            name=self.name, seats=list(self.bindings), colours=list(self.colours), hints=self.hints
+        )
 
     def seat_name(self, seat: int) -> str:
         return self.game.setup.players[seat].name
@@ -124,6 +128,7 @@ class Table:
             round=state.round,
             over=self.game.is_over(),
             yours=self.seats_of(identity) if identity else [],
+            hints=self.hints,
         )
 
     def log(self) -> list[str]:
@@ -221,9 +226,12 @@ class TableService:
             raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
 
     # --- requests -------------------------------------------------------------------------
-    def create(self, setup: GameSetup, name: str = "", colours: Sequence[str] | None = None) -> Table:
+    def create(
+        self, setup: GameSetup, name: str = "", colours: Sequence[str] | None = None, hints: bool = False
+    ) -> Table:
         """A new table with every human seat open, written to its file before it is listed.
-        ``colours`` (a distinct colour name per seat) are kept for every session to draw."""
+        ``colours`` (a distinct colour name per seat) are kept for every session to draw;
+        ``hints``: the seated players may ask the strongest bot for a hint on their turn."""
         if len(self.tables) >= MAX_TABLES:
             raise TableError(f"Table: this server already has {MAX_TABLES} tables")
         try:
@@ -253,7 +261,7 @@ class TableService:
             table_id,
             self.dir / f"{table_id}.json",
             Game(setup),
-            TableMeta(name=label, seats=[None] * len(setup.players), colours=colours),
+            TableMeta(name=label, seats=[None] * len(setup.players), colours=colours, hints=bool(hints)),
         )
         self._save(table)
         self.tables[table_id] = table
@@ -295,6 +303,7 @@ class TableService:
             seats=table.seats(),
             seat=seat,
             colours=list(table.colours),
+            hints=table.hints,
         )
 
     def leave(self, table_id: str, seat: int | None) -> None:

@@ -66,6 +66,7 @@ delivered and `-` while open; a Tank is `[..]`.
 | enter in the list | with a Pipe tile in hand: place it where the ghost shows |
 | `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); `∙` marks one |
 | ctrl+z / ctrl+y | undo / redo a move |
+| `h` | a hint: what the strongest computer player would play now, and why (nothing is played; at a shared table if it was made with hints) |
 | `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |
 | F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |
 | 1 2 3 4 / 0 | show another player's board and network / back to the player to act |

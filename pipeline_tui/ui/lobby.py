@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine import GameSetup, SeatKind
+from ..i18n import N_, _
 from ..net.client import TableClient
 from ..net.protocol import TableError, TableInfo, Update
 from ..net.remote import RemoteGame
@@ -54,10 +55,12 @@ class LobbyScreen(Screen):
     #lobby-box { padding: 1 2; }
     #tables { height: 1fr; }
     #lobby-error { color: $error; height: auto; }
+    #lobby-hints { height: auto; }
     """
 
     BINDINGS = [
         Binding("n", "new_table", "New table"),
+        Binding("h", "toggle_hints", N_("Hints"), show=False),
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
         Binding("escape", "app.quit", "Quit"),
@@ -74,6 +77,7 @@ class LobbyScreen(Screen):
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
             yield Static("Enter: sit at a seat (or back at yours)   w: watch   n: new table", classes="dim")
+            yield Static(id="lobby-hints", classes="dim")
         yield Footer()
         yield TooSmall()
 
@@ -83,6 +87,7 @@ class LobbyScreen(Screen):
         table = self.query_one("#tables", DataTable)
         table.add_columns("Table", "Seats", "Year", "Round", "Moves", "State")
         table.focus()
+        self._show_hints_option()
         self.poll = self.set_interval(REFRESH_SECONDS, self.action_refresh)
         self.action_refresh()
 
@@ -125,7 +130,7 @@ class LobbyScreen(Screen):
                 str(info.year),
                 str(info.round),
                 str(info.moves),
-                state,
+                state + (_(", hints") if info.hints else ""),
                 key=info.id,
             )
         if not tables:
@@ -158,6 +163,19 @@ class LobbyScreen(Screen):
 
     def action_new_table(self) -> None:
         self.app.push_screen(NewGameScreen())
+
+    def action_toggle_hints(self) -> None:
+        """h: whether the tables made from here on offer hints (a table's option, chosen when
+        it is made and kept with it; off unless turned on here)."""
+        self.app.new_table_hints = not self.app.new_table_hints
+        self._show_hints_option()
+
+    def _show_hints_option(self) -> None:
+        if self.app.new_table_hints:
+            line = _("h: hints at new tables: on (each player may ask the computer on their turn)")
+        else:
+            line = _("h: hints at new tables: off (h turns them on)")
+        self.query_one("#lobby-hints", Static).update(line)
 
 
 class SeatScreen(ModalScreen[None]):
@@ -233,6 +251,7 @@ class SharedApp(PipelineApp):
         self.on_lost = on_lost
         self.client: TableClient | None = None
         self.remote: RemoteGame | None = None
+        self.new_table_hints = False  # the lobby's choice for the tables it makes (h)
 
     async def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not the title screen of the local app
@@ -317,7 +336,7 @@ class SharedApp(PipelineApp):
     @work(exclusive=True, group="join")
     async def _create(self, setup: GameSetup, colours: list[str] | None = None) -> None:
         try:
-            table_id = await self.client.create_table(setup, colours=colours)
+            table_id = await self.client.create_table(setup, colours=colours, hints=self.new_table_hints)
         except TableError as exc:
             self._lobby_error(str(exc))
             self._back_to_title()

@@ -16,6 +16,7 @@ from textual.binding import Binding
 
 from .. import storage
 from ..engine import Game, IllegalMove, SeatKind, format_move
+from ..i18n import _
 from .style import seat_style
 from .widgets import Choice, MoveList
 
@@ -65,6 +66,11 @@ class HotSeat:
 
     def hint(self, move) -> Text | None:
         """The hint panel, or ``None`` for the table's own (the player to act, the ghost...)."""
+        return None
+
+    def no_hint(self) -> str | None:
+        """Why the hint key asks nothing here (one line), or ``None``: it asks for the seat to
+        act."""
         return None
 
     def summarises(self, seat: int) -> bool:
@@ -129,6 +135,18 @@ class SharedSeat(HotSeat):
     def own_board(self) -> int | None:
         """Your own board (the one to act's when watching)."""
         return self.screen.game.seat
+
+    def no_hint(self) -> str | None:
+        """Hints are a table option chosen when the table is made, for the seated players on
+        their own turn."""
+        game = self.screen.game
+        if not game.hints:
+            return _("hints are off at this table (chosen when it was made)")
+        if game.spectator:
+            return _("hints are for the players seated at this table")
+        if not game.my_turn():
+            return _("a hint is for your own turn")
+        return None
 
     def summarises(self, seat: int) -> bool:
         """None yet: at a shared table a summary row in the log cost layouts per move (the
@@ -209,7 +227,7 @@ class Replay(HotSeat):
         Binding("R", "policy('round', (-1, False))", "Round back", show=False),
         Binding("p", "policy('play_from_here')", "Play on"),
     )
-    hidden = frozenset({"undo", "redo", "prompt", "save_as"})
+    hidden = frozenset({"undo", "redo", "prompt", "save_as", "hint"})
 
     def __init__(self) -> None:
         self.position = 0

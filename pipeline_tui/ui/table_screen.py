@@ -25,6 +25,7 @@ from textual.widgets import Input
 
 from .. import storage
 from ..data import components as C
+from ..i18n import N_, _
 from ..engine import moves as M
 from ..engine import (
     Game,
@@ -95,6 +96,7 @@ class TableScreen(Screen):
         Binding("f8", "cards", "Cards", show=False),
         Binding("ctrl+s", "save_as", "Save as", show=False),
         Binding("escape", "focus_moves", "Move list", show=False),
+        Binding("h", "hint", N_("Hint"), show=False),
     ]
 
     def __init__(
@@ -127,6 +129,9 @@ class TableScreen(Screen):
         self.thinking = False  # a computer seat is choosing its move
         self.bots: dict[int, Any] = {}  # seat -> its bot, kept so it plays out its turn plan
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
+        self.advisor: Any = None  # the strongest bot, asked for hints (never plays a seat)
+        self.advising = False  # a hint is being worked out
+        self.advice: Text | None = None  # the hint shown, until the next move
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
@@ -393,6 +398,12 @@ class TableScreen(Screen):
             else:
                 out.append(f"{player.name} to play. ", style="bold")
                 out.append("Pick a move, or press : to type one.", style="dim")
+        if self.advising:
+            out.append("\n")
+            out.append(_("Asking the strongest computer player for a hint..."), style="dim")
+        elif self.advice is not None:
+            out.append("\n")
+            out.append_text(self.advice)
         if move is not None:
             tile = pipe_tile_taken(state, move)
             if tile is not None:
@@ -428,6 +439,7 @@ class TableScreen(Screen):
         self.seat_shown = None
         self.mark = None
         self.error = None
+        self.advice = None
         self._announce()
         self._summarise()
         self.autosave()
@@ -559,6 +571,62 @@ class TableScreen(Screen):
         self.bot_broken = True
         self._refresh_moves()
         self.show_error(f"the computer player failed ({reason}); play its moves by hand")
+
+    # --- hints ---
+    def action_hint(self) -> None:
+        """h: ask the strongest bot what it would play now for the seat to act. The move and a
+        one-line reason go to the hint panel; nothing is played. The bot thinks in a worker
+        thread on a copy of the game, so the table never waits for it."""
+        ai = bot_module()
+        why = self.policy.no_hint()
+        if why is None and self.game.is_over():
+            why = _("the game is over")
+        elif why is None and self.bot_kind() is not None:
+            why = _("a computer player is to move")
+        elif why is None and (ai is None or not hasattr(ai, "STRONGEST")):
+            why = _("no computer player is installed to ask")
+        if why is not None:
+            self.show_error(why)
+            return
+        if self.advising:
+            return
+        if self.advisor is None:
+            self.advisor = ai.make_bot(ai.STRONGEST, seed=self.game.setup.seed)
+        log = list(self.game.moves)
+        table = self.game.clone()
+        advisor = self.advisor
+        self.advising = True
+        self.error = None
+        self._refresh_hint()
+        self.run_worker(
+            lambda: self._advise(table, advisor, log), thread=True, group="hint", exit_on_error=False
+        )
+
+    def _advise(self, table: Game, advisor: Any, log: list[M.Move]) -> None:
+        """In a worker thread: ask for the hint, then hand it to the UI thread."""
+        try:
+            advice = advisor.advise(table)
+        except Exception as exc:  # a failing bot must not take the table down
+            self.app.call_from_thread(self._advice_failed, f"{type(exc).__name__}: {exc}")
+            return
+        self.app.call_from_thread(self._show_advice, advice, log)
+
+    def _show_advice(self, advice: Any, log: list[M.Move]) -> None:
+        self.advising = False
+        if self.game.moves == log:  # still the position it was asked about
+            self.advice = Text(_("Hint: "), style="bold cyan") + Text(
+                M.format_move(advice.move), style="bold"
+            )
+            self.advice.append("\n")
+            self.advice.append(advice.reason, style="italic")
+        self._refresh_hint()
+
+    def _advice_failed(self, reason: str) -> None:
+        self.advising = False
+        self.error = Text(_("No hint: "), style="bold red") + Text(
+            _("the computer player failed ({reason})").format(reason=reason)
+        )
+        self._refresh_hint()
 
     def save_meta(self) -> dict:
         """What the UI keeps in a save's meta: the seat colours."""

@@ -57,7 +57,7 @@ def test_create_writes_a_loadable_table_file_with_open_seats(service: TableServi
     assert first.path == service.dir / "t1.json"
     assert len(load_game(first.path).moves) == 0
     saved = read_save(first.path).meta["table"]
-    assert saved == {"name": "Friday game", "seats": [None, None, None], "colours": []}
+    assert saved == {"name": "Friday game", "seats": [None, None, None], "colours": [], "hints": False}
     info = service.list()[0]
     assert [(s.name, s.kind, s.holder) for s in info.seats] == [
         ("Ada", "human", None),
@@ -107,6 +107,31 @@ def test_a_table_file_from_before_colours_still_loads(service: TableService) -> 
     table.path.write_text(text.replace(', "colours": []', "").replace(',"colours":[]', ""))
     assert "colours" not in table.path.read_text()
     assert TableService(service.dir).join(table.id, ALICE, "alice", 0).colours == []
+
+
+def test_hints_are_a_table_option_kept_with_the_table(service: TableService) -> None:
+    """Off unless asked for when the table is made; told to the lobby and to every session;
+    saved with the table, so a restart keeps it."""
+    plain = service.create(setup("human", "human"))
+    hinted = service.create(setup("human", "human", "heuristic"), hints=True)
+    assert [t.hints for t in service.list()] == [False, True]
+    assert service.join(plain.id, ALICE, "alice", 0).hints is False
+    assert service.join(hinted.id, ALICE, "alice", 0).hints is True
+    assert read_save(hinted.path).meta["table"]["hints"] is True
+    again = TableService(service.dir)
+    assert again.join(hinted.id, CAROL, "carol", None).hints is True
+    assert again.join(plain.id, CAROL, "carol", None).hints is False
+    assert [t.hints for t in again.list()] == [False, True]
+
+
+def test_a_table_file_from_before_the_hints_option_loads_with_hints_off(service: TableService) -> None:
+    table = service.create(setup("human", "human"), hints=True)
+    text = table.path.read_text()
+    table.path.write_text(text.replace(', "hints": true', "").replace(',"hints":true', ""))
+    assert "hints" not in table.path.read_text()
+    again = TableService(service.dir)
+    assert again.problems == []
+    assert again.join(table.id, ALICE, "alice", 0).hints is False
 
 
 @pytest.mark.parametrize(

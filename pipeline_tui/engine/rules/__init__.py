@@ -49,6 +49,7 @@ from .base import (
     n_players,
     network,
 )
+from .fast import legal_moves
 from .cross import CROSS_ACTIONS, ICON_ACTIONS, cross_distance, secondary_cost
 from .machines import machines_run_cost
 from .markets import market_price
@@ -64,6 +65,7 @@ __all__ = [
     "action_title",
     "apply_move",
     "apply_trusted",
+    "checked_legal_moves",
     "cross_distance",
     "current",
     "edition",
@@ -235,8 +237,10 @@ def _action_moves(state: State) -> list[M.Move]:
     return []
 
 
-def legal_moves(state: State) -> list[M.Move]:
-    """Every move the current player may make now, in a stable order."""
+def checked_legal_moves(state: State) -> list[M.Move]:
+    """Every move the current player may make now, in a stable order: each rule's candidates
+    filtered by its own checks. The reference for :func:`legal_moves` (``fast``), which lists
+    the same moves in the same order without repeating the shared tests per candidate."""
     if state.over:
         return []
     t = state.turn

@@ -1,0 +1,87 @@
+"""Hints (issue 16, point 5): ``Bot.advise`` says what a bot would play now and why, changes
+neither the game nor the bot's own plan, and works for every planning kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline_tui import ai
+from pipeline_tui.engine import moves as M
+from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+from pipeline_tui.engine.state import clone_state
+
+
+def _game(kinds: list[str], seed: int = 5) -> Game:
+    return Game(GameSetup(seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds))))
+
+
+def _played(kinds: list[str], moves: int, seed: int = 5) -> Game:
+    game = _game(kinds, seed)
+    bots = [ai.make_bot(k if k != "human" else "heuristic", samples=1) for k in kinds]
+    while not game.is_over() and len(game.moves) < moves:
+        game.apply(bots[game.current_player].choose(game.clone()))
+    return game
+
+
+def test_the_strongest_kind_is_a_bot_kind() -> None:
+    assert ai.STRONGEST in ai.KINDS
+    assert ai.STRONGEST == "search"
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_advice_is_a_legal_move_with_a_reason_and_changes_nothing(kind: str) -> None:
+    for moves in (10, 40, 75, 110):
+        game = _played(["heuristic", "heuristic"], moves)
+        before, log = clone_state(game.state), list(game.moves)
+        advice = ai.make_bot(kind, samples=2).advise(game)
+        assert advice.move in game.legal_moves()
+        assert advice.plan[0] == advice.move
+        assert M.format_move(advice.move) in advice.reason
+        assert (
+            "worth about $" in advice.reason
+            or "no better than" in advice.reason
+            or "starting Tanks" in advice.reason
+        )
+        assert game.state == before and game.moves == log
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_advice_is_the_move_the_bot_would_play(kind: str) -> None:
+    game = _played(["heuristic", "heuristic"], 30)
+    assert ai.make_bot(kind, samples=2).advise(game).move == ai.make_bot(kind, samples=2).choose(game)
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_asking_for_hints_does_not_change_what_a_computer_seat_plays(kind: str) -> None:
+    """Two bots of one kind play the same seat of the same game; one is asked for a hint before
+    every move, twice. Both keep the same turn plan and choose the same moves throughout."""
+    plain, asked = ai.make_bot(kind, samples=2), ai.make_bot(kind, samples=2)
+    game = _game([kind, "heuristic"], seed=9)
+    other = ai.make_bot("heuristic")
+    while not game.is_over() and len(game.moves) < 90:
+        if game.current_player == 0:
+            asked.advise(game)
+            assert asked.plan == plain.plan  # the rest of its turn, kept as it was
+            move = plain.choose(game)
+            asked.advise(game)
+            assert asked.choose(game) == move
+            assert asked.plan == plain.plan
+        else:
+            move = other.choose(game)
+        game.apply(move)
+    assert len(game.moves) == 90
+
+
+def test_advice_during_setup_names_the_starting_tanks() -> None:
+    game = _game(["human", "human"])
+    advice = ai.make_bot(ai.STRONGEST).advise(game)
+    assert isinstance(advice.move, M.PlaceStartingTank)
+    assert "starting Tanks" in advice.reason
+
+
+def test_there_is_no_advice_once_the_game_is_over() -> None:
+    game = _played(["random", "random"], 10_000)
+    assert game.is_over()
+    with pytest.raises(ValueError, match="game is over"):
+        ai.make_bot(ai.STRONGEST).advise(game)
