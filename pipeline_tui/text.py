@@ -501,11 +501,11 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
         if "crude" in tile.prices:
             ladder = _("crude ladder {name}").format(name=f"{tile.name:<7}")
             markets.append(f"  {ladder} {' '.join(map(str, tile.prices['crude']))}")
-        else:
-            grades = "   ".join(
-                f"{_shown(grade)} {' '.join(map(str, p))}" for grade, p in tile.prices.items()
-            )
-            markets.append("  " + _("refined pattern {name}").format(name=tile.name) + "  " + grades)
+        else:  # one line, or a line per grade where the words make it wider than the page
+            head = "  " + _("refined pattern {name}").format(name=tile.name)
+            grades = [f"{_shown(grade)} {' '.join(map(str, p))}" for grade, p in tile.prices.items()]
+            line = head + "  " + "   ".join(grades)
+            markets += [line] if len(line) <= width else [head, *(f"    {grade}" for grade in grades)]
     if ref.market_tiles:
         markets.append("")
     markets += _wrap(_shown(ref.market_rows_note), "", width)

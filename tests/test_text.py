@@ -231,7 +231,7 @@ def test_the_table_in_russian(russian):
     )
     assert "причитается: 1 правительственная труба (GOV ежегодно), 2 цистерны (SHOP II)" in text
     assert "Квадрант 1: закрыт, осталось 8 тайлов: 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8" in text
-    assert "  Сеть нефтепроводов: 1 тайл, 0 насосов; самый длинный нефтепровод" in text
+    assert "  Сеть нефтепроводов: 1 тайл, 0 насосов; длиннейший нефтепровод" in text
     assert "Заказы (выполнить: 'fulfil O3.1 ...'):\n  3 барреля   O3.1 " in text
     assert "  5 баррелей  O5.1 " in text
     assert "  C-OC  8[O] 7[O] 6[O] 5[O]\n" in render_state(
@@ -279,3 +279,6 @@ def test_components_in_russian_keep_english_section_keys(russian):
     assert "\nРяд низкого сорта\n  #200 SL SL SL     $60\n" in text
     assert "\n3 барреля\n" in text and "\n5 баррелей\n" in text
     assert [title for title, _lines in render_components(ref)] == list(COMPONENT_SECTIONS)
+    for edition in (1, 2):  # the app's reference screen is 74 columns wide in Russian too
+        tables = render_components(reference(edition), width=74)
+        assert max(len(line) for _title, lines in tables for line in lines) <= 74
