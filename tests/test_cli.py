@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline_tui import __version__
+from pipeline_tui import __version__, cli, i18n
 from pipeline_tui.cli import main
-from pipeline_tui.engine import parse_move
+from pipeline_tui.engine import Game, GameSetup, IllegalMove, format_move, parse_move
 from pipeline_tui.storage import load_game, read_save
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -364,3 +364,118 @@ def test_components_of_edition_1(capsys):
 def test_components_refuses_an_unknown_edition_in_one_line(capsys):
     code, _, err = run(capsys, "components", "--edition", "7")
     assert code == 2 and "invalid choice: 7" in one_line_error(err)
+
+
+# --- the chosen language (issue 15): words translated, notation and JSON the same --------------
+
+
+def speak(monkeypatch, language: str) -> None:
+    """Run the command line in ``language``, chosen both ways the command may read it."""
+    monkeypatch.setenv("PIPELINE_TUI_LANG", language)
+    i18n.set_language(language)
+
+
+@pytest.fixture
+def russian(monkeypatch):
+    speak(monkeypatch, "ru")
+    yield
+    i18n.set_language("en")
+
+
+def test_play_in_russian_takes_the_same_notation_and_refuses_in_russian(capsys, monkeypatch, saves, russian):
+    script = "\n".join(["start-tank H", "buy C-OC#1", "frobnicate", "99", "undo", "redo", "help", "quit", ""])
+    game = Game(GameSetup.default(players=2, seed=12))
+    game.apply(parse_move("start-tank H"))
+    with pytest.raises(IllegalMove) as refused:
+        game.apply(parse_move("buy C-OC#1"))
+    code, out, err = play(capsys, monkeypatch, script, "--seed", "12", "--players", "2")
+    assert code == 0 and err == ""
+    assert out.startswith("«Нефтепровод», сид 12. Команды: введите 'help'.\nГод 1 из 3, раунд 1 из 8\n")
+    assert "Возможные ходы:\n  1) start-tank C" in out
+    assert f"нельзя: {refused.value}\n" in out
+    assert "непонятно: " in out and "(введите 'help')" in out
+    assert "нет хода 99: выберите от 1 до 4" in out
+    assert "отменён ход: start-tank H" in out and "возвращён ход: start-tank H" in out
+    assert "save ФАЙЛ (сохранить)" in out
+    assert out.rstrip().endswith(f"вы вышли из игры; автосохранено в {saves / 'autosave-12.json'}")
+    for english in ("Legal moves", "illegal:", "not understood", "Year 1"):
+        assert english not in out
+    assert load_game(saves / "autosave-12.json").moves == [parse_move("start-tank H")]
+
+
+def test_replay_text_in_russian(capsys, fixture_save, russian):
+    game = load_game(fixture_save)
+    total = len(game.moves)
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--to", "12", "--text")
+    assert code == 0
+    assert out.startswith(f"После хода 12 из {total}: {format_move(game.moves[11])}\n")
+    state = game.state_at(12)
+    assert f"Год {state.year} из 3, раунд {state.round} из" in out
+    assert "Крест действий (конец луча / внутреннее поле, [рабочие]):" in out
+    assert "  Парк цистерн:\n" in out
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--to", "0", "--text")
+    assert out.startswith(f"После хода 0 из {total} (поле после подготовки к игре)\n")
+    code, out, _ = run(capsys, "replay", str(fixture_save), "--text")
+    assert "\nИтого " in out and "\nМесто " in out
+    assert out.rstrip().endswith(f"Победитель: {game.scores()[0].name}")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["components", "--json"],
+        ["components", "--json", "--edition", "1"],
+        ["replay", str(FIXTURES / "v1-finished-2p.json"), "--to", "30", "--json"],
+        ["replay", str(FIXTURES / "v1-midgame-3p.json"), "--json"],
+    ],
+)
+def test_json_output_is_the_same_in_every_language(capsys, monkeypatch, argv):
+    outputs = []
+    try:
+        for language in ("en", "ru"):
+            speak(monkeypatch, language)
+            code, out, err = run(capsys, *argv)
+            assert (code, err) == (0, "")
+            outputs.append(out)
+    finally:
+        i18n.set_language("en")
+    assert outputs[0] == outputs[1]
+    json.loads(outputs[0])
+
+
+def test_json_is_built_in_english_and_the_language_comes_back(russian):
+    assert cli._in_english(lambda: i18n._("Legal moves:")) == "Legal moves:"
+    assert i18n.current_language() == "ru" and i18n._("Legal moves:") == "Возможные ходы:"
+
+
+def test_help_and_usage_errors_in_russian(capsys, russian):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert out.startswith("использование: pipeline-tui [-h] [--version] COMMAND ...\n")
+    assert "Настольная игра «Нефтепровод» (Pipeline) в терминале." in out
+    assert "\nпараметры:\n  -h, --help  показать эту справку и выйти\n" in out
+    assert "текстовая игра по очереди за одним компьютером" in out
+    code, out, _ = run(capsys, "play", "--help")
+    assert code == 0 and "сид подготовки (случайный, если не указан)" in out
+    code, _, err = run(capsys, "simulate", "--games", "0")
+    assert code == 2 and one_line_error(err).endswith("ожидалось 1 или больше (см. --help)")
+    code, _, err = run(capsys, "bogus")
+    assert code == 2 and one_line_error(err).startswith("pipeline-tui: неизвестная команда 'bogus' (есть: ")
+
+
+def test_check_saves_and_simulate_in_russian_count_in_russian(capsys, saves, fixture_save, russian):
+    game = load_game(fixture_save)
+    best = game.scores()[0]
+    code, out, _ = run(capsys, "check", str(fixture_save))
+    assert code == 0
+    assert out == (
+        f"в порядке: v1-finished-2p.json: 2 игрока (Ada, Bo), {len(game.moves)} ходов, "
+        f"год 3, раунд 4, окончена, победитель {best.name} (${best.total})\n"
+    )
+    saves.mkdir()
+    (saves / "b.json").write_text("{")
+    code, out, _ = run(capsys, "saves")
+    assert "b.json  ПОВРЕЖДЁН: " in out
+    code, out, _ = run(capsys, "simulate", "--games", "1", "--seed", "3")
+    last = out.splitlines()[-1]
+    assert code == 0 and last.startswith("1 партия за ") and last.endswith(" с")

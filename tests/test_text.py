@@ -8,11 +8,21 @@ import re
 import msgspec
 import pytest
 
+from pipeline_tui import i18n
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import Game, GameSetup, rules
 from pipeline_tui.engine.setup import RULES_VERSION
-from pipeline_tui.engine.state import HeldContract, clone_state
-from pipeline_tui.text import needs_text, render_scores, render_state, tile_text
+from pipeline_tui.engine.state import Grant, GrantKind, HeldContract, clone_state
+from pipeline_tui.data.reference import reference
+from pipeline_tui.text import (
+    COMPONENT_SECTIONS,
+    needs_text,
+    render_components,
+    render_components_text,
+    render_scores,
+    render_state,
+    tile_text,
+)
 
 
 def new_game(
@@ -156,7 +166,7 @@ def test_player_board_tank_farm_contracts_upgrades_and_network():
     assert f"    1. Mid-Grade Contract: {codes[0]}=M {codes[1]}  (active, fulfilled 1 this Year)" in text
     assert "    2. Low-Grade Contract: 1:OL 2:OL  (deferred, fulfilled 0 this Year)" in text
     assert "  Upgrades: ENG II" in text
-    assert "  Pipe Network: 1 tiles, 0 Machines; longest Pipeline" in text
+    assert "  Pipe Network: 1 tile, 0 Machines; longest Pipeline" in text
 
 
 def test_cross_shows_tiles_and_workers():
@@ -192,3 +202,83 @@ def test_render_scores_table(players, seed):
     assert [int(v) for v in cash.split()[1:]] == [game.state.players[s.seat].money for s in scores]
     assert lines[-1] == f"Winner: {scores[0].name}"
     assert "Year 3 of 3, Round 4 of 4  (game over)" in render_state(game.state)
+
+
+# --- in Russian (issue 15): the words translated, letters, codes and notation as they are ------
+
+
+@pytest.fixture
+def russian():
+    i18n.set_language("ru")
+    yield
+    i18n.set_language("en")
+
+
+def test_upgrade_gifts_due_are_counted_and_named():
+    state = new_game(2).state
+    state.turn.grants = [Grant(GrantKind.GOV, 1, "GOV yearly"), Grant(GrantKind.TANK, 2, "SHOP II")]
+    assert "; due: 1 Government pipe tile (GOV yearly), 2 Tanks (SHOP II)" in render_state(state)
+
+
+def test_the_table_in_russian(russian):
+    game = new_game(2, first_game=True)
+    state = game.state
+    state.turn.grants = [Grant(GrantKind.GOV, 1, "GOV yearly"), Grant(GrantKind.TANK, 2, "SHOP II")]
+    state.players[0].tiles = [(3, 0, 0, 0)]
+    text = render_state(state, game.setup)
+    assert text.startswith(
+        "Год 1 из 3, раунд 1 из 8\nИгроки: Ada (человек), Bo (человек); подготовка к первой игре\n"
+    )
+    assert "причитается: 1 правительственная труба (GOV ежегодно), 2 цистерны (SHOP II)" in text
+    assert "Квадрант 1: закрыт, осталось 8 тайлов: 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8" in text
+    assert "  Сеть нефтепроводов: 1 тайл, 0 насосов; длиннейший нефтепровод" in text
+    assert "Заказы (выполнить: 'fulfil O3.1 ...'):\n  3 барреля   O3.1 " in text
+    assert "  5 баррелей  O5.1 " in text
+    assert "  C-OC  8[O] 7[O] 6[O] 5[O]\n" in render_state(
+        new_game(2).state
+    )  # codes and letters as in English
+    assert "Year" not in text and "Tank Farm" not in text
+
+
+def test_russian_columns_stay_aligned(russian):
+    state = new_game(3, seed=2).state
+    lines = render_state(state).splitlines()
+    costs = lines.index(next(line for line in lines if line.startswith("Цены перегонки")))
+    header = lines[costs]
+    for line in lines[costs + 1 : costs + 4]:
+        assert len(line) == len(header)  # each cost ends under its step, as in English
+    arms = [line for line in lines if line.startswith(("  Север ", "  Запад ", "  Юг ", "  Восток "))]
+    assert len(arms) == 4
+    starts = {line.index(line.split()[1]) for line in arms}
+    assert len(starts) == 1  # the arm names padded to one width
+
+
+def test_scores_in_russian(russian):
+    game = finished_game(2, 6)
+    lines = render_scores(game.scores()).splitlines()
+    total = next(line for line in lines if line.startswith("Итого"))
+    assert [int(v) for v in total.split()[1:]] == [s.total for s in game.scores()]
+    assert lines[-1] == f"Победитель: {game.scores()[0].name}"
+    assert "Год 3 из 3, раунд 4 из 4  (игра окончена)" in render_state(game.state)
+
+
+def test_components_in_russian_keep_english_section_keys(russian):
+    ref = reference(2)
+    text = render_components_text(ref)
+    assert text.startswith("Компоненты «Нефтепровода», издание 2: ")
+    for heading in (
+        "КОНТРАКТЫ",
+        "ЗАКАЗЫ",
+        "РЫНКИ",
+        "МАГАЗИНЫ",
+        "УЛУЧШЕНИЯ",
+        "ОЦЕНКА",
+        "МАРКЕРЫ ЦЕНЫ ПЕРЕГОНКИ",
+    ):
+        assert f"\n{heading}\nИсточник" in text
+    assert "\nРяд низкого сорта\n  #200 SL SL SL     $60\n" in text
+    assert "\n3 барреля\n" in text and "\n5 баррелей\n" in text
+    assert [title for title, _lines in render_components(ref)] == list(COMPONENT_SECTIONS)
+    for edition in (1, 2):  # the app's reference screen is 74 columns wide in Russian too
+        tables = render_components(reference(edition), width=74)
+        assert max(len(line) for _title, lines in tables for line in lines) <= 74
