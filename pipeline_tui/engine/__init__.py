@@ -7,6 +7,7 @@ classes from ``moves``), never from its other modules (an import-linter contract
 from . import moves
 from .errors import IllegalMove, NotationError
 from .game import Game, Turn, public_view, replay
+from .history import RoundPoint, round_history
 from .moves import Move, format_move, parse_move
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
@@ -41,6 +42,7 @@ __all__ = [
     "PlayerSetup",
     "PlayerState",
     "ROT_DIRS",
+    "RoundPoint",
     "Score",
     "ScoreLine",
     "SeatKind",
@@ -72,6 +74,7 @@ __all__ = [
     "public_view",
     "refine_cost",
     "replay",
+    "round_history",
     "rotated_halves",
     "score_player",
     "tile_cells",
