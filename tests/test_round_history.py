@@ -5,7 +5,7 @@ import random
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import Game, GameSetup, round_history
 
-from .policies import purposeful_choice
+from tests.policies import purposeful_choice
 
 
 def _play(seed: int, players: int = 2, limit: int | None = None) -> Game:
