@@ -8,6 +8,7 @@ from . import moves
 from .errors import IllegalMove, NotationError
 from .game import Game, Turn, public_view, replay
 from .history import RoundPoint, round_history
+from .preview import Preview, best_sale, preview
 from .moves import Move, format_move, parse_move
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
@@ -41,6 +42,7 @@ __all__ = [
     "NotationError",
     "PlayerSetup",
     "PlayerState",
+    "Preview",
     "ROT_DIRS",
     "RoundPoint",
     "Score",
@@ -52,6 +54,7 @@ __all__ = [
     "Turn",
     "action_title",
     "apply_trusted",
+    "best_sale",
     "card_value",
     "clone_state",
     "edition",
@@ -70,6 +73,7 @@ __all__ = [
     "parse_move",
     "pipe_tile_taken",
     "place_on_track",
+    "preview",
     "price",
     "public_view",
     "refine_cost",
