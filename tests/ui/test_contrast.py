@@ -60,7 +60,9 @@ async def test_titles_and_text_are_legible_in_colour_and_at_16_colours(tmp_path)
             }
             for what, rgb in pairs.items():
                 ratio = contrast(rgb, behind.rgb)
-                assert ratio >= 4.5, f"#{widget.id} {what}: {Color(*rgb).hex} on {behind.hex} is {ratio:.2f}:1"
+                assert ratio >= 4.5, (
+                    f"#{widget.id} {what}: {Color(*rgb).hex} on {behind.hex} is {ratio:.2f}:1"
+                )
                 low = contrast(sixteen(rgb), sixteen(behind.rgb))
                 assert low >= 4.5, f"#{widget.id} {what} at 16 colours: {low:.2f}:1"
             checked += 1
