@@ -7,6 +7,8 @@ classes from ``moves``), never from its other modules (an import-linter contract
 from . import moves
 from .errors import IllegalMove, NotationError
 from .game import Game, Turn, public_view, replay
+from .history import RoundPoint, round_history
+from .preview import Preview, best_sale, preview
 from .moves import Move, format_move, parse_move
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
@@ -40,7 +42,9 @@ __all__ = [
     "NotationError",
     "PlayerSetup",
     "PlayerState",
+    "Preview",
     "ROT_DIRS",
+    "RoundPoint",
     "Score",
     "ScoreLine",
     "SeatKind",
@@ -50,6 +54,7 @@ __all__ = [
     "Turn",
     "action_title",
     "apply_trusted",
+    "best_sale",
     "card_value",
     "clone_state",
     "edition",
@@ -68,10 +73,12 @@ __all__ = [
     "parse_move",
     "pipe_tile_taken",
     "place_on_track",
+    "preview",
     "price",
     "public_view",
     "refine_cost",
     "replay",
+    "round_history",
     "rotated_halves",
     "score_player",
     "tile_cells",
