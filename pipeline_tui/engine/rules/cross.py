@@ -76,7 +76,7 @@ def check_secondary(state: State, m: M.Secondary) -> str | None:
         return (
             _("Secondary Action: it must be the space next to your Main Action on the same arm")
             if reach == 1
-            else "Human Resources II: at most 2 spaces from your Main Action"
+            else _("Human Resources II: at most 2 spaces from your Main Action")
         )
     cost = secondary_cost(player)
     if player.money < cost:
