@@ -21,7 +21,7 @@ from typing import Any, Iterable, NamedTuple
 import msgspec
 
 from . import rules
-from ..i18n import _
+from ..i18n import _, ngettext
 from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
@@ -182,7 +182,11 @@ class Game:
         """The state after the first ``count`` moves of the log."""
         if not 0 <= count <= len(self.moves):
             raise ValueError(
-                _("the log has {n} moves; there is no move {count}").format(n=len(self.moves), count=count)
+                ngettext(
+                    "the log has {n} move; there is no move {count}",
+                    "the log has {n} moves; there is no move {count}",
+                    len(self.moves),
+                ).format(n=len(self.moves), count=count)
             )
         base = max(i for i in self._checkpoints if i <= count)
         state = clone_state(self._checkpoints[base])

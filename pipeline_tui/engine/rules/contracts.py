@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ...data import components as C
 from .. import moves as M
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ..state import HeldContract, HeldOrder, PlayerState, State
 from .base import A, K, between_actions, current, in_action
 
@@ -125,7 +125,12 @@ def check_fulfil_order(state: State, m: M.FulfilOrder) -> str | None:
         return _("Orders: that space is empty")
     tile = C.contract_tile(row[m.slot])
     if len(m.grades) != len(tile.needs):
-        return _("Orders: this Order needs {n} barrels, all at once").format(n=len(tile.needs))
+        n = len(tile.needs)
+        return ngettext(
+            "Orders: this Order needs {n} barrel, all at once",
+            "Orders: this Order needs {n} barrels, all at once",
+            n,
+        ).format(n=n)
     need: dict[tuple[int, int], int] = {}
     for (colour, grade), used in zip(tile.needs, m.grades):
         if not 0 <= used <= 3 or used < grade:

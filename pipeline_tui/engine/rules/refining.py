@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...data import components as C
 from .. import moves as M
 from ..network import Pipeline, legal_placements, placement_ok
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ..state import State
 from .base import (
     A,
@@ -113,9 +113,9 @@ def check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
         return _("Government: that space is empty")
     cost = gov_step_cost(t.gov_bought)
     if current(state).money < cost:
-        return _("Government: {n} tiles cost ${cost}").format(
-            n=t.gov_bought + 1, cost=C.GOVERNMENT_COSTS[t.gov_bought + 1]
-        )
+        n = t.gov_bought + 1
+        message = ngettext("Government: {n} tile costs ${cost}", "Government: {n} tiles cost ${cost}", n)
+        return message.format(n=n, cost=C.GOVERNMENT_COSTS[n])
     return None
 
 
