@@ -179,7 +179,9 @@ def _scaled(value: int, slots: int, slots_2p: int) -> int:
 def printed_market_rows(layout: MarketLayout, players: int) -> tuple[MarketRow, ...]:
     """The market rows of an edition-2 game with this layout and player count."""
     if len(layout) != len(MARKET_POSITIONS):
-        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, not {len(layout)}")
+        raise ValueError(
+            _("a market layout has {n} positions, not {got}").format(n=len(MARKET_POSITIONS), got=len(layout))
+        )
     rows: list[MarketRow] = []
     for (market, kind, position), (colour, tile) in zip(MARKET_POSITIONS, layout):
         if kind == "crude":
