@@ -53,7 +53,9 @@ class Bot:
         self, kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None
     ) -> None:
         if kind not in KINDS:
-            raise ValueError(f"unknown bot {kind!r} (one of {', '.join(KINDS)})")
+            raise ValueError(
+                _("unknown bot {name} (one of {kinds})").format(name=repr(kind), kinds=", ".join(KINDS))
+            )
         self.kind = kind
         self.seed = seed
         self.seconds = seconds
@@ -68,7 +70,7 @@ class Bot:
         """The move this bot plays now for the seat to act in ``game`` (which it does not change)."""
         legal = game.legal_moves()
         if not legal:
-            raise ValueError("the game is over: there is no move to choose")
+            raise ValueError(_("the game is over: there is no move to choose"))
         with self._lock:
             return self._choose(game, legal)
 
@@ -78,7 +80,7 @@ class Bot:
         what the bot plays for its seat later."""
         legal = game.legal_moves()
         if not legal:
-            raise ValueError("the game is over: there is no move to advise")
+            raise ValueError(_("the game is over: there is no move to advise"))
         with self._lock:
             kept = list(self.plan)  # _choose pops from the plan it follows
             try:
@@ -185,7 +187,7 @@ def bot_kind(name: str) -> str:
     if name in KINDS:
         return name
     names = ", ".join(f"{level} ({kind})" for level, kind in zip(LEVELS, KINDS))
-    raise ValueError(f"unknown bot {name!r} (one of {names})")
+    raise ValueError(_("unknown bot {name} (one of {kinds})").format(name=repr(name), kinds=names))
 
 
 def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None) -> Bot:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
 from ..engine import Game, GameSetup, PlayerSetup
+from ..i18n import _
 from . import KINDS, make_bot
 
 
@@ -120,13 +121,15 @@ def run_games(
     """Play the arena's games, in ``jobs`` processes; records in game order."""
     unknown = [b for b in bots if b not in KINDS]
     if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r} (one of {', '.join(KINDS)})")
+        raise ValueError(
+            _("unknown bot {name} (one of {kinds})").format(name=repr(unknown[0]), kinds=", ".join(KINDS))
+        )
     if players not in (2, 3, 4):
-        raise ValueError(f"Pipeline is for 2 to 4 players, not {players}")
+        raise ValueError(_("Pipeline is for 2 to 4 players, not {n}").format(n=players))
     if len(bots) > players:
-        raise ValueError(f"{len(bots)} bots named for {players} seats")
+        raise ValueError(_("{bots} bots named for {seats} seats").format(bots=len(bots), seats=players))
     if games < 1:
-        raise ValueError("play at least 1 game")
+        raise ValueError(_("play at least 1 game"))
     work = [(bots, players, seed, i, seconds, samples, edition) for i in range(games)]
     if jobs <= 1 or games == 1:
         return [_play_indexed(job) for job in work]
@@ -180,11 +183,29 @@ def summarise(records: list[GameRecord]) -> list[BotStats]:
     return list(stats.values())
 
 
+def headings(*cells: tuple[str, str]) -> str:
+    """A table's heading line: each heading (translated by the caller) padded by its format spec,
+    one space between, as the rows below it are.
+
+    >>> headings(("bot", "<5"), ("wins", ">6"))
+    'bot     wins'
+    """
+    return " ".join(format(text, spec) for text, spec in cells)
+
+
 def report(stats: list[BotStats]) -> list[str]:
-    """The arena table, one line per bot."""
+    """The arena table, one line per bot (its headings in the current language)."""
     lines = [
-        f"{'bot':<10} {'games':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} "
-        f"{'avg score':>10} {'ms/decision':>12} {'ms/turn':>8}"
+        headings(
+            (_("bot"), "<10"),
+            (_("games"), ">6"),
+            (_("wins"), ">6"),
+            (_("win %"), ">6"),
+            (_("95% CI"), ">13"),
+            (_("avg score"), ">10"),
+            (_("ms/decision"), ">12"),
+            (_("ms/turn"), ">8"),
+        )
     ]
     for s in stats:
         low, high = wilson(s.wins, s.games)
@@ -235,7 +256,7 @@ def round_robin(
     """Every pair of ``bots`` plays ``games`` 2-player games on seeds ``seed`` onwards, seats
     rotated each game (every pairing meets the same seeds)."""
     if len(set(bots)) != len(bots) or len(bots) < 2:
-        raise ValueError("a round robin needs at least 2 different bots, each named once")
+        raise ValueError(_("a round robin needs at least 2 different bots, each named once"))
     return [
         Pairing(a, b, run_games([a, b], 2, games, seed, jobs, seconds, samples, edition))
         for i, a in enumerate(bots)
@@ -266,7 +287,7 @@ def bradley_terry(pairings: list[Pairing], iterations: int = 1000) -> dict[str, 
         for key in ((pairing.first, pairing.second), (pairing.second, pairing.first)):
             played[key] = played.get(key, 0.0) + n
     strength = dict.fromkeys(bots, 1.0)
-    for _ in range(iterations):
+    for _step in range(iterations):
         new = {}
         for bot in bots:
             total = sum(
@@ -286,14 +307,22 @@ def ladder_report(pairings: list[Pairing]) -> list[str]:
     """The round robin's tables: each pairing's win rate with its Wilson 95% interval, then each
     bot's Bradley-Terry rating, record and time per decision, strongest first."""
     lines = [
-        f"{'pairing':<24} {'games':>6} {'wins':>5} {'losses':>6} {'ties':>5} {'win %':>6} {'95% CI':>13}"
+        headings(
+            (_("pairing"), "<24"),
+            (_("games"), ">6"),
+            (_("wins"), ">5"),
+            (_("losses"), ">6"),
+            (_("ties"), ">5"),
+            (_("win %"), ">6"),
+            (_("95% CI"), ">13"),
+        )
     ]
     for pairing in pairings:
         first, second, ties = pairing.tally()
         n = len(pairing.records)
         rate = (first + ties / 2) / n
         low, high = wilson(first + ties / 2, n)
-        name = f"{pairing.first} v {pairing.second}"
+        name = _("{first} v {second}").format(first=pairing.first, second=pairing.second)
         lines.append(
             f"{name:<24} {n:>6} {first:>5} {second:>6} {ties:>5} {100 * rate:>6.1f} "
             f"{100 * low:>6.1f}-{100 * high:<6.1f}"
@@ -302,7 +331,15 @@ def ladder_report(pairings: list[Pairing]) -> list[str]:
     stats = {s.bot: s for s in summarise([r for p in pairings for r in p.records])}
     lines += [
         "",
-        f"{'bot':<10} {'rating':>7} {'games':>6} {'wins':>6} {'win %':>6} {'ms/decision':>12} {'ms/turn':>8}",
+        headings(
+            (_("bot"), "<10"),
+            (_("rating"), ">7"),
+            (_("games"), ">6"),
+            (_("wins"), ">6"),
+            (_("win %"), ">6"),
+            (_("ms/decision"), ">12"),
+            (_("ms/turn"), ">8"),
+        ),
     ]
     for bot in sorted(ratings, key=lambda b: -ratings[b]):
         s = stats[bot]

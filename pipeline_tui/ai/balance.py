@@ -9,7 +9,8 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from .arena import GameRecord, SeatRecord
+from ..i18n import _
+from .arena import GameRecord, SeatRecord, headings
 
 MAIN_KINDS = (
     "crude",
@@ -35,13 +36,16 @@ def plan_of(seat: SeatRecord) -> str:
 
 
 def balance_report(records: list[GameRecord]) -> list[str]:
-    """Tables: Actions per game by winners and others; scores; score parts; plans and wins."""
+    """Tables: Actions per game by winners and others; scores; score parts; plans and wins.
+    The headings are in the current language; Action, part and plan names stay as counted."""
     winners = [s for r in records for s in r.seats if s.rank == 1]
     others = [s for r in records for s in r.seats if s.rank != 1]
     lines = [
-        f"{len(records)} games, {len(winners)} winners, {len(others)} other seats",
+        _("{games} games, {winners} winners, {others} other seats").format(
+            games=len(records), winners=len(winners), others=len(others)
+        ),
         "",
-        f"{'Action (per game)':<22} {'winners':>8} {'others':>8}",
+        headings((_("Action (per game)"), "<22"), (_("winners"), ">8"), (_("others"), ">8")),
     ]
     kinds = sorted(
         {k for s in winners + others for k in s.actions}, key=lambda k: (k.startswith("second"), k)
@@ -56,14 +60,23 @@ def balance_report(records: list[GameRecord]) -> list[str]:
     margins = [m[0] - m[1] for m in margins]
     lines += [
         "",
-        f"winning score: mean {statistics.mean(win_scores):.1f}, median "
-        f"{statistics.median(win_scores):.0f}, min {min(win_scores)}, max {max(win_scores)}",
-        f"all scores: mean {statistics.mean(all_scores):.1f}, sd "
-        f"{statistics.pstdev(all_scores):.1f}, min {min(all_scores)}, max {max(all_scores)}",
-        f"winner's margin over second: mean {statistics.mean(margins):.1f}, median "
-        f"{statistics.median(margins):.0f}",
+        _("winning score: mean {mean:.1f}, median {median:.0f}, min {min}, max {max}").format(
+            mean=statistics.mean(win_scores),
+            median=statistics.median(win_scores),
+            min=min(win_scores),
+            max=max(win_scores),
+        ),
+        _("all scores: mean {mean:.1f}, sd {sd:.1f}, min {min}, max {max}").format(
+            mean=statistics.mean(all_scores),
+            sd=statistics.pstdev(all_scores),
+            min=min(all_scores),
+            max=max(all_scores),
+        ),
+        _("winner's margin over second: mean {mean:.1f}, median {median:.0f}").format(
+            mean=statistics.mean(margins), median=statistics.median(margins)
+        ),
         "",
-        f"{'Score part (mean)':<22} {'winners':>8} {'others':>8}",
+        headings((_("Score part (mean)"), "<22"), (_("winners"), ">8"), (_("others"), ">8")),
     ]
     parts = sorted({k for s in winners + others for k in s.parts})
     for part in parts:
@@ -75,8 +88,9 @@ def balance_report(records: list[GameRecord]) -> list[str]:
     share = len(winners) / max(1, len(all_scores))
     lines += [
         "",
-        f"{'Plan (most used)':<22} {'seats':>6} {'wins':>6} {'win %':>6}  "
-        f"(a seat's fair share is {100 * share:.1f}%)",
+        headings((_("Plan (most used)"), "<22"), (_("seats"), ">6"), (_("wins"), ">6"), (_("win %"), ">6"))
+        + "  "
+        + _("(a seat's fair share is {share:.1f}%)").format(share=100 * share),
     ]
     for plan, n in seats.most_common():
         lines.append(f"{plan:<22} {n:>6} {wins[plan]:>6} {100 * wins[plan] / n:>6.1f}")

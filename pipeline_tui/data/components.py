@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import msgspec
 
+from ..i18n import N_
 from .oil import COLOUR_LETTERS, EDGE_LETTERS, parse_barrel
 
 
@@ -185,10 +186,10 @@ MARKET_ROWS: tuple[MarketRow, ...] = (
 )
 MARKET_ROW_INDEX = {row.code: i for i, row in enumerate(MARKET_ROWS)}
 MARKET_NAMES = {
-    "C": "Crude Market",
-    "1": "Refined Market 1",
-    "2": "Refined Market 2",
-    "3": "Refined Market 3",
+    "C": N_("Crude Market"),
+    "1": N_("Refined Market 1"),
+    "2": N_("Refined Market 2"),
+    "3": N_("Refined Market 3"),
 }
 
 # --- Shops, edition 1 (DESIGN: tanks cheaper than machines; Machine Shop $20 and $30 PUBLIC) --
@@ -426,14 +427,14 @@ _A = ActionName
 ACTION_TILES = (_A.UPGRADES, _A.TANKS, _A.MACHINES, _A.CONTRACTS)  # shuffled onto the inner spaces
 MARKET_ACTIONS = (_A.CRUDE, _A.REFINED1, _A.REFINED2, _A.REFINED3)
 ACTION_NAMES: dict[str, str] = {
-    _A.CRUDE: "Crude Market",
-    _A.REFINED1: "Refined Market 1",
-    _A.REFINED2: "Refined Market 2",
-    _A.REFINED3: "Refined Market 3",
-    _A.UPGRADES: "Upgrades",
-    _A.TANKS: "Tanks & Pipes",
-    _A.MACHINES: "Machines & Pipes",
-    _A.CONTRACTS: "Contracts & Loans",
+    _A.CRUDE: N_("Crude Market"),
+    _A.REFINED1: N_("Refined Market 1"),
+    _A.REFINED2: N_("Refined Market 2"),
+    _A.REFINED3: N_("Refined Market 3"),
+    _A.UPGRADES: N_("Upgrades"),
+    _A.TANKS: N_("Tanks & Pipes"),
+    _A.MACHINES: N_("Machines & Pipes"),
+    _A.CONTRACTS: N_("Contracts & Loans"),
 }
 ACTION_MARKET: dict[str, str] = {_A.CRUDE: "C", _A.REFINED1: "1", _A.REFINED2: "2", _A.REFINED3: "3"}
 # Cross cells (x, y), centre (0, 0) empty. Arm ends hold the markets; inner spaces the tiles.
@@ -470,65 +471,65 @@ class UpgradeFamily(msgspec.Struct, frozen=True):
 UPGRADE_FAMILIES: tuple[UpgradeFamily, ...] = (
     UpgradeFamily(
         "GOV",
-        "Government",
+        N_("Government"),
         (
-            "Take 2 Government Pipe tiles now; each new year take 1 on your first turn.",
-            "Take 4 Government Pipe tiles now.",
-            "Take 6 Government Pipe tiles now.",
+            N_("Take 2 Government Pipe tiles now; each new year take 1 on your first turn."),
+            N_("Take 4 Government Pipe tiles now."),
+            N_("Take 6 Government Pipe tiles now."),
         ),
     ),
     UpgradeFamily(
         "SHOP",
-        "Shops",
+        N_("Shops"),
         (
-            "Take 2 Tanks and 1 shop Pipe tile now; each new year take 2 Tanks on your first turn.",
-            "Take 1 Machine and 2 shop Pipe tiles now.",
-            "Take 1 Machine and 4 shop Pipe tiles now.",
+            N_("Take 2 Tanks and 1 shop Pipe tile now; each new year take 2 Tanks on your first turn."),
+            N_("Take 1 Machine and 2 shop Pipe tiles now."),
+            N_("Take 1 Machine and 4 shop Pipe tiles now."),
         ),
     ),
     UpgradeFamily(
         "HR",
-        "Human Resources",
+        N_("Human Resources"),
         (
-            "Secondary Actions are free.",
-            "A Secondary Action may be up to 2 spaces away on the cross.",
-            "Take any 2 Main Actions in a turn (then no Secondary Action).",
+            N_("Secondary Actions are free."),
+            N_("A Secondary Action may be up to 2 spaces away on the cross."),
+            N_("Take any 2 Main Actions in a turn (then no Secondary Action)."),
         ),
     ),
     UpgradeFamily(
         "ENG",
-        "Engineering",
+        N_("Engineering"),
         (
-            "Pipelines gain +1 Refinement Value per 4 segments (also at the end).",
-            "Pipelines gain +2 Refinement Value per 4 segments instead (also at the end).",
-            "Each Pipeline may refine 2 barrels of the same starting grade.",
+            N_("Pipelines gain +1 Refinement Value per 4 segments (also at the end)."),
+            N_("Pipelines gain +2 Refinement Value per 4 segments instead (also at the end)."),
+            N_("Each Pipeline may refine 2 barrels of the same starting grade."),
         ),
     ),
     UpgradeFamily(
         "RM",
-        "Refined Markets",
+        N_("Refined Markets"),
         (
-            "Refined oil is $5 dearer in the Refined Markets, buying and selling.",
-            "One Refined Market Action trades at all three Refined Markets.",
-            "Sell to a Refined Market row of any colour (grade must still suffice).",
+            N_("Refined oil is $5 dearer in the Refined Markets, buying and selling."),
+            N_("One Refined Market Action trades at all three Refined Markets."),
+            N_("Sell to a Refined Market row of any colour (grade must still suffice)."),
         ),
     ),
     UpgradeFamily(
         "CO",
-        "Contracts & Orders",
+        N_("Contracts & Orders"),
         (
-            "Each Contract may be fulfilled twice a year.",
-            "Earn $10 more per barrel delivered to Contracts and Orders.",
-            "Take Orders as Contracts with the Contracts & Loans Action.",
+            N_("Each Contract may be fulfilled twice a year."),
+            N_("Earn $10 more per barrel delivered to Contracts and Orders."),
+            N_("Take Orders as Contracts with the Contracts & Loans Action."),
         ),
     ),
     UpgradeFamily(
         "MACH",
-        "Machines",
+        N_("Machines"),
         (
-            "Take 1 Machine now; a Main Action may run one Machine free.",
-            "The Machine Phase costs $5 in total.",
-            "Machines may also run before your Actions.",
+            N_("Take 1 Machine now; a Main Action may run one Machine free."),
+            N_("The Machine Phase costs $5 in total."),
+            N_("Machines may also run before your Actions."),
         ),
     ),
 )
@@ -547,24 +548,24 @@ class ValuationCard(msgspec.Struct, frozen=True):
 
 
 VALUATION_CARDS: tuple[ValuationCard, ...] = (
-    ValuationCard(1, "REFINED_OIL", "Value of Refined Oil in Tanks"),
-    ValuationCard(2, "PIPELINES", "Value of Pipelines"),
-    ValuationCard(3, "TANKS", "$10 per Tank Tile"),
-    ValuationCard(4, "LEVEL3", "$100 per Level 3 Upgrade"),
-    ValuationCard(5, "MACHINE_PIPELINES", "Value of Pipelines attached to Machines"),
-    ValuationCard(6, "SILVER", "Value of Silver Oil in Tanks and Silver Pipelines"),
-    ValuationCard(7, "ORANGE", "Value of Orange Oil in Tanks and Orange Pipelines"),
-    ValuationCard(8, "TEAL", "Value of Teal Oil in Tanks and Teal Pipelines"),
-    ValuationCard(9, "LOW_PIPELINES", "$10 per Pipeline reaching exactly Low-Grade"),
-    ValuationCard(10, "MID_PIPELINES", "$20 per Pipeline reaching exactly Mid-Grade"),
-    ValuationCard(11, "HIGH_PIPELINES", "$30 per Pipeline reaching High-Grade"),
-    ValuationCard(12, "CONTRACTS", "Value of fulfilled Contracts"),
-    ValuationCard(13, "ORDERS", "Value of fulfilled Orders"),
-    ValuationCard(14, "PIPELINE_TYPES", "Number of Pipeline types"),
-    ValuationCard(15, "MACHINE_PIPELINE_TYPES", "Number of Pipeline types attached to Machines"),
-    ValuationCard(16, "OIL_TYPES", "Number of Refined Oil types in fulfilled Contracts and Orders"),
+    ValuationCard(1, "REFINED_OIL", N_("Value of Refined Oil in Tanks")),
+    ValuationCard(2, "PIPELINES", N_("Value of Pipelines")),
+    ValuationCard(3, "TANKS", N_("$10 per Tank Tile")),
+    ValuationCard(4, "LEVEL3", N_("$100 per Level 3 Upgrade")),
+    ValuationCard(5, "MACHINE_PIPELINES", N_("Value of Pipelines attached to Machines")),
+    ValuationCard(6, "SILVER", N_("Value of Silver Oil in Tanks and Silver Pipelines")),
+    ValuationCard(7, "ORANGE", N_("Value of Orange Oil in Tanks and Orange Pipelines")),
+    ValuationCard(8, "TEAL", N_("Value of Teal Oil in Tanks and Teal Pipelines")),
+    ValuationCard(9, "LOW_PIPELINES", N_("$10 per Pipeline reaching exactly Low-Grade")),
+    ValuationCard(10, "MID_PIPELINES", N_("$20 per Pipeline reaching exactly Mid-Grade")),
+    ValuationCard(11, "HIGH_PIPELINES", N_("$30 per Pipeline reaching High-Grade")),
+    ValuationCard(12, "CONTRACTS", N_("Value of fulfilled Contracts")),
+    ValuationCard(13, "ORDERS", N_("Value of fulfilled Orders")),
+    ValuationCard(14, "PIPELINE_TYPES", N_("Number of Pipeline types")),
+    ValuationCard(15, "MACHINE_PIPELINE_TYPES", N_("Number of Pipeline types attached to Machines")),
+    ValuationCard(16, "OIL_TYPES", N_("Number of Refined Oil types in fulfilled Contracts and Orders")),
 )
 VALUATION_BY_ID = {card.id: card for card in VALUATION_CARDS}
-VALUATION_TILE = "Value of Pipelines attached to Machines"  # PUBLIC: always in the game
+VALUATION_TILE = N_("Value of Pipelines attached to Machines")  # PUBLIC: always in the game
 VALUATION_CARDS_PER_GAME = 3
 FIRST_GAME_VALUATIONS = (1, 2, 3)  # PUBLIC suggestion

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import msgspec
 
+from ..i18n import _
 from . import components as C
 from .components import ContractTile, MarketRow, Source
 from .oil import barrel_code
@@ -178,7 +179,9 @@ def _scaled(value: int, slots: int, slots_2p: int) -> int:
 def printed_market_rows(layout: MarketLayout, players: int) -> tuple[MarketRow, ...]:
     """The market rows of an edition-2 game with this layout and player count."""
     if len(layout) != len(MARKET_POSITIONS):
-        raise ValueError(f"a market layout has {len(MARKET_POSITIONS)} positions, not {len(layout)}")
+        raise ValueError(
+            _("a market layout has {n} positions, not {got}").format(n=len(MARKET_POSITIONS), got=len(layout))
+        )
     rows: list[MarketRow] = []
     for (market, kind, position), (colour, tile) in zip(MARKET_POSITIONS, layout):
         if kind == "crude":
@@ -371,14 +374,16 @@ def edition(number: int) -> Edition:
     try:
         return _EDITIONS[number]
     except KeyError:
-        raise ValueError(f"component edition {number} is not known (known: 1, 2)") from None
+        raise ValueError(
+            _("component edition {edition} is not known (known: 1, 2)").format(edition=number)
+        ) from None
 
 
 @lru_cache(maxsize=4)
 def government_adjacency(edition_number: int = 1) -> tuple[frozenset[int], ...]:
     """For each of the 8 spaces of a quadrant, the spaces sharing an edge with it."""
     layout = edition(edition_number).government_layout
-    adj: list[set[int]] = [set() for _ in range(8)]
+    adj: list[set[int]] = [set() for _space in range(8)]
     for y in range(4):
         for x in range(4):
             here = layout[y][x]

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from ..i18n import N_, _
+
 COLOUR_LETTERS = "OTS"  # Colour order: Orange, Teal, Silver
 GRADE_LETTERS = "CLMH"  # Grade order: Crude, Low, Mid, High
-COLOUR_NAMES = ("Orange", "Teal", "Silver")
-GRADE_NAMES = ("Crude", "Low-Grade", "Mid-Grade", "High-Grade")
-GRADE_WORDS = ("Crude", "Low", "Mid", "High")  # the Tank Farm's rows
+COLOUR_NAMES = (N_("Orange"), N_("Teal"), N_("Silver"))  # translate where shown: _(name)
+GRADE_NAMES = (N_("Crude"), N_("Low-Grade"), N_("Mid-Grade"), N_("High-Grade"))
+GRADE_WORDS = (N_("Crude"), N_("Low"), N_("Mid"), N_("High"))  # the Tank Farm's rows
 EDGE_LETTERS = "NESW"  # a Pipe tile half's edges, as pipe_tiles.json names a Pipe's path
 
 
@@ -32,7 +34,9 @@ class Colour(IntEnum):
         try:
             return cls(COLOUR_LETTERS.index(letter.upper()))
         except ValueError:
-            raise ValueError(f"unknown oil colour {letter!r} (use O, T or S)") from None
+            raise ValueError(
+                _("unknown oil colour {letter} (use O, T or S)").format(letter=repr(letter))
+            ) from None
 
 
 class Grade(IntEnum):
@@ -52,7 +56,9 @@ class Grade(IntEnum):
         try:
             return cls(GRADE_LETTERS.index(letter.upper()))
         except ValueError:
-            raise ValueError(f"unknown oil grade {letter!r} (use C, L, M or H)") from None
+            raise ValueError(
+                _("unknown oil grade {letter} (use C, L, M or H)").format(letter=repr(letter))
+            ) from None
 
 
 COLOURS: tuple[Colour, ...] = tuple(Colour)
@@ -71,5 +77,7 @@ def parse_barrel(code: str) -> tuple[int, int]:
     (1, 3)
     """
     if len(code) != 2:
-        raise ValueError(f"a barrel is two letters, colour then grade (like TH), not {code!r}")
+        raise ValueError(
+            _("a barrel is two letters, colour then grade (like TH), not {code}").format(code=repr(code))
+        )
     return int(Colour.from_letter(code[0])), int(Grade.from_letter(code[1]))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..i18n import _
 from .oil import COLOUR_LETTERS, EDGE_LETTERS
 
 N, E, S, W = 0, 1, 2, 3
@@ -103,4 +104,4 @@ TILES_FILE = Path(__file__).with_name("pipe_tiles.json")
 
 if __name__ == "__main__":
     TILES_FILE.write_text(to_json(generate()), encoding="utf-8")
-    print(f"wrote {TILES_FILE}")
+    print(_("wrote {path}").format(path=TILES_FILE))

@@ -21,6 +21,7 @@ from typing import Any, Iterable, NamedTuple
 import msgspec
 
 from . import rules
+from ..i18n import _, ngettext
 from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
@@ -76,7 +77,9 @@ class Game:
             try:
                 self._push(move, check=True)
             except IllegalMove as exc:
-                raise IllegalMove(f"move {index + 1} ({format_move(move)}): {exc}") from None
+                raise IllegalMove(
+                    _("move {n} ({move}): {error}").format(n=index + 1, move=format_move(move), error=exc)
+                ) from None
 
     # --- playing ---
     def legal_moves(self) -> list[Move]:
@@ -178,7 +181,13 @@ class Game:
     def state_at(self, count: int) -> State:
         """The state after the first ``count`` moves of the log."""
         if not 0 <= count <= len(self.moves):
-            raise ValueError(f"the log has {len(self.moves)} moves; there is no move {count}")
+            raise ValueError(
+                ngettext(
+                    "the log has {n} move; there is no move {count}",
+                    "the log has {n} moves; there is no move {count}",
+                    len(self.moves),
+                ).format(n=len(self.moves), count=count)
+            )
         base = max(i for i in self._checkpoints if i <= count)
         state = clone_state(self._checkpoints[base])
         for move in self.moves[base:count]:

@@ -25,6 +25,7 @@ from ..data.components import (
     ContractKind,
 )
 from ..data.oil import COLOUR_LETTERS, GRADE_LETTERS, barrel_code, parse_barrel
+from ..i18n import _, ngettext
 from .errors import NotationError
 
 
@@ -360,13 +361,17 @@ _ACTIONS = set(ACTION_TILES) | set(MARKET_ACTIONS)
 
 def _grade(text: str) -> int:
     if len(text) != 1 or text.upper() not in GRADE_LETTERS:
-        raise NotationError(f"unknown grade {text!r} (use C, L, M or H)")
+        raise NotationError(_("unknown grade {text} (use C, L, M or H)").format(text=repr(text)))
     return GRADE_LETTERS.index(text.upper())
 
 
 def _action(text: str) -> str:
     if text not in _ACTIONS:
-        raise NotationError(f"unknown action {text!r} (one of {', '.join(sorted(_ACTIONS))})")
+        raise NotationError(
+            _("unknown action {text} (one of {actions})").format(
+                text=repr(text), actions=", ".join(sorted(_ACTIONS))
+            )
+        )
     return text
 
 
@@ -381,33 +386,37 @@ def _row(text: str) -> str:
         or barrel[0] not in COLOUR_LETTERS
         or barrel[1] not in GRADE_LETTERS
     ):
-        raise NotationError(f"unknown market row {text!r} (like C-OC or 2-TH)")
+        raise NotationError(_("unknown market row {text} (like C-OC or 2-TH)").format(text=repr(text)))
     return text
 
 
 def _family(text: str) -> str:
     if text.upper() not in UPGRADE_CODES:
-        raise NotationError(f"unknown upgrade {text!r} (one of {', '.join(UPGRADE_CODES)})")
+        raise NotationError(
+            _("unknown upgrade {text} (one of {families})").format(
+                text=repr(text), families=", ".join(UPGRADE_CODES)
+            )
+        )
     return text.upper()
 
 
 def _cell(text: str) -> tuple[int, int]:
     m = re.fullmatch(rf"{_INT},{_INT}", text)
     if not m:
-        raise NotationError(f"expected a cell like 2,-1, not {text!r}")
+        raise NotationError(_("expected a cell like 2,-1, not {text}").format(text=repr(text)))
     return int(m.group(1)), int(m.group(2))
 
 
 def _dotted(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"([1-9]\d*)\.([1-9]\d*)", text)
     if not m:
-        raise NotationError(f"expected two numbers from 1, like 2.5, not {text!r}")
+        raise NotationError(_("expected two numbers from 1, like 2.5, not {text}").format(text=repr(text)))
     return int(m.group(1)), int(m.group(2))
 
 
 def _index(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise NotationError(f"expected a number from 1, not {text!r}")
+        raise NotationError(_("expected a number from 1, not {text}").format(text=repr(text)))
     return int(text) - 1
 
 
@@ -415,12 +424,15 @@ def parse_move(text: str) -> Move:
     """Read a move from its text notation; raises :class:`NotationError` (a ``ValueError``)."""
     words = text.strip().split()
     if not words:
-        raise NotationError("empty move")
+        raise NotationError(_("empty move"))
     verb, args = words[0].lower(), words[1:]
 
     def need(n: int) -> None:
         if len(args) != n:
-            raise NotationError(f"'{verb}' takes {n} argument{'s' if n != 1 else ''}, got {len(args)}")
+            message = ngettext(
+                "'{verb}' takes {n} argument, got {got}", "'{verb}' takes {n} arguments, got {got}", n
+            )
+            raise NotationError(message.format(verb=verb, n=n, got=len(args)))
 
     try:
         if verb in _SIMPLE:
@@ -449,19 +461,25 @@ def parse_move(text: str) -> Move:
             return ChooseTurnOrder(position=_index(args[0]))
         if verb == "buy":
             need(1)
-            row, _, slot = args[0].partition("#")
+            row, _hash, slot = args[0].partition("#")
             return Buy(row=_row(row), slot=_index(slot))
         if verb == "sell":
             need(2)
-            row, _, slot = args[0].partition("#")
+            row, _hash, slot = args[0].partition("#")
             colour, grade = parse_barrel(args[1])
             return Sell(row=_row(row), slot=_index(slot), colour=colour, grade=grade)
         if verb == "contract":
             if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "deferred"):
-                raise NotationError("'contract' takes a place like CL.1 or O4.2, then optionally 'deferred'")
+                raise NotationError(
+                    _("'contract' takes a place like CL.1 or O4.2, then optionally 'deferred'")
+                )
             m = re.fullmatch(r"([CO])([LMH345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
-                raise NotationError(f"expected a Contract like CL.1 or an Order like O4.2, not {args[0]!r}")
+                raise NotationError(
+                    _("expected a Contract like CL.1 or an Order like O4.2, not {text}").format(
+                        text=repr(args[0])
+                    )
+                )
             kind = ContractKind.CONTRACT if m.group(1).upper() == "C" else ContractKind.ORDER
             r = m.group(2).upper()
             if (
@@ -470,7 +488,7 @@ def parse_move(text: str) -> Move:
                 or kind == ContractKind.ORDER
                 and r not in "345"
             ):
-                raise NotationError(f"no such row {args[0]!r}")
+                raise NotationError(_("no such row {text}").format(text=repr(args[0])))
             number = GRADE_LETTERS.index(r) if kind == ContractKind.CONTRACT else int(r)
             return TakeContract(kind=kind, row=number, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
         if verb in ("tank", "take-tank"):
@@ -490,13 +508,13 @@ def parse_move(text: str) -> Move:
             need(1)
             shop = args[0][:1].upper()
             if shop not in SHOPS:
-                raise NotationError("'take-pipe' names a shop T or M and a number, like T3")
+                raise NotationError(_("'take-pipe' names a shop T or M and a number, like T3"))
             return TakePipe(shop=shop, index=_index(args[0][1:]))
         if verb == "place":
             need(2)
             x, y = _cell(args[0])
             if not re.fullmatch(r"r[0-3]", args[1]):
-                raise NotationError(f"expected a rotation r0..r3, not {args[1]!r}")
+                raise NotationError(_("expected a rotation r0..r3, not {text}").format(text=repr(args[1])))
             return PlaceTile(x=x, y=y, rot=int(args[1][1]))
         if verb in ("upgrade", "flip"):
             need(1)
@@ -506,23 +524,23 @@ def parse_move(text: str) -> Move:
             return BuyGovernmentTile(space=_index(args[0]))
         if verb == "refine":
             need(2)
-            where, _, k = args[0].partition("/")
+            where, _slash, k = args[0].partition("/")
             x, y = _cell(where)
             m = re.fullmatch(r"([CLMH])>([CLMH])", args[1], re.IGNORECASE)
             if not m or k not in ("1", "2"):
-                raise NotationError("'refine' takes a segment like 2,0/1 and grades like C>M")
+                raise NotationError(_("'refine' takes a segment like 2,0/1 and grades like C>M"))
             return Refine(x=x, y=y, k=int(k) - 1, from_grade=_grade(m.group(1)), to_grade=_grade(m.group(2)))
         if verb == "deliver":
             need(2)
             c, n = _dotted(args[0])
             if c < 1 or n < 1:
-                raise NotationError("Contracts and requirements count from 1")
+                raise NotationError(_("Contracts and requirements count from 1"))
             return Deliver(contract=c - 1, need=n - 1, grade=_grade(args[1]))
         if verb == "fulfil":
             need(2)
             m = re.fullmatch(r"O([345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
-                raise NotationError(f"expected an Order like O4.1, not {args[0]!r}")
+                raise NotationError(_("expected an Order like O4.1, not {text}").format(text=repr(args[0])))
             return FulfilOrder(
                 row=int(m.group(1)), slot=int(m.group(2)) - 1, grades=tuple(_grade(ch) for ch in args[1])
             )
@@ -530,7 +548,7 @@ def parse_move(text: str) -> Move:
         raise
     except ValueError as exc:
         raise NotationError(str(exc)) from None
-    raise NotationError(f"unknown move {verb!r}")
+    raise NotationError(_("unknown move {verb}").format(verb=repr(verb)))
 
 
 _SIMPLE = {

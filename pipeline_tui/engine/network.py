@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..data.components import pipe_tiles
+from ..i18n import _
 
 N, E, S, W = 0, 1, 2, 3
 DIRS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # indexed by edge: N, E, S, W
@@ -144,7 +145,7 @@ def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell])
     Pipeline ending at its edge is attached to it. Pipelines come in the order of their keys."""
     reached: set[SegmentKey] = set()
     found: list[tuple[SegmentKey, list[SegmentKey], set[Cell], int]] = []
-    for (cx, cy), (_, paths) in cells.items():
+    for (cx, cy), (_tile, paths) in cells.items():
         if (cx, cy) in machine_cells:
             continue
         for k0 in (0, 1):
@@ -160,7 +161,7 @@ def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell])
                 seg = todo.pop()
                 segs.append(seg)
                 x, y, k = seg
-                e1, e2, _ = cells[(x, y)][1][k]
+                e1, e2, _colour = cells[(x, y)][1][k]
                 for edge in (e1, e2):
                     dx, dy = DIRS[edge]
                     n = (x + dx, y + dy)
@@ -206,14 +207,14 @@ def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | Non
     """
     a, b = tile_cells(x, y, rot)
     if not cells:
-        return None if a == (0, 0) else "Pipe Network: the first tile starts at 0,0"
+        return None if a == (0, 0) else _("Pipe Network: the first tile starts at 0,0")
     if a in cells or b in cells:
-        return "Pipe Network: that space is already covered by a tile"
+        return _("Pipe Network: that space is already covered by a tile")
     for cx, cy in (a, b):
         for dx, dy in DIRS:
             if (cx + dx, cy + dy) in cells:
                 return None
-    return "Pipe Network: a new tile must touch a tile already in the network"
+    return _("Pipe Network: a new tile must touch a tile already in the network")
 
 
 def legal_placements(cells: Collection[Cell]) -> list[tuple[int, int, int]]:

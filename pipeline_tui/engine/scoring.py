@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import msgspec
 
 from ..data import components as C
+from ..i18n import _, ngettext
 from .network import Pipeline
 from .rules import highest_grade_from_crude, network
 from .state import PlayerState, State
@@ -55,7 +56,7 @@ def _types(state: State, player: PlayerState, pipelines: Iterable[Pipeline]) -> 
 def _contract_value(player: PlayerState, tile_id: int, kind: str) -> int:
     bonus = C.CONTRACTS_ORDERS_II_BONUS if player.level("CO") >= 2 else 0
     pay = C.CONTRACT_PAY if kind == C.ContractKind.CONTRACT else C.ORDER_PAY
-    return sum(pay[g] + bonus for _, g in C.contract_tile(tile_id).needs)
+    return sum(pay[g] + bonus for _colour, g in C.contract_tile(tile_id).needs)
 
 
 def card_value(state: State, player: PlayerState, card_id: int) -> int:
@@ -95,27 +96,31 @@ def card_value(state: State, player: PlayerState, card_id: int) -> int:
         kinds = {need for h in player.contracts for need in C.contract_tile(h.tile).needs}
         kinds |= {need for o in player.orders for need in C.contract_tile(o.tile).needs}
         return C.TYPE_COUNT_VALUE[min(len(kinds), 9)]
-    raise ValueError(f"unknown valuation card {card_id}")
+    raise ValueError(_("unknown valuation card {card}").format(card=card_id))
 
 
 def score_player(state: State, player: PlayerState) -> list[ScoreLine]:
+    """A player's end-game score, step by step (rulebook "End of Game"); the labels are in the
+    current language, the steps stay neutral."""
     pipes = network(player).pipelines
+    contracts = _("Contracts ({n} incomplete, penalty below)").format(n=player.end_penalties)
     lines = [
-        ScoreLine("contracts", f"Contracts ({player.end_penalties} incomplete, penalty below)", 0),
-        ScoreLine("oil", "Oil barrels", _oil_value(player)),
-        ScoreLine("pipelines", "Pipelines", _pipelines_value(state, player, pipes)),
+        ScoreLine("contracts", contracts, 0),
+        ScoreLine("oil", _("Oil barrels"), _oil_value(player)),
+        ScoreLine("pipelines", _("Pipelines"), _pipelines_value(state, player, pipes)),
         ScoreLine(
             "valuation_tile",
-            C.VALUATION_TILE,
+            _(C.VALUATION_TILE),
             _pipelines_value(state, player, [p for p in pipes if p.machines]),
         ),
     ]
     for card in state.valuation_cards:
         info = C.VALUATION_BY_ID[card]
-        lines.append(ScoreLine(f"card:{info.code}", info.name, card_value(state, player, card)))
-    markers = f"{player.penalties} marker{'' if player.penalties == 1 else 's'}"
-    lines.append(ScoreLine("penalties", f"Penalties ({markers})", -C.penalty_total(player.penalties)))
-    lines.append(ScoreLine("cash", "Cash", player.money))
+        lines.append(ScoreLine(f"card:{info.code}", _(info.name), card_value(state, player, card)))
+    markers = ngettext("{n} marker", "{n} markers", player.penalties).format(n=player.penalties)
+    penalties = _("Penalties ({markers})").format(markers=markers)
+    lines.append(ScoreLine("penalties", penalties, -C.penalty_total(player.penalties)))
+    lines.append(ScoreLine("cash", _("Cash"), player.money))
     return lines
 
 

@@ -13,6 +13,7 @@ import msgspec
 
 from ..data import components as C
 from ..data import editions as E
+from ..i18n import _
 from .state import PlayerState, Stage, State, TurnState
 
 RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
@@ -64,16 +65,19 @@ class SetupError(ValueError):
 
 def validate_setup(setup: GameSetup) -> None:
     if len(setup.players) not in C.PLAYER_COUNTS:
-        raise SetupError(f"Pipeline is for 2 to 4 players, not {len(setup.players)}")
+        raise SetupError(_("Pipeline is for 2 to 4 players, not {n}").format(n=len(setup.players)))
     if setup.rules_version not in RULES_VERSIONS:
         raise SetupError(
-            f"rules version {setup.rules_version} is not known "
-            f"(this program plays {', '.join(map(str, RULES_VERSIONS))})"
+            _("rules version {version} is not known (this program plays {known})").format(
+                version=setup.rules_version, known=", ".join(map(str, RULES_VERSIONS))
+            )
         )
     if setup.edition not in E.EDITIONS:
-        raise SetupError(f"component edition {setup.edition} is not known (known: 1, 2)")
+        raise SetupError(
+            _("component edition {edition} is not known (known: 1, 2)").format(edition=setup.edition)
+        )
     if not 0 <= setup.seed < 2**63:
-        raise SetupError("the seed must be a whole number from 0 to 2^63-1")
+        raise SetupError(_("the seed must be a whole number from 0 to 2^63-1"))
 
 
 def initial_state(setup: GameSetup) -> State:
@@ -95,7 +99,7 @@ def initial_state(setup: GameSetup) -> State:
         stack = [t.id for t in ed.contracts if t.row == grade]
         rng.shuffle(stack)
         stack = stack[: C.CONTRACT_STACK_SIZE[n]]
-        row = [stack.pop() for _ in range(spaces)]
+        row = [stack.pop() for _i in range(spaces)]
         contract_rows.append(row)
         contract_stacks.append(stack)
     order_rows = []
@@ -115,9 +119,9 @@ def initial_state(setup: GameSetup) -> State:
     tank_reserve = C.TANK_TILES - C.START_TANKS * n - sum(tank_shop)
     machine_reserve = C.MACHINE_TILES - sum(machine_shop)
 
-    government = [[deck.pop() for _ in range(8)] for _ in range(C.GOVERNMENT_QUADRANTS)]
+    government = [[deck.pop() for _i in range(8)] for _i in range(C.GOVERNMENT_QUADRANTS)]
     per_shop = C.SHOP_PIPES_PER_PLAYER * n
-    shop_pipes = [[deck.pop() for _ in range(per_shop)] for _ in C.SHOPS]
+    shop_pipes = [[deck.pop() for _i in range(per_shop)] for _i in C.SHOPS]
 
     action_tiles: list[str] = list(C.ACTION_TILES)
     rng.shuffle(action_tiles)
@@ -164,7 +168,7 @@ def initial_state(setup: GameSetup) -> State:
         government=government,
         upgrade_families=families,
         upgrade_tokens=[True] * len(families),
-        upgrade_cards=[list(C.UPGRADE_CARDS_PER_LEVEL) for _ in families],
+        upgrade_cards=[list(C.UPGRADE_CARDS_PER_LEVEL) for _i in families],
         valuation_cards=valuations,
         refinement_costs=costs,
         action_tiles=action_tiles,

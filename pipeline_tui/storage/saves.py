@@ -25,6 +25,7 @@ from ..engine.errors import IllegalMove
 from ..engine.game import Game
 from ..engine.moves import AnyMove, format_move
 from ..engine.setup import GameSetup, SetupError
+from ..i18n import _
 
 FORMAT = "pipeline-tui-save"
 VERSION = 2
@@ -97,13 +98,15 @@ def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise SaveError(f"{path.name}: no such file") from None
+        raise SaveError(_("{name}: no such file").format(name=path.name)) from None
     except IsADirectoryError:
-        raise SaveError(f"{path.name}: is a directory, not a save file") from None
+        raise SaveError(_("{name}: is a directory, not a save file").format(name=path.name)) from None
     except PermissionError:
-        raise SaveError(f"{path.name}: permission denied") from None
+        raise SaveError(_("{name}: permission denied").format(name=path.name)) from None
     except OSError as exc:
-        raise SaveError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+        raise SaveError(
+            _("{name}: cannot be read ({error})").format(name=path.name, error=exc.strerror or exc)
+        ) from None
 
 
 def _upcast(data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -112,15 +115,23 @@ def _upcast(data: dict[str, Any], name: str) -> dict[str, Any]:
     while version < VERSION:
         step = UPCASTERS.get(version)
         if step is None:
-            raise SaveError(f"{name}: save format version {version} is not known")
+            raise SaveError(
+                _("{name}: save format version {version} is not known").format(name=name, version=version)
+            )
         try:
             data = step(dict(data))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise SaveError(
-                f"{name}: cannot upgrade it from format version {version} ({type(exc).__name__}: {exc})"
+                _("{name}: cannot upgrade it from format version {version} ({error})").format(
+                    name=name, version=version, error=f"{type(exc).__name__}: {exc}"
+                )
             ) from None
         if not isinstance(data, dict) or data.get("version") != version + 1:
-            raise SaveError(f"{name}: the upgrade from format version {version} went wrong")
+            raise SaveError(
+                _("{name}: the upgrade from format version {version} went wrong").format(
+                    name=name, version=version
+                )
+            )
         version += 1
     return data
 
@@ -128,29 +139,37 @@ def _upcast(data: dict[str, Any], name: str) -> dict[str, Any]:
 def decode_save(raw: bytes, name: str = "save") -> SaveFile:
     """Decode and validate the bytes of a save (no replay); ``name`` prefixes error messages."""
     if not raw.strip():
-        raise SaveError(f"{name}: the file is empty")
+        raise SaveError(_("{name}: the file is empty").format(name=name))
     try:
         data = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
         text = str(exc)
         if "truncated" in text:
-            raise SaveError(f"{name}: the file is truncated (its JSON ends too early)") from None
-        raise SaveError(f"{name}: not valid JSON ({text})") from None
+            raise SaveError(
+                _("{name}: the file is truncated (its JSON ends too early)").format(name=name)
+            ) from None
+        raise SaveError(_("{name}: not valid JSON ({error})").format(name=name, error=text)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError(f'{name}: not a pipeline-tui save (no "format": "{FORMAT}")')
+        raise SaveError(
+            _('{name}: not a pipeline-tui save (no "format": "{format}")').format(name=name, format=FORMAT)
+        )
     version = data.get("version")
     if type(version) is not int:
-        raise SaveError(f"{name}: the save format version is missing or not a number")
+        raise SaveError(_("{name}: the save format version is missing or not a number").format(name=name))
     if version > VERSION:
         raise SaveError(
-            f"{name}: save format version {version} is newer than this program "
-            f"understands ({VERSION}); update pipeline-tui"
+            _(
+                "{name}: save format version {version} is newer than this program understands "
+                "({known}); update pipeline-tui"
+            ).format(name=name, version=version, known=VERSION)
         )
     data = _upcast(data, name)
     try:
         return msgspec.convert(data, SaveFile)
     except msgspec.ValidationError as exc:
-        raise SaveError(f"{name}: does not match the save format: {exc}") from None
+        raise SaveError(
+            _("{name}: does not match the save format: {error}").format(name=name, error=exc)
+        ) from None
 
 
 def read_save(path: str | os.PathLike[str]) -> SaveFile:
@@ -169,15 +188,21 @@ def game_from_save(save: SaveFile, name: str = "save") -> Game:
     try:
         game = Game(save.setup)
     except SetupError as exc:
-        raise SaveError(f"{name}: bad setup: {exc}") from None
+        raise SaveError(_("{name}: bad setup: {error}").format(name=name, error=exc)) from None
     for index, move in enumerate(save.moves):
         try:
             game.apply(move)
         except IllegalMove as exc:
-            raise SaveError(f"{name}: move {index + 1} ({_notation(move)}): {exc}") from None
+            raise SaveError(
+                _("{name}: move {n} ({move}): {error}").format(
+                    name=name, n=index + 1, move=_notation(move), error=exc
+                )
+            ) from None
         except Exception as exc:  # the file is untrusted input: any failure is a bad save
             raise SaveError(
-                f"{name}: move {index + 1} ({_notation(move)}) cannot be played ({type(exc).__name__}: {exc})"
+                _("{name}: move {n} ({move}) cannot be played ({error})").format(
+                    name=name, n=index + 1, move=_notation(move), error=f"{type(exc).__name__}: {exc}"
+                )
             ) from None
     return game
 
@@ -270,14 +295,15 @@ def save_game(
     path = Path(path)
     created = None
     if path.is_dir():
-        raise SaveError(f"{path.name}: is a directory, not a save file")
+        raise SaveError(_("{name}: is a directory, not a save file").format(name=path.name))
     if path.exists() and not force:
         try:
             old = read_save(path)
         except SaveError as exc:
             raise SaveError(
-                f"{path.name}: refusing to overwrite a file that is not a readable "
-                f"save ({str(exc).removeprefix(path.name + ': ')})"
+                _("{name}: refusing to overwrite a file that is not a readable save ({error})").format(
+                    name=path.name, error=str(exc).removeprefix(path.name + ": ")
+                )
             ) from None
         created = old.meta.get("created")
     stamp = _now()
@@ -287,15 +313,21 @@ def save_game(
     try:
         data = encode_save(game, full)
     except (TypeError, msgspec.EncodeError) as exc:
-        raise SaveError(f"{path.name}: meta cannot be written as JSON ({exc})") from None
+        raise SaveError(
+            _("{name}: meta cannot be written as JSON ({error})").format(name=path.name, error=exc)
+        ) from None
     if not path.parent.is_dir():
-        raise SaveError(f"{path.name}: the folder {path.parent} does not exist")
+        raise SaveError(
+            _("{name}: the folder {folder} does not exist").format(name=path.name, folder=path.parent)
+        )
     try:
         _write_atomic(path, data)
     except PermissionError:
-        raise SaveError(f"{path.name}: permission denied") from None
+        raise SaveError(_("{name}: permission denied").format(name=path.name)) from None
     except OSError as exc:
-        raise SaveError(f"{path.name}: cannot be written ({exc.strerror or exc})") from None
+        raise SaveError(
+            _("{name}: cannot be written ({error})").format(name=path.name, error=exc.strerror or exc)
+        ) from None
 
 
 # --- Folders of saves -------------------------------------------------------------------------
@@ -362,7 +394,11 @@ def autosave(
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SaveError(f"{directory}: cannot create the saves folder ({exc.strerror or exc})") from None
+        raise SaveError(
+            _("{folder}: cannot create the saves folder ({error})").format(
+                folder=directory, error=exc.strerror or exc
+            )
+        ) from None
     path = autosave_path(game, directory, name, written)
     save_game(game, path, meta)
     return path
@@ -384,7 +420,7 @@ def _json_files(directory: Path) -> list[tuple[float, Path]]:
 
 def latest_autosave(directory: str | os.PathLike[str]) -> Path | None:
     """The most recently written ``autosave-*.json`` in ``directory``, or ``None``."""
-    for _, path in _json_files(Path(directory)):
+    for _mtime, path in _json_files(Path(directory)):
         if path.name.startswith(AUTOSAVE_PREFIX):
             return path
     return None

@@ -29,6 +29,7 @@ from typing import Any, get_args
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import _
 from ..errors import IllegalMove
 from ..state import State, clone_state
 from . import contracts, cross, machines, markets, refining, shops, turns, upgrades
@@ -94,7 +95,7 @@ Effect = Callable[[State, Any], None]
 
 
 def _not_a_move(state: State, move: Any) -> str:
-    return f"not a move: {move!r}"
+    return _("not a move: {move}").format(move=repr(move))
 
 
 def _refuse(state: State, move: Any) -> None:
@@ -192,7 +193,7 @@ def _deals_with_hand(state: State, move: M.Move) -> bool:
 def why_illegal(state: State, move: M.Move) -> str | None:
     """Why ``move`` is not allowed now, naming the rule, or ``None`` if it is legal."""
     if state.over:
-        return "the game is over"
+        return _("the game is over")
     rule = _RULES.get(type(move), _NOT_A_MOVE)
     if rule is _NOT_A_MOVE:
         return _not_a_move(state, move)

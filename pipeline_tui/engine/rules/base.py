@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from ...data import components as C
 from ...data import editions as E
 from ...data.components import ActionName
+from ...i18n import N_, _
 from ..network import NetworkMap, build_map
 from ..state import PlayerState, Stage, State, TurnState
 
@@ -65,50 +66,53 @@ def n_players(state: State) -> int:
 # What the Actions in progress are called (the cross's Actions, then the others a turn may hold).
 ACTION_TITLES: dict[str, str] = {
     **C.ACTION_NAMES,
-    A.GOVERNMENT: "Government",
-    A.NETWORK: "Run your Pipe Network",
-    A.MACHINE: "Run a Machine",
-    A.MACHINES_PHASE: "Machine Phase (running Machines)",
-    A.MACHINES_EARLY: "Machines III (running Machines)",
+    A.GOVERNMENT: N_("Government"),
+    A.NETWORK: N_("Run your Pipe Network"),
+    A.MACHINE: N_("Run a Machine"),
+    A.MACHINES_PHASE: N_("Machine Phase (running Machines)"),
+    A.MACHINES_EARLY: N_("Machines III (running Machines)"),
 }
 
 
 def action_title(action: str) -> str:
-    """The rulebook's name of an Action in progress (``turn.action``)."""
-    return ACTION_TITLES.get(action, action)
+    """The rulebook's name of an Action in progress (``turn.action``), in the current language."""
+    return _(ACTION_TITLES[action]) if action in ACTION_TITLES else action
 
 
 def busy(state: State) -> str | None:
     """Why no free choice can be made now: a tile or grant must be dealt with first."""
     t = state.turn
     if t.hand_tile >= 0:
-        return "Pipe Network: place the Pipe tile you just took first"
+        return _("Pipe Network: place the Pipe tile you just took first")
     if t.hand_machine:
-        return "Pipe Network: place the Machine you just took first"
+        return _("Pipe Network: place the Machine you just took first")
     if t.grants:
-        return "Upgrades: take (or decline) what your upgrade gives first"
+        return _("Upgrades: take (or decline) what your upgrade gives first")
     return None
 
 
 def in_action(state: State, actions: Collection[str], message: str) -> str | None:
-    """``message`` unless one of ``actions`` is in progress. (A tile, Machine or grant to deal
-    with first is refused for every move in ``why_illegal``.)"""
+    """``message`` (marked with ``N_``, translated here) unless one of ``actions`` is in
+    progress. (A tile, Machine or grant to deal with first is refused for every move in
+    ``why_illegal``.)"""
     t = state.turn
-    return None if t.stage == ACTION and t.action in actions else message
+    return None if t.stage == ACTION and t.action in actions else _(message)
 
 
 def between_actions(state: State, fulfil: bool = False) -> str | None:
     """Moves made between Actions, in the Work and Machine Phases: a new Action, passing,
     running Machines, ending the turn; and (``fulfil``) Contracts and Orders."""
     if state.over:
-        return "the game is over"
+        return _("the game is over")
     t = state.turn
     if t.stage == SETUP:
-        return "Setup: place your starting Tanks first"
+        return _("Setup: place your starting Tanks first")
     if t.stage == ACTION:
         if fulfil:
-            return "Contracts and Orders may not interrupt an Action; finish it first"
-        return f"{action_title(t.action)}: this Action is in progress; finish it first ('done')"
+            return _("Contracts and Orders may not interrupt an Action; finish it first")
+        return _("{action}: this Action is in progress; finish it first ('done')").format(
+            action=action_title(t.action)
+        )
     return busy(state)
 
 
@@ -119,12 +123,12 @@ def main_action_ok(state: State) -> str | None:
         return why
     t = state.turn
     if t.stage != WORK:
-        return "Work Phase: your Work Phase is over this turn"
+        return _("Work Phase: your Work Phase is over this turn")
     if t.mains == 0:
         return None
     if t.mains == 1 and not t.secondary and current(state).level("HR") >= 3:
         return None
-    return "Work Phase: you have taken your Action this turn (Human Resources III allows two)"
+    return _("Work Phase: you have taken your Action this turn (Human Resources III allows two)")
 
 
 def begin_main_action(state: State, action: str, worker: str, cross: str = "") -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import N_, _, ngettext
 from ..state import HeldContract, HeldOrder, PlayerState, State
 from .base import A, K, between_actions, current, in_action
 
@@ -32,7 +33,7 @@ def close_contracts(state: State, at_game_end: bool) -> None:
     for player in state.players:
         kept = []
         for held in player.contracts:
-            for colour, _ in held.barrels:
+            for colour, _grade in held.barrels:
                 state.supply[colour] += 1
             held.barrels = []
             if held.deferred:
@@ -54,38 +55,38 @@ def close_contracts(state: State, at_game_end: bool) -> None:
 
 
 def check_take_contract(state: State, m: M.TakeContract) -> str | None:
-    why = in_action(state, (A.CONTRACTS,), "Contracts: take them with the Contracts & Loans Action")
+    why = in_action(state, (A.CONTRACTS,), N_("Contracts: take them with the Contracts & Loans Action"))
     if why:
         return why
     t = state.turn
     player = current(state)
     if m.kind == K.CONTRACT:
         if m.row not in C.CONTRACT_ROWS:
-            return "Contracts: the rows are Low, Mid and High"
+            return _("Contracts: the rows are Low, Mid and High")
         row = state.contract_rows[m.row - 1]
     elif m.kind == K.ORDER:
         if player.level("CO") < 3:
-            return "Contracts & Orders III: only then may Orders be taken as Contracts"
+            return _("Contracts & Orders III: only then may Orders be taken as Contracts")
         if m.row not in C.ORDER_ROWS:
-            return "Orders: the rows are 3, 4 and 5 barrels"
+            return _("Orders: the rows are 3, 4 and 5 barrels")
         row = state.order_rows[m.row - 3]
     else:
-        return f"Contracts: unknown kind {m.kind!r}"
+        return _("Contracts: unknown kind {kind}").format(kind=repr(m.kind))
     if not 0 <= m.slot < len(row) or row[m.slot] < 0:
-        return "Contracts: that space is empty"
+        return _("Contracts: that space is empty")
     if len(t.contract_rows) >= C.CONTRACTS_PER_ACTION:
-        return f"Contracts: at most {C.CONTRACTS_PER_ACTION} per Action"
+        return _("Contracts: at most {n} per Action").format(n=C.CONTRACTS_PER_ACTION)
     if f"{m.kind}{m.row}" in t.contract_rows:
-        return "Contracts: at most one from each row per Action"
+        return _("Contracts: at most one from each row per Action")
     if m.deferred and state.year == 3:
-        return "Contracts: they cannot be Deferred in Year 3"
+        return _("Contracts: they cannot be Deferred in Year 3")
     return None
 
 
 def check_loan(state: State, m: M.TakeLoan) -> str | None:
     if state.turn.loan:
-        return "Loans: at most one per Action"
-    return in_action(state, (A.CONTRACTS,), "Loans: take one with the Contracts & Loans Action")
+        return _("Loans: at most one per Action")
+    return in_action(state, (A.CONTRACTS,), N_("Loans: take one with the Contracts & Loans Action"))
 
 
 def check_deliver(state: State, m: M.Deliver) -> str | None:
@@ -94,22 +95,22 @@ def check_deliver(state: State, m: M.Deliver) -> str | None:
         return why
     player = current(state)
     if not 0 <= m.contract < len(player.contracts):
-        return "Contracts: you have no such Contract"
+        return _("Contracts: you have no such Contract")
     held = player.contracts[m.contract]
     if held.deferred:
-        return "Contracts: a Deferred Contract cannot take oil until next Year"
+        return _("Contracts: a Deferred Contract cannot take oil until next Year")
     if held.completions >= contract_max(player):
-        return "Contracts: fulfilled once this Year already (Contracts & Orders I: twice)"
+        return _("Contracts: fulfilled once this Year already (Contracts & Orders I: twice)")
     tile = C.contract_tile(held.tile)
     if not 0 <= m.need < len(tile.needs):
-        return "Contracts: no such requirement"
+        return _("Contracts: no such requirement")
     if held.filled[m.need] >= 0:
-        return "Contracts: that requirement is already filled"
+        return _("Contracts: that requirement is already filled")
     colour, grade = tile.needs[m.need]
     if not 0 <= m.grade <= 3 or m.grade < grade:
-        return "Contracts: the oil must be of the required grade or higher"
+        return _("Contracts: the oil must be of the required grade or higher")
     if player.oil[m.grade][colour] < 1:
-        return "Tank Farm: you have no such barrel"
+        return _("Tank Farm: you have no such barrel")
     return None
 
 
@@ -118,22 +119,27 @@ def check_fulfil_order(state: State, m: M.FulfilOrder) -> str | None:
     if why:
         return why
     if m.row not in C.ORDER_ROWS:
-        return "Orders: the rows are 3, 4 and 5 barrels"
+        return _("Orders: the rows are 3, 4 and 5 barrels")
     row = state.order_rows[m.row - 3]
     if not 0 <= m.slot < len(row) or row[m.slot] < 0:
-        return "Orders: that space is empty"
+        return _("Orders: that space is empty")
     tile = C.contract_tile(row[m.slot])
     if len(m.grades) != len(tile.needs):
-        return f"Orders: this Order needs {len(tile.needs)} barrels, all at once"
+        n = len(tile.needs)
+        return ngettext(
+            "Orders: this Order needs {n} barrel, all at once",
+            "Orders: this Order needs {n} barrels, all at once",
+            n,
+        ).format(n=n)
     need: dict[tuple[int, int], int] = {}
     for (colour, grade), used in zip(tile.needs, m.grades):
         if not 0 <= used <= 3 or used < grade:
-            return "Orders: each barrel must be of the required grade or higher"
+            return _("Orders: each barrel must be of the required grade or higher")
         need[(colour, used)] = need.get((colour, used), 0) + 1
     player = current(state)
     for (colour, grade), count in need.items():
         if player.oil[grade][colour] < count:
-            return "Orders: you lack the barrels to fulfil it completely"
+            return _("Orders: you lack the barrels to fulfil it completely")
     return None
 
 
@@ -208,8 +214,8 @@ def contract_moves(state: State) -> list[M.Move]:
 def order_assignments(player: PlayerState, needs: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
     """Every way to fill an Order's needs from the Tank Farm (grade used per need)."""
     results: list[tuple[int, ...]] = []
-    for colour in {c for c, _ in needs}:  # quick refusal: not enough oil of a colour at all
-        wanted = sum(1 for c, _ in needs if c == colour)
+    for colour in {c for c, _grade in needs}:  # quick refusal: not enough oil of a colour at all
+        wanted = sum(1 for c, _grade in needs if c == colour)
         lowest = min(g for c, g in needs if c == colour)
         if sum(player.oil[g][colour] for g in range(lowest, 4)) < wanted:
             return results

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import _
 from ..state import PlayerState, State
 from .base import (
     A,
@@ -49,9 +50,9 @@ def check_action(state: State, m: M.Action) -> str | None:
     if why:
         return why
     if m.action not in CROSS_ACTIONS:
-        return f"Action: there is no action space {m.action!r}"
+        return _("Action: there is no action space {action}").format(action=repr(m.action))
     if state.rules_version < 2 and state.turn.mains == 1 and m.action == state.turn.last_cross:
-        return "Human Resources III: your two Actions must be on different spaces"
+        return _("Human Resources III: your two Actions must be on different spaces")
     return None
 
 
@@ -61,25 +62,25 @@ def check_secondary(state: State, m: M.Secondary) -> str | None:
         return why
     t = state.turn
     if t.stage != WORK or t.mains != 1 or not t.last_cross:
-        return "Secondary Action: only after a Main Action on the action cross"
+        return _("Secondary Action: only after a Main Action on the action cross")
     if t.secondary:
-        return "Secondary Action: you have taken it already this turn"
+        return _("Secondary Action: you have taken it already this turn")
     if m.action not in CROSS_ACTIONS:
-        return f"Secondary Action: there is no action space {m.action!r}"
+        return _("Secondary Action: there is no action space {action}").format(action=repr(m.action))
     player = current(state)
     reach = 2 if player.level("HR") >= 2 else 1
     distance = cross_distance(state, t.last_cross, m.action)
     if distance == 0:
-        return "Secondary Action: it must be a different space from your Main Action"
+        return _("Secondary Action: it must be a different space from your Main Action")
     if distance > reach:
         return (
-            "Secondary Action: it must be the space next to your Main Action on the same arm"
+            _("Secondary Action: it must be the space next to your Main Action on the same arm")
             if reach == 1
-            else "Human Resources II: at most 2 spaces from your Main Action"
+            else _("Human Resources II: at most 2 spaces from your Main Action")
         )
     cost = secondary_cost(player)
     if player.money < cost:
-        return f"Secondary Action: it costs ${cost}"
+        return _("Secondary Action: it costs ${cost}").format(cost=cost)
     return None
 
 
@@ -89,15 +90,15 @@ def check_pass(state: State, m: M.Pass) -> str | None:
         return why
     t = state.turn
     if t.stage == MACHINE and not t.mains:
-        return "Pass: you have passed; the Machine Phase is next ('end' ends your turn)"
+        return _("Pass: you have passed; the Machine Phase is next ('end' ends your turn)")
     if t.stage != WORK or t.mains:
-        return "Pass: you pass instead of taking an Action"
+        return _("Pass: you pass instead of taking an Action")
     return None
 
 
 def check_end_action(state: State, m: M.EndAction) -> str | None:
     if state.turn.stage != ACTION:
-        return "there is no Action in progress to finish"
+        return _("there is no Action in progress to finish")
     return busy(state)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import N_, _
 from ..state import PlayerState, State
 from .base import (
     A,
@@ -41,9 +42,9 @@ def check_run_machine(state: State, m: M.RunMachine) -> str | None:
         return why
     player = current(state)
     if player.level("MACH") < 1:
-        return "Machines I: only its owner may run a Machine as an Action"
+        return _("Machines I: only its owner may run a Machine as an Action")
     if (m.x, m.y) not in set(map(tuple, player.machines)):
-        return "Machines I: your worker must stand on one of your Machines"
+        return _("Machines I: your worker must stand on one of your Machines")
     return None
 
 
@@ -54,43 +55,45 @@ def check_run_machines(state: State, m: M.RunMachines) -> str | None:
     t = state.turn
     player = current(state)
     if not player.machines:
-        return "Machine Phase: you have no Machines"
+        return _("Machine Phase: you have no Machines")
     cost = machines_run_cost(player)
     if t.stage == WORK and t.mains == 0:
         if player.level("MACH") < 3:
-            return "Machine Phase: Machines run after your Actions (Machines III: before too)"
+            return _("Machine Phase: Machines run after your Actions (Machines III: before too)")
         if t.machines_early_run:
-            return "Machines III: Machines run once before your Actions"
+            return _("Machines III: Machines run once before your Actions")
     elif t.machines_phase_run:
-        return "Machine Phase: your Machines have run this phase"
+        return _("Machine Phase: your Machines have run this phase")
     if player.money < cost:
-        return f"Machine Phase: running your Machines costs ${cost}"
+        return _("Machine Phase: running your Machines costs ${cost}").format(cost=cost)
     return None
 
 
 def check_buy_machine(state: State, m: M.BuyMachine) -> str | None:
-    why = in_action(state, (A.MACHINES,), "Machine Shop: buy Machines with the Machines & Pipes Action")
+    why = in_action(state, (A.MACHINES,), N_("Machine Shop: buy Machines with the Machines & Pipes Action"))
     if why:
         return why
     if not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
-        return "Machine Shop: that row is empty"
+        return _("Machine Shop: that row is empty")
     if any(state.machine_shop[: m.shop_row]):
-        return "Machine Shop: Machines come from the cheapest row that has one"
+        return _("Machine Shop: Machines come from the cheapest row that has one")
     if not free_cells_for_machine(current(state)):
-        return "Machines: a Machine must cover a Pipe tile half without one"
+        return _("Machines: a Machine must cover a Pipe tile half without one")
     if current(state).money < edition(state).machine_shop_prices[m.shop_row]:
-        return f"Machine Shop: that Machine costs ${edition(state).machine_shop_prices[m.shop_row]}"
+        return _("Machine Shop: that Machine costs ${cost}").format(
+            cost=edition(state).machine_shop_prices[m.shop_row]
+        )
     return None
 
 
 def check_place_machine(state: State, m: M.PlaceMachine) -> str | None:
     if not state.turn.hand_machine:
-        return "Machines: you have no Machine to place"
+        return _("Machines: you have no Machine to place")
     player = current(state)
     if (m.x, m.y) not in network(player).cells:
-        return "Machines: a Machine must cover half of one of your Pipe tiles"
+        return _("Machines: a Machine must cover half of one of your Pipe tiles")
     if (m.x, m.y) in set(map(tuple, player.machines)):
-        return "Machines: that half already has a Machine"
+        return _("Machines: that half already has a Machine")
     return None
 
 

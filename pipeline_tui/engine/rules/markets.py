@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...data import components as C
 from ...data.oil import GRADE_WORDS
 from .. import moves as M
+from ...i18n import N_, _
 from ..state import PlayerState, State
 from .base import current, in_action, market_row_index, market_rows, n_players
 
@@ -35,14 +36,16 @@ def rows_in_scope(state: State) -> list[int]:
 
 
 def _check_market(state: State, row: str, slot: int) -> tuple[str | None, int]:
-    why = in_action(state, C.ACTION_MARKET, "Markets: buy and sell only during a market Action")
+    why = in_action(state, C.ACTION_MARKET, N_("Markets: buy and sell only during a market Action"))
     if why:
         return why, -1
     index = market_row_index(state).get(row, -1)
     if index not in rows_in_scope(state):
-        return f"Markets: row {row} is not part of the market you are visiting", -1
+        return _("Markets: row {row} is not part of the market you are visiting").format(row=row), -1
     if not 0 <= slot < len(state.markets[index]):
-        return (f"Markets: row {row} has no slot {slot + 1} (slots 1 to {len(state.markets[index])})"), -1
+        return _("Markets: row {row} has no slot {slot} (slots 1 to {n})").format(
+            row=row, slot=slot + 1, n=len(state.markets[index])
+        ), -1
     return None, index
 
 
@@ -52,13 +55,13 @@ def check_buy(state: State, m: M.Buy) -> str | None:
         return why
     colour = state.markets[index][m.slot]
     if colour < 0:
-        return "Markets: that slot is empty"
+        return _("Markets: that slot is empty")
     player = current(state)
     grade = market_rows(state)[index].grade
     if player.free_space(grade) < 1:
-        return f"Tank Farm: no free Tank in the {GRADE_WORDS[grade]} row"
+        return _("Tank Farm: no free Tank in the {row} row").format(row=_(GRADE_WORDS[grade]))
     if player.money < market_price(state, player, index, m.slot):
-        return "Markets: you cannot afford that barrel"
+        return _("Markets: you cannot afford that barrel")
     return None
 
 
@@ -67,17 +70,17 @@ def check_sell(state: State, m: M.Sell) -> str | None:
     if why:
         return why
     if state.turn.bought:
-        return "Markets: complete all your selling before purchasing"
+        return _("Markets: complete all your selling before purchasing")
     if state.markets[index][m.slot] >= 0:
-        return "Markets: that slot is taken"
+        return _("Markets: that slot is taken")
     row = market_rows(state)[index]
     player = current(state)
     if not (0 <= m.colour <= 2 and 0 <= m.grade <= 3) or player.oil[m.grade][m.colour] < 1:
-        return "Tank Farm: you have no such barrel"
+        return _("Tank Farm: you have no such barrel")
     if m.grade < row.grade:
-        return "Markets: oil may be sold as a lower grade, never a higher one"
+        return _("Markets: oil may be sold as a lower grade, never a higher one")
     if m.colour != row.colour and not (row.market != "C" and player.level("RM") >= 3):
-        return "Markets: the oil type must match the row (Refined Markets III lifts this)"
+        return _("Markets: the oil type must match the row (Refined Markets III lifts this)")
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...data import components as C
 from .. import moves as M
 from ..network import Pipeline, legal_placements, placement_ok
+from ...i18n import N_, _, ngettext
 from ..state import State
 from .base import (
     A,
@@ -87,33 +88,34 @@ def check_government(state: State, m: M.Government) -> str | None:
     if why:
         return why
     if not (0 <= m.quadrant < 4 and 0 <= m.space < 8):
-        return "Government: no such space"
+        return _("Government: no such space")
     if state.government[m.quadrant][m.space] < 0:
-        return "Government: that space is empty"
+        return _("Government: that space is empty")
     if not quadrant_takeable(state, m.quadrant, grant=False):
-        return (
-            f"Government: only {C.GOVERNMENT_OPEN_LIMIT[state.year - 1]} quadrants may be "
-            f"open in Year {state.year}"
+        return _("Government: only {n} quadrants may be open in Year {year}").format(
+            n=C.GOVERNMENT_OPEN_LIMIT[state.year - 1], year=state.year
         )
     if current(state).money < C.GOVERNMENT_COSTS[1]:
-        return f"Government: a tile costs ${C.GOVERNMENT_COSTS[1]}"
+        return _("Government: a tile costs ${cost}").format(cost=C.GOVERNMENT_COSTS[1])
     return None
 
 
 def check_buy_government(state: State, m: M.BuyGovernmentTile) -> str | None:
-    why = in_action(state, (A.GOVERNMENT,), "Government: more tiles only during a Government Action")
+    why = in_action(state, (A.GOVERNMENT,), N_("Government: more tiles only during a Government Action"))
     if why:
         return why
     t = state.turn
     if t.gov_bought >= 5:
-        return "Government: at most 5 tiles per Action"
+        return _("Government: at most 5 tiles per Action")
     if not 0 <= m.space < 8 or m.space not in government_adjacency(state)[t.gov_space]:
-        return "Government: extra tiles must share an edge with the tile under your worker"
+        return _("Government: extra tiles must share an edge with the tile under your worker")
     if state.government[t.gov_quadrant][m.space] < 0:
-        return "Government: that space is empty"
+        return _("Government: that space is empty")
     cost = gov_step_cost(t.gov_bought)
     if current(state).money < cost:
-        return f"Government: {t.gov_bought + 1} tiles cost ${C.GOVERNMENT_COSTS[t.gov_bought + 1]}"
+        n = t.gov_bought + 1
+        message = ngettext("Government: {n} tile costs ${cost}", "Government: {n} tiles cost ${cost}", n)
+        return message.format(n=n, cost=C.GOVERNMENT_COSTS[n])
     return None
 
 
@@ -122,44 +124,46 @@ def check_run_network(state: State, m: M.RunNetwork) -> str | None:
     if why:
         return why
     if network(current(state)).tile_of((m.x, m.y)) is None:
-        return "Running your Pipe Network: your worker must stand on one of your Pipe tiles"
+        return _("Running your Pipe Network: your worker must stand on one of your Pipe tiles")
     return None
 
 
 def check_place_tile(state: State, m: M.PlaceTile) -> str | None:
     if state.turn.hand_tile < 0:
-        return "Pipe Network: you have no Pipe tile to place"
+        return _("Pipe Network: you have no Pipe tile to place")
     if not 0 <= m.rot <= 3:
-        return "Pipe Network: rotations are r0 to r3"
+        return _("Pipe Network: rotations are r0 to r3")
     return placement_ok(network(current(state)).cells, m.x, m.y, m.rot)
 
 
 def check_refine(state: State, m: M.Refine) -> str | None:
-    why = in_action(state, RUN_ACTIONS, "Refining: only while running your Pipe Network or Machines")
+    why = in_action(state, RUN_ACTIONS, N_("Refining: only while running your Pipe Network or Machines"))
     if why:
         return why
     t = state.turn
     pipeline = next((p for p in run_scope(state) if p.key == (m.x, m.y, m.k)), None)
     if pipeline is None:
-        return "Refining: that Pipeline is not part of this run"
+        return _("Refining: that Pipeline is not part of this run")
     player = current(state)
     used = [r for r in t.runs if (r[0], r[1], r[2]) == pipeline.key]
     if used:
         if player.level("ENG") < 3 or len(used) >= 2:
-            return "Refining: each Pipeline refines one barrel per run (Engineering III: two)"
+            return _("Refining: each Pipeline refines one barrel per run (Engineering III: two)")
         if used[0][3] != m.from_grade:
-            return "Engineering III: both barrels must start at the same grade"
+            return _("Engineering III: both barrels must start at the same grade")
     if not 0 <= m.from_grade < m.to_grade <= 3:
-        return "Refining: oil is refined to a higher grade"
+        return _("Refining: oil is refined to a higher grade")
     colour = pipeline.colour
     if player.oil[m.from_grade][colour] - t.fresh[m.from_grade][colour] < 1:
-        return "Refining: you have no such barrel that has not been refined in this run"
+        return _("Refining: you have no such barrel that has not been refined in this run")
     cost = refine_cost(state, colour, m.from_grade, m.to_grade)
     value = pipeline.value(player.level("ENG"))
     if value < cost:
-        return f"Refining: the Pipeline's Refinement Value {value} is below the cost {cost}"
+        return _("Refining: the Pipeline's Refinement Value {value} is below the cost {cost}").format(
+            value=value, cost=cost
+        )
     if player.free_space(m.to_grade) < 1:
-        return "Tank Farm: no free Tank in the target row"
+        return _("Tank Farm: no free Tank in the target row")
     return None
 
 

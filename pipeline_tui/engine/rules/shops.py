@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import N_, _
 from ..state import State
 from .base import A, current, edition, in_action
 
@@ -22,13 +23,13 @@ def pipe_shop(state: State) -> list[int]:
 def tank_row_check(state: State, shop_row: int, grade: int) -> str | None:
     """A Tank from the Tank Shop (bought or given) into a Tank Farm row."""
     if not 0 <= shop_row < len(state.tank_shop) or state.tank_shop[shop_row] < 1:
-        return "Tank Shop: that row is empty"
+        return _("Tank Shop: that row is empty")
     if any(state.tank_shop[:shop_row]):
-        return "Tank Shop: Tanks come from the cheapest row that has one"
+        return _("Tank Shop: Tanks come from the cheapest row that has one")
     if not 0 <= grade <= 3:
-        return "Tank Farm: the rows are Crude, Low, Mid and High"
+        return _("Tank Farm: the rows are Crude, Low, Mid and High")
     if current(state).tanks[grade] >= C.MAX_TANKS_PER_ROW:
-        return f"Tank Farm: a row holds at most {C.MAX_TANKS_PER_ROW} Tanks"
+        return _("Tank Farm: a row holds at most {n} Tanks").format(n=C.MAX_TANKS_PER_ROW)
     return None
 
 
@@ -37,29 +38,33 @@ def tank_row_check(state: State, shop_row: int, grade: int) -> str | None:
 
 def check_buy_tank(state: State, m: M.BuyTank) -> str | None:
     why = in_action(
-        state, (A.TANKS,), "Tank Shop: buy Tanks with the Tanks & Pipes Action"
+        state, (A.TANKS,), N_("Tank Shop: buy Tanks with the Tanks & Pipes Action")
     ) or tank_row_check(state, m.shop_row, m.grade)
     if why:
         return why
     if current(state).money < edition(state).tank_shop_prices[m.shop_row]:
-        return f"Tank Shop: that Tank costs ${edition(state).tank_shop_prices[m.shop_row]}"
+        return _("Tank Shop: that Tank costs ${cost}").format(
+            cost=edition(state).tank_shop_prices[m.shop_row]
+        )
     return None
 
 
 def check_buy_pipe(state: State, m: M.BuyPipe) -> str | None:
     why = in_action(
-        state, (A.TANKS, A.MACHINES), "Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action"
+        state,
+        (A.TANKS, A.MACHINES),
+        N_("Pipe tiles: buy them with the Tanks & Pipes or Machines & Pipes Action"),
     )
     if why:
         return why
     t = state.turn
     shop = pipe_shop(state)
     if not 0 <= m.index < len(shop) or shop[m.index] < 0:
-        return "Pipe tiles: that space is empty"
+        return _("Pipe tiles: that space is empty")
     if t.pipes_bought >= 4:
-        return "Pipe tiles: at most 4 per Action"
+        return _("Pipe tiles: at most 4 per Action")
     if current(state).money < pipe_step_cost(t.pipes_bought):
-        return "Pipe tiles: $15 for up to 2, $40 for 3 or 4"
+        return _("Pipe tiles: $15 for up to 2, $40 for 3 or 4")
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import _
 from ..state import Grant, State, TurnState
 from .base import OVER, SETUP, WORK, between_actions, current, edition, market_rows, n_players
 from .contracts import close_contracts
@@ -113,11 +114,11 @@ def end_round(state: State) -> None:
 
 def check_start_tank(state: State, m: M.PlaceStartingTank) -> str | None:
     if state.turn.stage != SETUP:
-        return "Setup: starting Tanks are placed before the first Round"
+        return _("Setup: starting Tanks are placed before the first Round")
     if not 0 <= m.grade <= 3:
-        return "Tank Farm: the rows are Crude, Low, Mid and High"
+        return _("Tank Farm: the rows are Crude, Low, Mid and High")
     if current(state).tanks[m.grade] >= C.MAX_TANKS_PER_ROW:
-        return f"Tank Farm: a row holds at most {C.MAX_TANKS_PER_ROW} Tanks"
+        return _("Tank Farm: a row holds at most {n} Tanks").format(n=C.MAX_TANKS_PER_ROW)
     return None
 
 
@@ -127,7 +128,7 @@ def check_end_turn(state: State, m: M.EndTurn) -> str | None:
         return why
     t = state.turn
     if t.stage == WORK and t.mains == 0:
-        return "End of turn: take an Action or pass first"
+        return _("End of turn: take an Action or pass first")
     return None
 
 
@@ -137,14 +138,14 @@ def check_turn_order(state: State, m: M.ChooseTurnOrder) -> str | None:
         return why
     t = state.turn
     if not t.icon:
-        return "Turn Order: only after an Action showing the Turn Order icon"
+        return _("Turn Order: only after an Action showing the Turn Order icon")
     if t.order_chosen:
-        return "Turn Order: you have chosen your place already this turn"
+        return _("Turn Order: you have chosen your place already this turn")
     if state.rules_version >= 2:
         if not 0 <= m.position < len(state.next_track):
-            return f"Turn Order: choose a space from 1 to {len(state.next_track)}"
+            return _("Turn Order: choose a space from 1 to {n}").format(n=len(state.next_track))
     elif not 0 <= m.position <= len(state.next_order):
-        return f"Turn Order: choose a place from 1 to {len(state.next_order) + 1}"
+        return _("Turn Order: choose a place from 1 to {n}").format(n=len(state.next_order) + 1)
     return None
 
 

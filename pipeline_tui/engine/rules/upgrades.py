@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 from ...data import components as C
 from .. import moves as M
+from ...i18n import N_, _
 from ..state import Grant, GrantKind, State
 from .base import A, current, in_action
 from .machines import free_cells_for_machine
@@ -66,51 +67,51 @@ def _use_grant(state: State) -> None:
 
 
 def check_buy_upgrade(state: State, m: M.BuyUpgrade) -> str | None:
-    why = in_action(state, (A.UPGRADES,), "Upgrades: buy them with the Upgrades Action")
+    why = in_action(state, (A.UPGRADES,), N_("Upgrades: buy them with the Upgrades Action"))
     if why:
         return why
     t = state.turn
     if m.family not in state.upgrade_families:
-        return f"Upgrades: {m.family} is not in this game"
+        return _("Upgrades: {family} is not in this game").format(family=m.family)
     if t.flipped:
-        return "Upgrades: the free flip ends your purchases"
+        return _("Upgrades: the free flip ends your purchases")
     if len(t.upgrades_bought) >= C.UPGRADES_PER_ACTION:
-        return f"Upgrades: at most {C.UPGRADES_PER_ACTION} per Action"
+        return _("Upgrades: at most {n} per Action").format(n=C.UPGRADES_PER_ACTION)
     if m.family in t.upgrades_bought:
-        return "Upgrades: not two of the same type in one Action"
+        return _("Upgrades: not two of the same type in one Action")
     row = state.upgrade_families.index(m.family)
     if not state.upgrade_tokens[row]:
-        return "Upgrades: that token is flipped until next Year"
+        return _("Upgrades: that token is flipped until next Year")
     level = current(state).level(m.family)
     if level >= 3:
-        return "Upgrades: you own all three levels"
+        return _("Upgrades: you own all three levels")
     if state.upgrade_cards[row][level] < 1:
-        return f"Upgrades: no Level {level + 1} card of that type is left"
+        return _("Upgrades: no Level {level} card of that type is left").format(level=level + 1)
     if current(state).money < C.UPGRADE_PRICE:
-        return f"Upgrades: each costs ${C.UPGRADE_PRICE}"
+        return _("Upgrades: each costs ${cost}").format(cost=C.UPGRADE_PRICE)
     return None
 
 
 def check_flip(state: State, m: M.FlipToken) -> str | None:
-    why = in_action(state, (A.UPGRADES,), "Upgrades: the free flip comes with the Upgrades Action")
+    why = in_action(state, (A.UPGRADES,), N_("Upgrades: the free flip comes with the Upgrades Action"))
     if why:
         return why
     t = state.turn
     if t.flipped:
-        return "Upgrades: only one free flip"
+        return _("Upgrades: only one free flip")
     if m.family not in state.upgrade_families:
-        return f"Upgrades: {m.family} is not in this game"
+        return _("Upgrades: {family} is not in this game").format(family=m.family)
     if not state.upgrade_tokens[state.upgrade_families.index(m.family)]:
-        return "Upgrades: that token is already face down"
+        return _("Upgrades: that token is already face down")
     return None
 
 
 def _grant_head(state: State, kind: GrantKind) -> str | None:
     t = state.turn
     if t.hand_tile >= 0 or t.hand_machine:
-        return "Pipe Network: place what you hold first"
+        return _("Pipe Network: place what you hold first")
     if not t.grants or t.grants[0].kind != kind:
-        return "Upgrades: nothing of that kind is due to you now"
+        return _("Upgrades: nothing of that kind is due to you now")
     return None
 
 
@@ -119,9 +120,9 @@ def check_take_government(state: State, m: M.TakeGovernmentTile) -> str | None:
     if why:
         return why
     if not (0 <= m.quadrant < 4 and 0 <= m.space < 8) or state.government[m.quadrant][m.space] < 0:
-        return "Government: that space is empty"
+        return _("Government: that space is empty")
     if not quadrant_takeable(state, m.quadrant, grant=True):
-        return "Government: that quadrant is closed (a grant opens one only if none opened this Year)"
+        return _("Government: that quadrant is closed (a grant opens one only if none opened this Year)")
     return None
 
 
@@ -135,17 +136,17 @@ def check_take_machine(state: State, m: M.TakeMachine) -> str | None:
         return why
     if m.shop_row == M.MACHINE_STACK:
         if not state.turn.grants[0].stack:
-            return "Shops: their Machine comes from the Machine Shop (Machines I: also the stack)"
+            return _("Shops: their Machine comes from the Machine Shop (Machines I: also the stack)")
         if any(state.machine_shop):
-            return "Machines I: the Machine comes from the Machine Shop while it has one"
+            return _("Machines I: the Machine comes from the Machine Shop while it has one")
         if state.machine_reserve < 1:
-            return "Machines I: no Machine is left in the stack beside the board"
+            return _("Machines I: no Machine is left in the stack beside the board")
     elif not 0 <= m.shop_row < len(state.machine_shop) or state.machine_shop[m.shop_row] < 1:
-        return "Machine Shop: that row is empty"
+        return _("Machine Shop: that row is empty")
     if any(state.machine_shop[: m.shop_row]):
-        return "Machine Shop: Machines come from the cheapest row that has one"
+        return _("Machine Shop: Machines come from the cheapest row that has one")
     if not free_cells_for_machine(current(state)):
-        return "Machines: a Machine must cover a Pipe tile half without one"
+        return _("Machines: a Machine must cover a Pipe tile half without one")
     return None
 
 
@@ -154,19 +155,19 @@ def check_take_pipe(state: State, m: M.TakePipe) -> str | None:
     if why:
         return why
     if m.shop not in C.SHOPS:
-        return "Shops: T (Tank Shop) or M (Machine Shop)"
+        return _("Shops: T (Tank Shop) or M (Machine Shop)")
     shop = state.shop_pipes[C.SHOPS.index(m.shop)]
     if not 0 <= m.index < len(shop) or shop[m.index] < 0:
-        return "Pipe tiles: that space is empty"
+        return _("Pipe tiles: that space is empty")
     return None
 
 
 def check_decline(state: State, m: M.Decline) -> str | None:
     t = state.turn
     if t.hand_tile >= 0 or t.hand_machine:
-        return "Pipe Network: place what you hold first"
+        return _("Pipe Network: place what you hold first")
     if not t.grants:
-        return "Upgrades: nothing is due to you to decline"
+        return _("Upgrades: nothing is due to you to decline")
     return None
 
 
