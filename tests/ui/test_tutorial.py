@@ -58,9 +58,11 @@ async def test_the_coach_names_the_panel_frames_it_and_leaves_on_f9(tmp_path, mo
         screen = TableScreen(game, tmp_path, policy=Tutorial())
         app.push_screen(screen)
         await pilot.pause()
-        while game.state.turn.player != 0:  # the computer places its Tanks first on this seed
-            await pilot.pause(0.05)
         coach = screen.query_one(Coach)
+        for _ in range(200):  # the computer places its Tanks first on this seed
+            if game.state.turn.player == 0 and not screen.thinking and "Tanks" in str(coach.border_title):
+                break
+            await pilot.pause(0.05)
         assert "Your starting Tanks" in str(coach.border_title)
         text = str(coach.render())
         assert "Look at: Player board" in text and "start-tank C" in text
