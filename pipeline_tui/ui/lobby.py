@@ -96,7 +96,7 @@ class LobbyScreen(Screen):
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
             yield Static(
-                _("Enter: sit at a seat (or back at yours)   w: watch   n: new table   l: language"),
+                _("Enter: sit at a seat (or back at yours)   w: watch   n: new table"),
                 classes="dim",
             )
             yield Static(id="lobby-hints", classes="dim")
