@@ -197,22 +197,23 @@ class PipelineApp(App):
                 yield SystemCommand(
                     _("Language: {name}").format(name=LANGUAGE_NAMES[language]),
                     _("Speak this language from now on, and at the next start"),
-                    lambda language=language: self.run_worker(self.switch_language(language)),
+                    lambda language=language: self.switch_language(language),
                 )
 
-    async def switch_language(self, language: str) -> None:
+    def switch_language(self, language: str) -> None:
         """Speak ``language`` now: every screen on the stack is drawn again in it, and the
         choice is remembered for the next start."""
         set_language(language)
         for screen in list(self.screen_stack):
-            await self.redraw_screen(screen)
+            # in the screen's own context: what its compose binds data to is the screen
+            screen.call_next(self.redraw_screen, screen)
         self.refresh_bindings()
         self.remember(language)
 
     async def redraw_screen(self, screen: Screen) -> None:
         """Draw ``screen`` again in the current language: its own ``language_changed`` if it has
         one (a screen that keeps state in its widgets), else the table from its state, else a
-        fresh compose followed by its ``on_mount``; its footer last (the keys' descriptions)."""
+        fresh compose followed by its ``on_mount``; then its footers (the keys' descriptions)."""
         hook = getattr(screen, "language_changed", None)
         if callable(hook):
             result = hook()
@@ -228,7 +229,7 @@ class PipelineApp(App):
                 if inspect.isawaitable(result):
                     await result
         for footer in screen.query(Footer):
-            await footer.recompose()
+            footer.refresh(recompose=True)
 
     def remember(self, language: str) -> None:
         """Keep the language for the next start (here: the settings file)."""

@@ -128,7 +128,7 @@ class LobbyScreen(Screen):
     def action_language(self) -> None:
         """l: the next language the game speaks, here and at this key's next session."""
         following = LANGUAGES[(LANGUAGES.index(current_language()) + 1) % len(LANGUAGES)]
-        self.app.run_worker(self.app.switch_language(following))
+        self.app.switch_language(following)
 
     def on_screen_resume(self) -> None:
         self.poll.resume()
