@@ -67,7 +67,8 @@ def seat_text(seat, info: TableInfo) -> str:
 
 
 class LobbyScreen(Screen):
-    """The server's tables: enter opens a table's seats, w watches, n sets up a new table."""
+    """The server's tables: enter opens a table's seats, w watches, n sets up a new table, l
+    switches the language (kept for your key)."""
 
     DEFAULT_CSS = """
     #lobby-box { padding: 1 2; }
