@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey  # the key widget Footer.compose makes
 
 from ..i18n import _
 
 
 class TranslatedFooter(Footer):
-    """Textual's Footer with each key's description through ``_()``."""
+    """Textual's Footer with each key's description through ``_()``. The keys are known by
+    their ``description`` (Textual's FooterKey is not public, see ``compat.py``)."""
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget.description:
-                widget.description = _(widget.description)
+            description = getattr(widget, "description", None)
+            if isinstance(description, str) and description:
+                setattr(widget, "description", _(description))
             yield widget
