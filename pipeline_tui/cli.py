@@ -34,6 +34,7 @@ from .storage import (
     read_save,
     save_game,
 )
+from .i18n import LANGUAGES, LanguageError, _, choose_language, remembered_language, set_language
 from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
 from .text import render_components_text, render_scores, render_state
 
@@ -661,6 +662,24 @@ def _app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="|".join(LANGUAGES),
+        help=_("the language, with any command (else $PIPELINE_TUI_LANG, the remembered choice, the locale)"),
+    )
+
+
+def _choose_language(argv: list[str]) -> list[str]:
+    """Speak the language asked for (``--lang`` anywhere on the line, docs/translating.md) and
+    return the arguments without that option; LanguageError names a language not spoken."""
+    picker = _Parser(prog=PROG, add_help=False, allow_abbrev=False)
+    _language_option(picker)
+    options, rest = picker.parse_known_args(argv)
+    set_language(choose_language(options.lang, os.environ, remembered_language()))
+    return rest
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=_("The board game Pipeline in the terminal."))
     parser.add_argument(
@@ -669,6 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"{PROG} {__version__}",
         help=_("show program's version number and exit"),
     )
+    _language_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("title", help=_("the title screen (the default in a terminal)"))
@@ -835,6 +855,11 @@ COMMANDS = (
 
 def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv = _choose_language(argv)
+    except LanguageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         said = _("{prog}: unknown command {name} (one of {commands})").format(
             prog=PROG, name=repr(argv[0]), commands=", ".join(COMMANDS)

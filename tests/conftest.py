@@ -52,6 +52,20 @@ def no_process_left_behind():
     assert not described, "processes left behind by the tests:\n" + "\n".join(described)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_settings(tmp_path_factory):
+    """No test reads or writes the settings of the person running the suite (the language
+    remembered from the palette): XDG_CONFIG_HOME is a folder of the suite's own, inherited
+    by every process it starts."""
+    old = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = old
+
+
 @pytest.fixture
 def layouts(monkeypatch) -> list[Screen]:
     """Every layout of a screen from now on (Textual's Screen._refresh_layout)."""

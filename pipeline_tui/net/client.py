@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..engine.setup import GameSetup
+from ..i18n import N_
 from .protocol import (
     AnyReply,
     AnyRequest,
@@ -33,6 +34,7 @@ from .protocol import (
     MoveRequest,
     Refused,
     SeatInfo,
+    SetLanguage,
     TableError,
     TableInfo,
     Tables,
@@ -46,7 +48,8 @@ from .protocol import (
 
 log = logging.getLogger(__name__)
 
-LOST = "Server: connection lost"
+LOST = N_("Server: connection lost")
+CLOSED = N_("Server: connection closed")
 REQUEST_TIMEOUT = 60.0  # seconds; the Hub answers in milliseconds unless it is stuck
 
 
@@ -56,6 +59,7 @@ class TableClient:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.identity = ""
         self.name = ""
+        self.language = ""  # the language this key chose before ("": none), as the Hub keeps it
         self.on_update: Callable[[Update], None] | None = None
         self.on_lost: Callable[[str], None] | None = None
         self._reader = reader
@@ -72,7 +76,11 @@ class TableClient:
         try:
             reader, writer = await asyncio.open_unix_connection(str(Path(socket_path)))
         except OSError as exc:
-            raise TableError(f"Server: cannot connect to {socket_path} ({exc.strerror or exc})") from None
+            raise TableError(
+                N_("Server: cannot connect to {path} ({reason})"),
+                path=socket_path,
+                reason=exc.strerror or exc,
+            ) from None
         client = cls(reader, writer)
         try:
             welcome = await client._call(Hello(id=0, token=token))
@@ -81,6 +89,7 @@ class TableClient:
             raise
         assert isinstance(welcome, Welcome)
         client.identity, client.name = welcome.identity, welcome.name
+        client.language = welcome.language
         return client
 
     @property
@@ -129,9 +138,14 @@ class TableClient:
         """Stop following the table (your seat stays yours)."""
         await self._call(Leave(id=0, table_id=table_id))
 
+    async def set_language(self, language: str) -> None:
+        """Have the Hub remember ``language`` for this key (the next session starts in it)."""
+        await self._call(SetLanguage(id=0, language=language))
+        self.language = language
+
     async def close(self) -> None:
         """Close the connection; pending calls fail with "Server: connection closed"."""
-        self._fail("Server: connection closed", notify=False)
+        self._fail(CLOSED, notify=False)
         self._task.cancel()
         self._writer.close()
         try:
@@ -157,15 +171,17 @@ class TableClient:
             self._fail(LOST)
         except FrameError as exc:
             self._pending.pop(request.id, None)
-            raise TableError(f"Server: the request is too large ({exc})") from None
+            raise TableError(N_("Server: the request is too large ({reason})"), reason=exc) from None
         try:
             reply = await asyncio.wait_for(future, REQUEST_TIMEOUT)
         except asyncio.TimeoutError:
-            raise TableError(f"Server: no answer within {REQUEST_TIMEOUT:.0f} s") from None
+            raise TableError(
+                N_("Server: no answer within {seconds} s"), seconds=f"{REQUEST_TIMEOUT:.0f}"
+            ) from None
         finally:
             self._pending.pop(request.id, None)
         if isinstance(reply, Refused):
-            raise TableError(reply.reason)
+            raise reply.error()
         return reply
 
     async def _read(self) -> None:

@@ -36,6 +36,8 @@ import msgspec
 
 from ..ai import Bot, make_bot
 from ..engine.setup import GameSetup
+from ..i18n import N_, language_of
+from .players import KeyLanguages
 from .protocol import (
     AnyRequest,
     CreateTable,
@@ -49,6 +51,7 @@ from .protocol import (
     ListTables,
     MoveRequest,
     Refused,
+    SetLanguage,
     Tables,
     TableError,
     UndoRequest,
@@ -56,7 +59,6 @@ from .protocol import (
     Welcome,
     decode_request,
     frame,
-    one_line,
     read_frame,
 )
 from .tables import SaveFailed, TableService
@@ -125,6 +127,7 @@ class Hub:
 
     def __init__(self, tables_dir: Path, *, bot_delay: float = 0.5) -> None:
         self.service = TableService(Path(tables_dir))  # loads every table: restart resume
+        self.languages = KeyLanguages(Path(tables_dir))  # the language each key chose
         self.bot_delay = bot_delay
         self.socket_path: Path | None = None
         self._tokens: dict[str, tuple[str, str]] = {}
@@ -237,11 +240,18 @@ class Hub:
             raise FrameError(f"the first request must be hello, not {type(hello).__name__}")
         who = self._tokens.get(hello.token)
         if who is None:
-            conn.send(Refused(id=hello.id, reason="Server: unknown token"))
+            conn.send(Refused.of(hello.id, TableError(N_("Server: unknown token"))))
             await conn.writer.drain()
             raise FrameError("unknown token")
         conn.identity, conn.name = who
-        conn.send(Welcome(id=hello.id, identity=conn.identity, name=conn.name))
+        conn.send(
+            Welcome(
+                id=hello.id,
+                identity=conn.identity,
+                name=conn.name,
+                language=self.languages.get(conn.identity),
+            )
+        )
         log.info("%s signed in", conn)
         while not conn.closed:
             body = await read_frame(reader)
@@ -251,10 +261,11 @@ class Hub:
             try:
                 await self._dispatch(conn, request)
             except TableError as exc:
-                conn.send(Refused(id=request.id, reason=one_line(str(exc))))
+                conn.send(Refused.of(request.id, exc))
             except Exception:
                 log.exception("%s: request %s failed", conn, type(request).__name__)
-                conn.send(Refused(id=request.id, reason="Server: internal error (see the server log)"))
+                error = TableError(N_("Server: internal error (see the server log)"))
+                conn.send(Refused.of(request.id, error))
             await conn.writer.drain()
 
     async def _forget(self, conn: _Connection) -> None:
@@ -265,21 +276,25 @@ class Hub:
     async def _leave(self, conn: _Connection, table_id: str, seat: int | None) -> None:
         conn.joined.pop(table_id, None)
         self._watchers.get(table_id, set()).discard(conn)
-        update = await self._call(self._leave_sync, table_id, seat, f"{conn.name} left")
+        update = await self._call(
+            self._leave_sync, table_id, seat, N_("{player} left"), {"player": conn.name}
+        )
         if update is not None:
             self._broadcast(update)
 
-    def _leave_sync(self, table_id: str, seat: int | None, note: str) -> Update | None:
+    def _leave_sync(
+        self, table_id: str, seat: int | None, note: str, values: dict[str, str]
+    ) -> Update | None:
         self.service.leave(table_id, seat)
         if seat is None or table_id not in self.service.tables:
             return None
-        return self.service.seats_update(table_id, note)
+        return self.service.seats_update(table_id, note, **values)
 
     async def _call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a TableService call in the tables thread (its only caller): the event loop never
         waits for a table file's fsync, and the calls run one at a time in the order made."""
         if self._tables_thread is None:
-            raise TableError("Server: the hub is closing")
+            raise TableError(N_("Server: the hub is closing"))
         return await asyncio.get_running_loop().run_in_executor(self._tables_thread, partial(function, *args))
 
     # --- requests -------------------------------------------------------------------------
@@ -307,19 +322,19 @@ class Hub:
             self._watchers.setdefault(table_id, set()).add(conn)
             conn.send(JoinedReply(id=rid, joined=joined))
             if old is not _UNJOINED or seat is not None:
-                note = (
-                    f"{conn.name} sits at {joined.seats[seat].name}'s seat"
-                    if seat is not None
-                    else f"{conn.name} is watching"
-                )
-                self._broadcast(await self._call(self._rejoin_sync, table_id, old, note))
+                if seat is not None:
+                    note = N_("{player} sits at {seat}'s seat")
+                    values = {"player": conn.name, "seat": joined.seats[seat].name}
+                else:
+                    note, values = N_("{player} is watching"), {"player": conn.name}
+                self._broadcast(await self._call(self._rejoin_sync, table_id, old, note, values))
         elif isinstance(request, MoveRequest):
-            self._check_seated(conn, request.table_id, "move")
+            self._check_seated(conn, request.table_id, undo=False)
             self._broadcast(await self._call(service.move, request.table_id, conn.identity, request.text))
             conn.send(Done(id=rid))
             self._kick_bots(request.table_id)
         elif isinstance(request, UndoRequest):
-            self._check_seated(conn, request.table_id, "undo")
+            self._check_seated(conn, request.table_id, undo=True)
             self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
             conn.send(Done(id=rid))
         elif isinstance(request, Leave):
@@ -327,25 +342,39 @@ class Hub:
             if not isinstance(at, _Unjoined):
                 await self._leave(conn, request.table_id, at)
             conn.send(Done(id=rid))
+        elif isinstance(request, SetLanguage):
+            language = language_of(request.language)
+            if language is None:
+                raise TableError(N_("Server: unknown language {language}"), language=repr(request.language))
+            try:
+                self.languages.set(conn.identity, language)
+            except OSError as exc:
+                log.error("%s: language not remembered: %s", conn, exc)
+                raise TableError(N_("Server: the language could not be remembered")) from None
+            conn.send(Done(id=rid))
         elif isinstance(request, Hello):
-            raise TableError("Server: this connection has already signed in")
+            raise TableError(N_("Server: this connection has already signed in"))
 
     def _create_sync(self, setup: GameSetup, name: str, colours: list[str], hints: bool = False) -> str:
         return self.service.create(setup, name, colours, hints).id
 
-    def _rejoin_sync(self, table_id: str, old: int | None | _Unjoined, note: str) -> Update:
+    def _rejoin_sync(
+        self, table_id: str, old: int | None | _Unjoined, note: str, values: dict[str, str]
+    ) -> Update:
         if not isinstance(old, _Unjoined):
             self.service.leave(table_id, old)  # the seat (or watching) it joined before
-        return self.service.seats_update(table_id, note)
+        return self.service.seats_update(table_id, note, **values)
 
-    def _check_seated(self, conn: _Connection, table_id: str, what: str) -> None:
+    def _check_seated(self, conn: _Connection, table_id: str, undo: bool) -> None:
         if table_id not in self.service.tables:
-            raise TableError(f"Table: there is no table {table_id!r}")
+            raise TableError(N_("Table: there is no table {table}"), table=repr(table_id))
         seat = conn.joined.get(table_id, _UNJOINED)
         if seat is _UNJOINED:
-            raise TableError("Table: join the table first")
+            raise TableError(N_("Table: join the table first"))
         if seat is None:
-            raise TableError(f"Seat: spectators cannot {what}")
+            raise TableError(
+                N_("Seat: spectators cannot undo") if undo else N_("Seat: spectators cannot move")
+            )
 
     def _broadcast(self, update: Update) -> None:
         for conn in list(self._watchers.get(update.table_id, ())):
@@ -408,17 +437,19 @@ def _bind_private(path: Path) -> socket.socket:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise TableError(f"Server: cannot create {path.parent} ({exc.strerror or exc})") from None
+        raise TableError(
+            N_("Server: cannot create {folder} ({reason})"), folder=path.parent, reason=exc.strerror or exc
+        ) from None
     if os.path.lexists(path):
         if not stat.S_ISSOCK(os.lstat(path).st_mode):
-            raise TableError(f"Server: {path} exists and is not a socket; not replacing it")
+            raise TableError(N_("Server: {path} exists and is not a socket; not replacing it"), path=path)
         probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             probe.connect(str(path))
         except OSError:
             os.unlink(path)  # a stale socket left by a hub that died
         else:
-            raise TableError(f"Server: another hub is listening on {path}")
+            raise TableError(N_("Server: another hub is listening on {path}"), path=path)
         finally:
             probe.close()
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -427,7 +458,9 @@ def _bind_private(path: Path) -> socket.socket:
         sock.bind(str(path))
     except OSError as exc:
         sock.close()
-        raise TableError(f"Server: cannot listen on {path} ({exc.strerror or exc})") from None
+        raise TableError(
+            N_("Server: cannot listen on {path} ({reason})"), path=path, reason=exc.strerror or exc
+        ) from None
     finally:
         os.umask(old)
     os.chmod(path, 0o600)
@@ -477,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(_run(args.tables, args.socket, args.token, args.bot_delay))
     except TableError as exc:
-        print(f"pipeline-tui hub: {exc}", file=sys.stderr)
+        print(f"pipeline-tui hub: {exc.shown()}", file=sys.stderr)
         return 1
     return 0
 

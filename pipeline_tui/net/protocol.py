@@ -8,6 +8,11 @@ The first request on a connection must be :class:`Hello` with the token the SSH 
 
 A frame over :data:`MAX_FRAME` bytes, bytes that are not one of these messages, or a request
 before ``Hello`` closes that connection only (the Hub logs the reason).
+
+Text for a player (a refusal, a note on an Update) travels as its English message id (marked
+with ``N_`` where it is written) and the values of its placeholders, beside the English text
+itself for logs: each client shows it in its own language (:func:`shown`), so two players at
+one table read the same note each in theirs.
 """
 
 from __future__ import annotations
@@ -18,14 +23,45 @@ from typing import Union
 import msgspec
 
 from ..engine.setup import GameSetup
+from ..i18n import _
 
 MAX_FRAME = 1 << 20  # bytes; joining a finished 4-player game (373 moves) is a 5 KB reply
 _HEADER = 4
 
 
+def shown(message: str, values: dict[str, str] | None = None) -> str:
+    """A message id and its values in the current language (English when there is no
+    translation: a reason from the engine, say, arrives already written out).
+
+    >>> shown("Seat: {name}'s seat belongs to {holder}", {"name": "Bo", "holder": "bob"})
+    "Seat: Bo's seat belongs to bob"
+    """
+    text = _(message) if message else ""
+    if not values:
+        return text
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return message.format(**values)
+
+
 class TableError(Exception):
     """A request the Hub refused, or a lost connection; the message is one player-readable line
-    ("Seat: Bo's seat belongs to bob", "Server: connection lost")."""
+    ("Seat: Bo's seat belongs to bob", "Server: connection lost").
+
+    ``TableError(N_("Seat: {name}'s seat belongs to {holder}"), name=..., holder=...)`` keeps
+    the message id and its values: ``str()`` is the English line (logs, the wire's ``reason``),
+    :meth:`shown` the line in the current language.
+    """
+
+    def __init__(self, message: str, **values: object) -> None:
+        self.msgid = message
+        self.values = {key: str(value) for key, value in values.items()}
+        super().__init__(message.format(**self.values) if self.values else message)
+
+    def shown(self) -> str:
+        """The message in the language this process speaks now."""
+        return shown(self.msgid, self.values)
 
 
 class FrameError(Exception):
@@ -81,7 +117,13 @@ class Update(msgspec.Struct, tag="update"):
     base: int
     moves: list[str]
     seats: list[SeatInfo]
-    note: str = ""
+    note: str = ""  # in English, for logs; clients show note_id and note_values (see shown())
+    note_id: str = ""
+    note_values: dict[str, str] = {}
+
+    def shown_note(self) -> str:
+        """The note in the current language."""
+        return shown(self.note_id, self.note_values) if self.note_id else self.note
 
 
 # --- Requests (client -> Hub) -----------------------------------------------------------------
@@ -124,7 +166,13 @@ class Leave(Request, tag="leave"):
     table_id: str
 
 
-AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave]
+class SetLanguage(Request, tag="set_language"):
+    """Remember the language chosen in the lobby for this key (the next session starts in it)."""
+
+    language: str
+
+
+AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave, SetLanguage]
 
 
 # --- Replies (Hub -> client, one per request) -------------------------------------------------
@@ -137,6 +185,7 @@ class Reply(msgspec.Struct, tag=True):
 class Welcome(Reply, tag="welcome"):
     identity: str
     name: str
+    language: str = ""  # the language this key chose in the lobby; "" = none chosen yet
 
 
 class Done(Reply, tag="done"):
@@ -156,7 +205,19 @@ class JoinedReply(Reply, tag="joined"):
 
 
 class Refused(Reply, tag="refused"):
-    reason: str
+    reason: str  # in English; clients show msgid and values in their language
+    msgid: str = ""
+    values: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, rid: int, error: TableError) -> "Refused":
+        return cls(id=rid, reason=one_line(str(error)), msgid=error.msgid, values=error.values)
+
+    def error(self) -> TableError:
+        """The refusal as the client raises it (its English text stays the Hub's)."""
+        if not self.msgid:
+            return TableError(self.reason)
+        return TableError(self.msgid, **self.values)
 
 
 AnyReply = Union[Welcome, Done, Tables, Created, JoinedReply, Refused]

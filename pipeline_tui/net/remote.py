@@ -19,6 +19,7 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.scoring import Score
 from ..engine.setup import SeatKind
 from ..engine.state import State
+from ..i18n import _
 from .client import TableClient
 from .protocol import Joined, SeatInfo, TableError, Update
 
@@ -119,22 +120,23 @@ class RemoteGame:
         if info is None:
             return name
         if info.handed_back:
-            return f"{name} (computer seat played by the table)"
+            return _("{name} (computer seat played by the table)").format(name=name)
         if info.kind != SeatKind.HUMAN:
-            return f"{name} (computer, {info.kind})"
+            return _("{name} (computer, {kind})").format(name=name, kind=info.kind)
         if info.holder is None:
-            return f"{name} (open seat)"
-        away = "" if info.connected else ", away"
-        return f"{name} ({info.holder}{away})"
+            return _("{name} (open seat)").format(name=name)
+        if not info.connected:
+            return _("{name} ({holder}, away)").format(name=name, holder=info.holder)
+        return _("{name} ({holder})").format(name=name, holder=info.holder)
 
     def why_not_yours(self) -> str | None:
         """Why this connection may not move now (watching, another seat's turn), or ``None``."""
         if self.is_over():
             return None
         if self.seat is None:
-            return "you are watching this table; spectators cannot move"
+            return _("you are watching this table; spectators cannot move")
         if self.current_player != self.seat and not self.handed_back(self.current_player):
-            return f"it is {self.seat_label(self.current_player)}'s turn, not yours"
+            return _("it is {seat}'s turn, not yours").format(seat=self.seat_label(self.current_player))
         return None
 
     def turn_line(self) -> str | None:
@@ -143,8 +145,10 @@ class RemoteGame:
             return None
         who = self.seat_label(self.current_player)
         if self.seat is None:
-            return f"{who} to play. You are watching."
-        return f"{who} to play. You are {self.setup.players[self.seat].name}; wait for your turn."
+            return _("{seat} to play. You are watching.").format(seat=who)
+        return _("{seat} to play. You are {name}; wait for your turn.").format(
+            seat=who, name=self.setup.players[self.seat].name
+        )
 
     # --- playing ---
     def apply(self, move: Move) -> None:
@@ -167,7 +171,7 @@ class RemoteGame:
         self._send(self._undo())
 
     def redo(self) -> None:
-        raise IllegalMove("there is no redo at a shared table")
+        raise IllegalMove(_("there is no redo at a shared table"))
 
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(request)
@@ -180,13 +184,13 @@ class RemoteGame:
         except TableError as exc:
             self._pending = [p for p in self._pending if p[0] < index]
             self._sync()
-            self._refused(str(exc))
+            self._refused(exc.shown())
 
     async def _undo(self) -> None:
         try:
             await self.client.undo(self.table_id)
         except TableError as exc:
-            self._refused(str(exc))
+            self._refused(exc.shown())
 
     def _refused(self, reason: str) -> None:
         if self.on_refused is not None:
@@ -201,7 +205,7 @@ class RemoteGame:
     def update(self, update: Update) -> bool:
         """Take an Update for this table; returns whether the move log changed."""
         self.seats = list(update.seats)
-        self.note = update.note
+        self.note = update.shown_note()  # in this session's language (the Hub sends an id)
         self._server = self._server[: update.base] + list(update.moves)
         changed = self._sync()
         if self.on_change is not None:

@@ -28,6 +28,7 @@ from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
+from ..i18n import N_
 from .protocol import Joined, SeatInfo, TableError, TableInfo, Update, one_line
 
 log = logging.getLogger(__name__)
@@ -62,12 +63,13 @@ class TableMeta(msgspec.Struct):
     hints: bool = False  # chosen when the table is made; files from before the option: off
 
 
-def _clean_name(text: str, limit: int, what: str) -> str:
+def _clean_name(text: str, limit: int) -> str:
+    """A table name folded to one line; TableError if it is too long or cannot be shown."""
     name = " ".join(str(text).split())
     if len(name) > limit:
-        raise TableError(f"Table: {what} is longer than {limit} characters")
+        raise TableError(N_("Table: the table name is longer than {limit} characters"), limit=limit)
     if not name.isprintable():
-        raise TableError(f"Table: {what} has characters that cannot be shown")
+        raise TableError(N_("Table: the table name has characters that cannot be shown"))
     return name
 
 
@@ -156,7 +158,11 @@ class TableService:
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise TableError(f"Tables: cannot create the folder {self.dir} ({exc.strerror or exc})") from None
+            raise TableError(
+                N_("Tables: cannot create the folder {folder} ({reason})"),
+                folder=self.dir,
+                reason=exc.strerror or exc,
+            ) from None
         self._load_all()
 
     # --- loading --------------------------------------------------------------------------
@@ -203,7 +209,7 @@ class TableService:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError(f"Table: there is no table {table_id!r}")
+            raise TableError(N_("Table: there is no table {table}"), table=repr(table_id))
         return table
 
     def list(self, identity: str | None = None) -> list[TableInfo]:
@@ -223,7 +229,7 @@ class TableService:
             save_game(table.game, table.path, meta={"table": msgspec.to_builtins(table.meta())})
         except SaveError as exc:
             log.error("table %s not saved: %s", table.id, exc)
-            raise SaveFailed(f"Table: the change could not be saved ({exc})") from None
+            raise SaveFailed(N_("Table: the change could not be saved ({reason})"), reason=exc) from None
 
     # --- requests -------------------------------------------------------------------------
     def create(
@@ -233,20 +239,25 @@ class TableService:
         ``colours`` (a distinct colour name per seat) are kept for every session to draw;
         ``hints``: the seated players may ask the strongest bot for a hint on their turn."""
         if len(self.tables) >= MAX_TABLES:
-            raise TableError(f"Table: this server already has {MAX_TABLES} tables")
+            raise TableError(N_("Table: this server already has {count} tables"), count=MAX_TABLES)
         try:
             validate_setup(setup)
         except SetupError as exc:
-            raise TableError(f"Setup: {exc}") from None
+            raise TableError(N_("Setup: {reason}"), reason=exc) from None
         for seat, player in enumerate(setup.players):
             if player.kind not in SEAT_KINDS:
-                raise TableError(f"Setup: seat {seat + 1} must be one of {', '.join(SEAT_KINDS)}")
+                raise TableError(
+                    N_("Setup: seat {seat} must be one of {kinds}"),
+                    seat=seat + 1,
+                    kinds=", ".join(SEAT_KINDS),
+                )
             if not player.name.strip():
-                raise TableError(f"Setup: seat {seat + 1} has no name")
+                raise TableError(N_("Setup: seat {seat} has no name"), seat=seat + 1)
             if len(player.name) > MAX_PLAYER_NAME or not player.name.isprintable():
                 raise TableError(
-                    f"Setup: the name of seat {seat + 1} must be at most "
-                    f"{MAX_PLAYER_NAME} printable characters"
+                    N_("Setup: the name of seat {seat} must be at most {limit} printable characters"),
+                    seat=seat + 1,
+                    limit=MAX_PLAYER_NAME,
                 )
         colours = list(colours or [])
         if colours and (
@@ -254,9 +265,9 @@ class TableService:
             or len(set(colours)) != len(colours)
             or not all(c.isidentifier() and len(c) <= MAX_COLOUR for c in colours)
         ):
-            raise TableError("Setup: colours must be a different colour name for each seat")
+            raise TableError(N_("Setup: colours must be a different colour name for each seat"))
         table_id = self._next_id()
-        label = _clean_name(name, MAX_NAME, "the table name") or f"Table {table_id[1:]}"
+        label = _clean_name(name, MAX_NAME) or f"Table {table_id[1:]}"
         table = Table(
             table_id,
             self.dir / f"{table_id}.json",
@@ -275,16 +286,17 @@ class TableService:
         table = self.get(table_id)
         if seat is not None:
             if not 0 <= seat < len(table.bindings):
-                raise TableError(f"Seat: this table has seats 1 to {len(table.bindings)}")
+                raise TableError(N_("Seat: this table has seats 1 to {count}"), count=len(table.bindings))
             name = table.seat_name(seat)
             if table.kind(seat) != SeatKind.HUMAN:
-                raise TableError(f"Seat: {name}'s seat is played by the computer")
+                raise TableError(N_("Seat: {name}'s seat is played by the computer"), name=name)
             binding = table.bindings[seat]
             if binding is None:
                 held = table.seats_of(identity)
                 if held:
                     raise TableError(
-                        f"Seat: you already hold {table.seat_name(held[0])}'s seat at this table"
+                        N_("Seat: you already hold {name}'s seat at this table"),
+                        name=table.seat_name(held[0]),
                     )
                 table.bindings[seat] = SeatBinding(identity=identity, holder=holder)
                 try:
@@ -294,7 +306,9 @@ class TableService:
                     raise
                 log.info("table %s: seat %d (%s) bound to %s", table_id, seat, name, holder)
             elif binding.identity != identity:
-                raise TableError(f"Seat: {name}'s seat belongs to {binding.holder}")
+                raise TableError(
+                    N_("Seat: {name}'s seat belongs to {holder}"), name=name, holder=binding.holder
+                )
             table.present[seat] += 1
         return Joined(
             table_id=table.id,
@@ -312,36 +326,42 @@ class TableService:
         if table is not None and seat is not None and table.present[seat] > 0:
             table.present[seat] -= 1
 
-    def seats_update(self, table_id: str, note: str = "") -> Update:
-        """An Update that changes no move: the seat list now (after a join or a leave)."""
+    def seats_update(self, table_id: str, note: str = "", **values: object) -> Update:
+        """An Update that changes no move: the seat list now (after a join or a leave), with a
+        ``note`` (a message id marked ``N_``) and the values of its placeholders."""
         table = self.get(table_id)
-        return Update(table_id=table.id, base=len(table.game.moves), moves=[], seats=table.seats(), note=note)
+        return _noted(
+            Update(table_id=table.id, base=len(table.game.moves), moves=[], seats=table.seats()), note, values
+        )
 
-    def _acting_seat(self, table: Table, identity: str, what: str) -> int:
+    def _acting_seat(self, table: Table, identity: str, undo: bool) -> int:
         """The seat to act, if ``identity`` holds it; otherwise the refusal."""
         held = table.seats_of(identity)
         if not held:
-            raise TableError(f"Seat: you have no seat at this table (spectators cannot {what})")
+            if undo:
+                raise TableError(N_("Seat: you have no seat at this table (spectators cannot undo)"))
+            raise TableError(N_("Seat: you have no seat at this table (spectators cannot move)"))
         if table.game.is_over():
-            raise TableError("the game is over")
+            raise TableError(N_("the game is over"))
         seat = table.game.current_player
         if seat not in held and seat not in table.handed_back:
             who = table.seat_name(seat)
-            computer = " (a computer seat)" if table.kind(seat) != SeatKind.HUMAN else ""
-            raise TableError(f"Turn: it is {who}'s turn{computer}, not yours")
+            if table.kind(seat) != SeatKind.HUMAN:
+                raise TableError(N_("Turn: it is {name}'s turn (a computer seat), not yours"), name=who)
+            raise TableError(N_("Turn: it is {name}'s turn, not yours"), name=who)
         return seat
 
     def move(self, table_id: str, identity: str, text: str) -> Update:
         """Play ``text`` (move notation) for ``identity``: checked, applied, saved."""
         table = self.get(table_id)
-        seat = self._acting_seat(table, identity, "move")
+        seat = self._acting_seat(table, identity, undo=False)
         if len(text) > MAX_MOVE_TEXT:
-            raise TableError(f"Move: longer than {MAX_MOVE_TEXT} characters")
+            raise TableError(N_("Move: longer than {limit} characters"), limit=MAX_MOVE_TEXT)
         try:
             move = parse_move(text)
         except NotationError as exc:
             raise TableError(str(exc)) from None
-        return self._play(table, move, f"{table.seat_name(seat)}: {format_move(move)}")
+        return self._play(table, move, seat)
 
     def play_bot(self, table_id: str, move: Move, expected_moves: int) -> Update | None:
         """Play a computer seat's move chosen when the log had ``expected_moves`` moves;
@@ -349,8 +369,7 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or len(table.game.moves) != expected_moves or table.bot_to_act() is None:
             return None
-        seat = table.game.current_player
-        return self._play(table, move, f"{table.seat_name(seat)}: {format_move(move)}")
+        return self._play(table, move, table.game.current_player)
 
     def bot_job(self, table_id: str) -> tuple[str, int, Game] | None:
         """What a computer seat needs to choose its move: its kind, the log length and a copy
@@ -368,13 +387,16 @@ class TableService:
         if table is None or table.kind(seat) == SeatKind.HUMAN:
             return None
         table.handed_back.add(seat)
-        note = one_line(
-            f"{table.seat_name(seat)}'s computer player failed ({reason}); "
-            f"the players at the table play its moves"
+        return self.seats_update(
+            table_id,
+            N_("{name}'s computer player failed ({reason}); the players at the table play its moves"),
+            name=table.seat_name(seat),
+            reason=one_line(reason, 200),
         )
-        return self.seats_update(table_id, note)
 
-    def _play(self, table: Table, move: Move, note: str) -> Update:
+    def _play(self, table: Table, move: Move, seat: int) -> Update:
+        """Check, apply and save ``move`` of ``seat``; the Update names the seat and the move
+        (the notation is the same in every language)."""
         game = table.game
         reason = game.why_illegal(move)
         if reason is not None:
@@ -389,13 +411,15 @@ class TableService:
         except TableError:
             game.undo()
             raise
-        return Update(table_id=table.id, base=base, moves=[format_move(move)], seats=table.seats(), note=note)
+        text = format_move(move)
+        update = Update(table_id=table.id, base=base, moves=[text], seats=table.seats())
+        return _noted(update, N_("{name}: {move}"), {"name": table.seat_name(seat), "move": text})
 
     def undo(self, table_id: str, identity: str) -> Update:
         """Take back the last move if it is ``identity``'s own, played in the turn still going."""
         table = self.get(table_id)
         game = table.game
-        seat = self._acting_seat(table, identity, "undo")
+        seat = self._acting_seat(table, identity, undo=True)
         count = len(game.moves)
         reason = game.why_no_undo(seat)
         if reason is not None:
@@ -407,13 +431,19 @@ class TableService:
         except TableError:
             game.redo()
             raise
-        return Update(
-            table_id=table.id,
-            base=count - 1,
-            moves=[],
-            seats=table.seats(),
-            note=f"{table.seat_name(seat)} took back {format_move(move)}",
+        update = Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats())
+        return _noted(
+            update, N_("{name} took back {move}"), {"name": table.seat_name(seat), "move": format_move(move)}
         )
+
+
+def _noted(update: Update, note: str, values: dict[str, object]) -> Update:
+    """``update`` with its note: the English line for logs, the id and values for clients."""
+    if note:
+        update.note_id = note
+        update.note_values = {key: str(value) for key, value in values.items()}
+        update.note = note.format(**update.note_values)
+    return update
 
 
 def _id_order(table_id: str) -> tuple[int, int, str]:

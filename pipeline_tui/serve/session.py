@@ -4,6 +4,12 @@
 session, with the session's TERM and window size, the Hub's socket in ``PIPELINE_TUI_HUB`` and
 the token that names the player in ``PIPELINE_TUI_TOKEN``. The child never writes table files.
 
+The session speaks the language its ssh client asked for (``PIPELINE_TUI_LANG``, then
+``LC_ALL``, ``LC_MESSAGES``, ``LANG``, passed on by ``serve``; see :func:`session_language`),
+unless the player chose one in the lobby before: that choice, kept by the Hub for their key,
+comes after ``PIPELINE_TUI_LANG`` and before the locale variables, as a remembered choice does
+for the local app (``SharedApp`` applies it once the Hub has said who the player is).
+
 A child never outlives its server: the pty hanging up ends it (SIGHUP, even when ``serve`` was
 started with SIGHUP ignored, as under ``nohup``), and a closed Hub connection ends it within
 :data:`EXIT_GRACE` seconds, even when its terminal takes no more output and Textual cannot
@@ -20,7 +26,10 @@ import signal
 import sys
 import termios
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+
+from ..i18n import ENV_LANG, _, choose_language, set_language
 
 GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
@@ -44,14 +53,33 @@ def exit_soon(seconds: float = EXIT_GRACE) -> threading.Timer:
     return timer
 
 
+def session_language(environ: Mapping[str, str], remembered: str | None = None) -> str:
+    """The language of a session from its client's environment and the choice ``remembered``
+    for its key; a ``PIPELINE_TUI_LANG`` the game does not speak is passed over (the player
+    cannot be told so before the game starts, and English is always understood).
+
+    >>> session_language({"LANG": "ru_RU.UTF-8"}), session_language({"LANG": "ru_RU.UTF-8"}, "en")
+    ('ru', 'en')
+    >>> session_language({"PIPELINE_TUI_LANG": "ru"}, "en"), session_language({"PIPELINE_TUI_LANG": "xx"})
+    ('ru', 'en')
+    """
+    try:
+        return choose_language(None, environ, remembered)
+    except ValueError:
+        return choose_language(None, {k: v for k, v in environ.items() if k != ENV_LANG}, remembered)
+
+
 def main() -> int:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)  # inherited as ignored under nohup
     take_terminal()
+    set_language(session_language(os.environ))
     hub = os.environ.get(HUB_ENV)
     token = os.environ.pop(TOKEN_ENV, None)
     if not hub or not token:
         print(
-            f"pipeline-tui session: {HUB_ENV} and {TOKEN_ENV} must be set by `pipeline-tui serve`",
+            _("pipeline-tui session: {hub} and {token} must be set by `pipeline-tui serve`").format(
+                hub=HUB_ENV, token=TOKEN_ENV
+            ),
             file=sys.stderr,
         )
         return 2

@@ -9,6 +9,12 @@ and window size; window changes are passed on (TIOCSWINSZ), bytes are pumped bot
 either side ending ends the other. A session without a terminal gets a one-line message and
 exit status 1.
 
+Each session speaks its player's language (issue 15, point 3): the ``LANG``, ``LC_ALL``,
+``LC_MESSAGES`` and ``PIPELINE_TUI_LANG`` the ssh client sends (asyncssh accepts every env
+request; OpenSSH sends ``LANG`` and ``LC_*`` by default through ``SendEnv``) are the child's,
+never the server's own, and the child chooses from them as any command does, with the choice
+made in the lobby (kept per key by the Hub) coming after ``PIPELINE_TUI_LANG``.
+
 The host key is generated on first start and kept in the tables folder (``ssh_host_ed25519_key``,
 mode 0600), so clients see the same key after a restart.
 """
@@ -30,16 +36,18 @@ from typing import Callable
 
 import asyncssh
 
+from ..i18n import ENV_LANG, LOCALE_VARIABLES, N_, _, choose_language, translations_for
 from ..net.hub import Hub
 from ..net.protocol import TableError
 from .session import HUB_ENV, TOKEN_ENV
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-NO_PTY = (
-    "pipeline-tui needs a terminal: connect with `ssh -t` from a terminal (this session asked for none)\r\n"
+NO_PTY = N_(
+    "pipeline-tui needs a terminal: connect with `ssh -t` from a terminal (this session asked for none)"
 )
 HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose session closed
-CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
+LANGUAGE_ENV = (ENV_LANG, *LOCALE_VARIABLES)  # the session's language: the client's, not ours
+CLIENT_ENV = (*LANGUAGE_ENV, "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
 
 
 class ServeError(Exception):
@@ -56,13 +64,17 @@ def load_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
         return asyncssh.read_authorized_keys(str(path))
     except OSError as exc:
         raise ServeError(
-            f"cannot read the authorized keys {path}: {exc.strerror or exc} "
-            "(name a file with --authorized-keys, or let any key in with --open)"
+            _(
+                "cannot read the authorized keys {path}: {reason} "
+                "(name a file with --authorized-keys, or let any key in with --open)"
+            ).format(path=path, reason=exc.strerror or exc)
         )
     except (ValueError, asyncssh.KeyImportError) as exc:
         raise ServeError(
-            f"the authorized keys {path} hold no usable key ({exc}); add a public "
-            "key, or let any key in with --open"
+            _(
+                "the authorized keys {path} hold no usable key ({reason}); add a public "
+                "key, or let any key in with --open"
+            ).format(path=path, reason=exc)
         )
 
 
@@ -74,14 +86,16 @@ def load_host_key(folder: Path) -> asyncssh.SSHKey:
     except FileNotFoundError:
         pass
     except (OSError, ValueError, asyncssh.KeyImportError) as exc:
-        raise ServeError(f"cannot read the host key {path}: {exc}")
+        raise ServeError(_("cannot read the host key {path}: {reason}").format(path=path, reason=exc))
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(key.export_private_key())
     except OSError as exc:
-        raise ServeError(f"cannot write the host key {path}: {exc.strerror or exc}")
+        raise ServeError(
+            _("cannot write the host key {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        )
     return key
 
 
@@ -196,7 +210,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         if self.term is None:
-            self.chan.write(NO_PTY.encode())
+            language = self._language()
+            self.chan.write((translations_for(language).gettext(NO_PTY) + "\r\n").encode())
             self.chan.exit(1)
             return
         self.front.sessions.add(self)
@@ -239,9 +254,19 @@ class GameSession(asyncssh.SSHServerSession):
         if self.master is not None:
             asyncio.get_running_loop().add_reader(self.master, self._read_child)
 
+    def _language(self) -> str:
+        """The language the client's environment asks for (English if none, or one we do not
+        speak: a message to the client is never refused for its language)."""
+        client = {k: v for k, v in (self.chan.get_environment() or {}).items() if k in LANGUAGE_ENV}
+        try:
+            return choose_language(None, client)
+        except ValueError:
+            return choose_language(None, {k: v for k, v in client.items() if k != ENV_LANG})
+
     # --- the child ---
     def _child_env(self, token: str) -> dict[str, str]:
-        drop = (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES")  # the client's terminal, not ours
+        # the client's terminal and language, not ours
+        drop = (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES", *LANGUAGE_ENV)
         env = {k: v for k, v in os.environ.items() if k not in drop}
         for name, value in (self.chan.get_environment() or {}).items():
             if name in CLIENT_ENV:
@@ -272,7 +297,10 @@ class GameSession(asyncssh.SSHServerSession):
         except OSError as exc:
             os.close(master)
             self.front.hub.revoke_token(token)
-            self.chan.write(f"pipeline-tui: cannot start the game: {exc}\r\n".encode())
+            text = translations_for(self._language()).gettext(
+                N_("pipeline-tui: cannot start the game: {reason}")
+            )
+            self.chan.write((text.format(reason=exc) + "\r\n").encode())
             self.chan.exit(1)
             return
         finally:
@@ -368,9 +396,15 @@ def _check_folder(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ServeError(f"cannot use the tables folder {folder}: {exc.strerror or exc}")
+        raise ServeError(
+            _("cannot use the tables folder {folder}: {reason}").format(
+                folder=folder, reason=exc.strerror or exc
+            )
+        )
     if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
-        raise ServeError(f"cannot use the tables folder {folder}: not readable and writable")
+        raise ServeError(
+            _("cannot use the tables folder {folder}: not readable and writable").format(folder=folder)
+        )
     return folder
 
 
@@ -424,9 +458,12 @@ async def serve(
             hub = Hub(folder, bot_delay=bot_delay)
             await hub.start(socket_path)
         except (TableError, OSError) as exc:
-            raise ServeError(f"cannot open the tables in {folder}: {exc}")
+            reason = exc.shown() if isinstance(exc, TableError) else exc
+            raise ServeError(
+                _("cannot open the tables in {folder}: {reason}").format(folder=folder, reason=reason)
+            )
         for problem in hub.problems:
-            log(f"pipeline-tui: table file skipped (left as it is): {problem}")
+            log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
         front = Front(hub, socket_path, authorized, log)
         try:
             try:
@@ -439,11 +476,26 @@ async def serve(
                     gss_host=None,
                 )
             except OSError as exc:
-                raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
-            mode = "any key (--open)" if open_ else f"keys in {authorized_keys or default_authorized_keys()}"
+                raise ServeError(
+                    _("cannot listen on {host}:{port}: {reason}").format(
+                        host=host, port=port, reason=exc.strerror or exc
+                    )
+                )
+            if open_:
+                mode = _("any key (--open)")
+            else:
+                mode = _("keys in {path}").format(path=authorized_keys or default_authorized_keys())
             log(
-                f"pipeline-tui: serving the tables in {folder} on {host} port {server.get_port()} "
-                f"to {mode}; host key {host_key.get_fingerprint('sha256')}. Ctrl+C stops."
+                _(
+                    "pipeline-tui: serving the tables in {folder} on {host} port {port} to {keys}; "
+                    "host key {fingerprint}. Ctrl+C stops."
+                ).format(
+                    folder=folder,
+                    host=host,
+                    port=server.get_port(),
+                    keys=mode,
+                    fingerprint=host_key.get_fingerprint("sha256"),
+                )
             )
             try:
                 await stop.wait()
@@ -471,5 +523,5 @@ def run(host: str, port: int, tables: Path, authorized_keys: Path | None, open_:
         await serve(host, port, tables, authorized_keys, open_, stop, log)
 
     asyncio.run(main())
-    log("pipeline-tui: server stopped")
+    log(_("pipeline-tui: server stopped"))
     return 0

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from ..i18n import _
+
 
 def app_command(saves_dir: Path) -> str:
     """The shell command textual-serve runs for each browser tab: this installation's interpreter
@@ -47,14 +49,18 @@ def page_url(host: str, port: int) -> str:
 def bind_error(exc: OSError, host: str, port: int) -> str:
     """A one-line reason why the server could not listen on host:port."""
     if isinstance(exc, socket.gaierror):
-        return f"--host {host}: not a known host name or address"
+        return _("--host {host}: not a known host name or address").format(host=host)
     if exc.errno == errno.EADDRINUSE:
-        return f"port {port} on {host} is already in use (choose another with --port)"
+        return _("port {port} on {host} is already in use (choose another with --port)").format(
+            port=port, host=host
+        )
     if exc.errno == errno.EADDRNOTAVAIL:
-        return f"--host {host}: not an address of this machine"
+        return _("--host {host}: not an address of this machine").format(host=host)
     if exc.errno == errno.EACCES:
-        return f"port {port}: permission denied (ports below 1024 need privileges)"
-    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        return _("port {port}: permission denied (ports below 1024 need privileges)").format(port=port)
+    return _("cannot listen on {host}:{port}: {reason}").format(
+        host=host, port=port, reason=exc.strerror or exc
+    )
 
 
 def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]) -> None:

@@ -1,7 +1,14 @@
-"""The Textual application: screens, global keys and the command palette."""
+"""The Textual application: screens, global keys and the command palette.
+
+The palette also switches the language live ("Language: Русский", "Language: English", each
+named in itself): every screen on the stack is redrawn in the new language and the choice is
+remembered for the next start (:func:`pipeline_tui.i18n.remember_language`; a shared table
+remembers it per key on the server instead). Issue 15, point 2.
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -9,10 +16,12 @@ from typing import Iterable, Sequence
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Footer
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, remember_language, set_language
 from .screens import (
     DEFAULT_NAMES,
     EndScreen,
@@ -37,12 +46,12 @@ class PipelineApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (80, "-narrow"), (150, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("f1", "help", "Help"),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        Binding("f1", "help", N_("Help")),
         # F7 is listed in the footer only where the footer has room for it (see check_action);
         # the hidden binding after it answers F7 at every width.
-        Binding("f7", "reference_listed", "Components"),
-        Binding("f7", "reference", "Components", show=False),
+        Binding("f7", "reference_listed", N_("Components")),
+        Binding("f7", "reference", N_("Components"), show=False),
     ]
     FOOTER_ROOM_FOR_F7 = 150  # columns: a narrower table's footer is full with its own keys
 
@@ -180,8 +189,63 @@ class PipelineApp(App):
             table.autosave()
         self.exit()
 
+    # --- language ---
+    def language_commands(self) -> Iterable[SystemCommand]:
+        """One palette command per other language, each named in its own language."""
+        for language in LANGUAGES:
+            if language != current_language():
+                yield SystemCommand(
+                    _("Language: {name}").format(name=LANGUAGE_NAMES[language]),
+                    _("Speak this language from now on, and at the next start"),
+                    lambda language=language: self.switch_language(language),
+                )
+
+    def switch_language(self, language: str) -> None:
+        """Speak ``language`` now: every screen on the stack is drawn again in it, and the
+        choice is remembered for the next start."""
+        set_language(language)
+        for screen in list(self.screen_stack):
+            # in the screen's own context: what its compose binds data to is the screen
+            screen.call_next(self.redraw_screen, screen)
+        self.refresh_bindings()
+        self.remember(language)
+
+    async def redraw_screen(self, screen: Screen) -> None:
+        """Draw ``screen`` again in the current language: its own ``language_changed`` if it has
+        one (a screen that keeps state in its widgets), else the table from its state, else a
+        fresh compose followed by its ``on_mount``; then its footers (the keys' descriptions)."""
+        hook = getattr(screen, "language_changed", None)
+        if callable(hook):
+            result = hook()
+            if inspect.isawaitable(result):
+                await result
+        elif isinstance(screen, TableScreen):
+            screen.refresh_table()
+        else:
+            await screen.recompose()
+            mount = getattr(screen, "on_mount", None)
+            if callable(mount):
+                result = mount()
+                if inspect.isawaitable(result):
+                    await result
+        for footer in screen.query(Footer):
+            footer.refresh(recompose=True)
+
+    def remember(self, language: str) -> None:
+        """Keep the language for the next start (here: the settings file)."""
+        try:
+            remember_language(language)
+        except OSError as exc:
+            self.notify(
+                _("The language is not remembered for the next start: {reason}").format(
+                    reason=exc.strerror or exc
+                ),
+                severity="warning",
+            )
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        yield from self.language_commands()
         yield SystemCommand("New game", "Set up a new game", lambda: self.push_screen(NewGameScreen()))
         yield SystemCommand(
             "Load game", "Open a saved game", lambda: self.push_screen(LoadScreen(replay=False))

@@ -4,12 +4,18 @@ Each SSH session runs :class:`SharedApp` in its own process. The app talks to th
 through a ``TableClient``; the lobby lists the Hub's tables and a table opens in a
 ``TableScreen`` with a ``SharedSeat`` over a ``RemoteGame``. The Hub decides who may sit, move
 and undo.
+
+Each session speaks its player's language: the one their ssh client asked for, or the one
+chosen here (``l`` in the lobby, or the palette), which the Hub remembers for their key and
+which the next session starts in (``serve/session.py`` has the order). What the Hub says
+(refusals, who joined or left) arrives as a message id and is shown in this session's language.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import os
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -20,17 +26,27 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label, OptionList, Static
+from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine import GameSetup, SeatKind
-from ..i18n import N_, _
+from ..i18n import (
+    ENV_LANG,
+    LANGUAGES,
+    N_,
+    _,
+    current_language,
+    language_of,
+    ngettext,
+    set_language,
+)
 from ..net.client import TableClient
 from ..net.protocol import TableError, TableInfo, Update
 from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
 from .seats import SharedSeat
+from .footer import TranslatedFooter
 from .table_screen import TableScreen
 from .widgets import TooSmall
 
@@ -41,15 +57,18 @@ def seat_text(seat, info: TableInfo) -> str:
     """One seat of a lobby line: ``Ada: you``, ``Bo: bob``, ``Cy: open``, ``Di: computer``.
     "you" is by key (the Hub marks your seats), not by name: two players may share a name."""
     if seat.kind != SeatKind.HUMAN:
-        return f"{seat.name}: computer"
+        return _("{name}: computer").format(name=seat.name)
     if seat.holder is None:
-        return f"{seat.name}: open"
-    who = "you" if seat.seat in info.yours else seat.holder
-    return f"{seat.name}: {who}" + ("" if seat.connected else " (away)")
+        return _("{name}: open").format(name=seat.name)
+    who = _("you") if seat.seat in info.yours else seat.holder
+    if not seat.connected:
+        return _("{name}: {who} (away)").format(name=seat.name, who=who)
+    return _("{name}: {who}").format(name=seat.name, who=who)
 
 
 class LobbyScreen(Screen):
-    """The server's tables: enter opens a table's seats, w watches, n sets up a new table."""
+    """The server's tables: enter opens a table's seats, w watches, n sets up a new table, l
+    switches the language (kept for your key)."""
 
     DEFAULT_CSS = """
     #lobby-box { padding: 1 2; }
@@ -59,11 +78,12 @@ class LobbyScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("n", "new_table", "New table"),
+        Binding("n", "new_table", N_("New table")),
         Binding("h", "toggle_hints", N_("Hints"), show=False),
-        Binding("w", "watch", "Watch"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("escape", "app.quit", "Quit"),
+        Binding("l", "language", N_("Language")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("r", "refresh", N_("Refresh")),
+        Binding("escape", "app.quit", N_("Quit")),
     ]
 
     def __init__(self) -> None:
@@ -72,24 +92,44 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Label("Shared tables", classes="heading")
+            yield Label(_("Shared tables"), id="lobby-heading", classes="heading")
             yield Static(id="lobby-who", classes="dim")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-error")
-            yield Static("Enter: sit at a seat (or back at yours)   w: watch   n: new table", classes="dim")
+            yield Static(
+                _("Enter: sit at a seat (or back at yours)   w: watch   n: new table"),
+                classes="dim",
+            )
             yield Static(id="lobby-hints", classes="dim")
-        yield Footer()
+        yield TranslatedFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
-        client = self.app.client
-        self.query_one("#lobby-who", Static).update(f"You are {client.name} (key {client.identity})")
-        table = self.query_one("#tables", DataTable)
-        table.add_columns("Table", "Seats", "Year", "Round", "Moves", "State")
-        table.focus()
-        self._show_hints_option()
+        self._fill()
         self.poll = self.set_interval(REFRESH_SECONDS, self.action_refresh)
         self.action_refresh()
+
+    def _fill(self) -> None:
+        """What compose leaves empty: who you are, the list's columns, the hints option."""
+        client = self.app.client
+        self.query_one("#lobby-who", Static).update(
+            _("You are {name} (key {key})").format(name=client.name, key=client.identity)
+        )
+        table = self.query_one("#tables", DataTable)
+        table.add_columns(_("Table"), _("Seats"), _("Year"), _("Round"), _("Moves"), _("State"))
+        table.focus()
+        self._show_hints_option()
+
+    async def language_changed(self) -> None:
+        """Draw the lobby again in the language just chosen (the list as last read)."""
+        await self.recompose()
+        self._fill()
+        self.show_tables(self.tables)
+
+    def action_language(self) -> None:
+        """l: the next language the game speaks, here and at this key's next session."""
+        following = LANGUAGES[(LANGUAGES.index(current_language()) + 1) % len(LANGUAGES)]
+        self.app.switch_language(following)
 
     def on_screen_resume(self) -> None:
         self.poll.resume()
@@ -113,7 +153,7 @@ class LobbyScreen(Screen):
         # the app may be shutting down with the list on its way: its widgets are already gone
         with contextlib.suppress(NoMatches):
             if isinstance(tables, TableError):
-                self.show_error(str(tables))
+                self.show_error(tables.shown())
             else:
                 self.show_tables(tables)
 
@@ -122,8 +162,13 @@ class LobbyScreen(Screen):
         current = self.current()
         self.tables = tables
         table.clear()
+        heading = _("Shared tables")
+        if tables:
+            count = ngettext("{n} table", "{n} tables", len(tables)).format(n=len(tables))
+            heading = _("{heading}: {count}").format(heading=heading, count=count)
+        self.query_one("#lobby-heading", Label).update(heading)
         for info in tables:
-            state = "finished" if info.over else "in play"
+            state = _("finished") if info.over else _("in play")
             table.add_row(
                 info.name or info.id,
                 ", ".join(seat_text(s, info) for s in info.seats),
@@ -134,7 +179,7 @@ class LobbyScreen(Screen):
                 key=info.id,
             )
         if not tables:
-            self.show_error("No tables yet: press n to set one up.")
+            self.show_error(_("No tables yet: press n to set one up."))
         elif current is not None and current.id in {t.id for t in tables}:
             table.move_cursor(row=table.get_row_index(current.id))
             self.show_error("")
@@ -186,7 +231,7 @@ class SeatScreen(ModalScreen[None]):
     #seat-box { width: 64; height: auto; border: round $accent; padding: 1 2; background: $surface; }
     #seat-menu { height: auto; max-height: 10; }
     """
-    BINDINGS = [Binding("escape", "dismiss", "Back")]
+    BINDINGS = [Binding("escape", "dismiss", N_("Back"))]
 
     def __init__(self, info: TableInfo) -> None:
         super().__init__()
@@ -194,21 +239,23 @@ class SeatScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seat-box"):
-            yield Label(self.info.name or f"Table {self.info.id}", classes="heading")
+            yield Label(self.info.name or _("Table {id}").format(id=self.info.id), classes="heading")
             yield OptionList(*self.options(), id="seat-menu")
 
     def options(self) -> list[Option]:
         mine = [s for s in self.info.seats if s.seat in self.info.yours]
         options = []
         for seat in self.info.seats:
-            label = f"Seat {seat.seat + 1}, {seat_text(seat, self.info)}"
+            label = _("Seat {number}, {seat}").format(number=seat.seat + 1, seat=seat_text(seat, self.info))
             if seat in mine:
-                options.append(Option(f"{label}: back to your seat", id=f"seat-{seat.seat}"))
+                options.append(
+                    Option(_("{seat}: back to your seat").format(seat=label), id=f"seat-{seat.seat}")
+                )
             elif seat.kind == SeatKind.HUMAN and seat.holder is None and not mine and not self.info.over:
-                options.append(Option(f"{label}: sit here", id=f"seat-{seat.seat}"))
+                options.append(Option(_("{seat}: sit here").format(seat=label), id=f"seat-{seat.seat}"))
             else:
                 options.append(Option(label, disabled=True))
-        options.append(Option("Watch as a spectator", id="watch"))
+        options.append(Option(_("Watch as a spectator"), id="watch"))
         return options
 
     def on_mount(self) -> None:
@@ -228,7 +275,7 @@ class SeatScreen(ModalScreen[None]):
 class SharedApp(PipelineApp):
     """Pipeline at a shared table: what an SSH session runs (``pipeline-tui serve``)."""
 
-    BINDINGS = [Binding("f9", "lobby", "Lobby", show=False)]
+    BINDINGS = [Binding("f9", "lobby", N_("Lobby"), show=False)]
 
     def __init__(
         self,
@@ -259,15 +306,22 @@ class SharedApp(PipelineApp):
             self.client = await TableClient.connect(self.hub, self.token)
         except (TableError, OSError) as exc:
             self._hub_gone()
-            self.exit(return_code=1, message=f"Cannot reach the tables: {exc}")
+            reason = exc.shown() if isinstance(exc, TableError) else exc
+            self.exit(return_code=1, message=_("Cannot reach the tables: {reason}").format(reason=reason))
             return
+        if self.client.language and not os.environ.get(ENV_LANG):
+            # the lobby's choice for this key comes after PIPELINE_TUI_LANG, before the locale
+            set_language(language_of(self.client.language) or current_language())
         self.client.on_update = self._update
         self.client.on_lost = self._lost
         self.push_screen(LobbyScreen())
 
     def _lost(self, reason: str) -> None:
         self._hub_gone()
-        self.exit(return_code=1, message=f"The tables are gone ({reason}); connect again later.")
+        self.exit(
+            return_code=1,
+            message=_("The tables are gone ({reason}); connect again later.").format(reason=_(reason)),
+        )
 
     def _hub_gone(self) -> None:
         if self.on_lost is not None:
@@ -290,7 +344,7 @@ class SharedApp(PipelineApp):
             joined = await self.client.join(table_id, seat)
         except TableError as exc:
             self._watching(False)
-            self._lobby_error(str(exc))
+            self._lobby_error(exc.shown())
             return
         self._watching(joined.seat is None)
         self.remote = RemoteGame(self.client, joined)
@@ -338,7 +392,7 @@ class SharedApp(PipelineApp):
         try:
             table_id = await self.client.create_table(setup, colours=colours, hints=self.new_table_hints)
         except TableError as exc:
-            self._lobby_error(str(exc))
+            self._lobby_error(exc.shown())
             self._back_to_title()
             return
         seat = next((i for i, p in enumerate(setup.players) if p.kind == SeatKind.HUMAN), None)
@@ -354,16 +408,31 @@ class SharedApp(PipelineApp):
         """The shared app's title screen is the lobby."""
         self.action_lobby()
 
+    def remember(self, language: str) -> None:
+        """The Hub keeps the choice for this key: the next session starts in it."""
+        self.run_worker(self._remember(language), group="language")
+
+    async def _remember(self, language: str) -> None:
+        try:
+            await self.client.set_language(language)
+        except TableError as exc:
+            self.notify(exc.shown(), severity="warning")
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from App.get_system_commands(self, screen)  # theme, keys, quit: not the local games
-        yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
+        yield from self.language_commands()
+        yield SystemCommand(_("Rules and keys"), _("The rules in brief and every key"), self.action_help)
         table = self._table()
         if table is not None:
             yield SystemCommand(
-                "Scores", "The score sheet (a projection until the end)", lambda: self.show_scores(table.game)
+                _("Scores"),
+                _("The score sheet (a projection until the end)"),
+                lambda: self.show_scores(table.game),
             )
-            yield SystemCommand("Undo move", "Take back your last move, within your turn", table.action_undo)
-            yield SystemCommand("Lobby", "Leave this table for the lobby", self.action_lobby)
+            yield SystemCommand(
+                _("Undo move"), _("Take back your last move, within your turn"), table.action_undo
+            )
+            yield SystemCommand(_("Lobby"), _("Leave this table for the lobby"), self.action_lobby)
 
     async def action_quit(self) -> None:
         await self._leave()

@@ -17,8 +17,9 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Checkbox, Footer, Static
+from textual.widgets import Checkbox, Static
 
+from .footer import TranslatedFooter
 from .compat import ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -177,7 +178,7 @@ class TickBox(Checkbox):
         return "X" if self.value else " "
 
 
-class SteadyFooter(Footer):
+class SteadyFooter(TranslatedFooter):
     """A Footer that rebuilds its keys only when the keys it shows change.
 
     Textual's Footer recomposes (new widgets, restyled, laid out) on every bindings signal, and

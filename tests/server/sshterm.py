@@ -36,13 +36,14 @@ class Terminal:
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, user: str, key=None, size=WIDE) -> "Terminal":
-        """A session as ``user`` with ``key`` (a fresh key when None: ``serve --open``)."""
+    async def open(cls, port: int, user: str, key=None, size=WIDE, env=None) -> "Terminal":
+        """A session as ``user`` with ``key`` (a fresh key when None: ``serve --open``), sending
+        the environment variables ``env`` as an ssh client's SendEnv does."""
         key = key or asyncssh.generate_private_key("ssh-ed25519")
         conn = await asyncssh.connect(
             "127.0.0.1", port, username=user, client_keys=[key], known_hosts=None, agent_path=None
         )
-        proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+        proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None, env=env)
         return cls(conn, proc)
 
     async def _read(self) -> None:

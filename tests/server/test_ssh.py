@@ -397,3 +397,36 @@ async def test_quitting_or_closing_input_ends_the_session(server, keys):
     assert eof_done.exit_status is not None
     for terminal in (quitter, closer):
         await terminal.close()
+
+
+async def test_each_session_speaks_its_clients_language_and_the_key_keeps_a_choice(server, keys):
+    """carol's ssh client sends LANG=ru_RU.UTF-8, bob's nothing: at the same time carol's lobby
+    is Russian and bob's English. carol picks English in the lobby (l); the server keeps that
+    for her key, and her next session is English although her client still asks for Russian."""
+    russian = {"LANG": "ru_RU.UTF-8"}
+    carol = await Terminal.open(server.port, "carol", keys["carol"], env=russian)
+    bob = await Terminal.open(server.port, "bob", keys["bob"])
+    await carol.expect("Общие столы")
+    await bob.expect("Shared tables")
+    assert "Общие" not in bob.text()
+    mark = carol.mark()
+    carol.keys("l")
+    await carol.expect("Shared tables", mark)
+    chosen = server.tables / "players" / "languages.json"
+    await until(lambda: chosen.exists() and "SHA256:" in chosen.read_text(), "carol's choice kept")
+    for terminal in (carol, bob):
+        await terminal.close()
+    again = await Terminal.open(server.port, "carol", keys["carol"], env=russian)
+    await again.expect("Shared tables")
+    assert "Общие" not in again.text()
+    await again.close()
+    async with asyncssh.connect(
+        "127.0.0.1",
+        server.port,
+        username="bob",
+        client_keys=[keys["bob"]],
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
+        result = await conn.run("play", term_type=None, env=russian, timeout=TIMEOUT)
+    assert result.exit_status == 1 and "нужен терминал" in result.stdout
