@@ -34,7 +34,7 @@ from .storage import (
     read_save,
     save_game,
 )
-from .i18n import LANGUAGES, LanguageError, _, choose_language, remembered_language, set_language
+from .i18n import LANGUAGES, LanguageError, choose_language, remembered_language
 from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
 from .text import render_components_text, render_scores, render_state
 
@@ -66,9 +66,14 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
+        wants_help = kwargs.pop("add_help", True)
         super().__init__(*args, add_help=False, **kwargs)
         self._positionals.title = _("positional arguments")
         self._optionals.title = _("options")
+        if wants_help:
+            self._add_help()
+
+    def _add_help(self) -> None:
         self.add_argument(
             "-h",
             "--help",

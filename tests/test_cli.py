@@ -451,9 +451,10 @@ def test_json_is_built_in_english_and_the_language_comes_back(russian):
 def test_help_and_usage_errors_in_russian(capsys, russian):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    assert out.startswith("использование: pipeline-tui [-h] [--version] COMMAND ...\n")
+    assert out.startswith("использование: pipeline-tui [-h] [--version] [--lang en|ru] COMMAND ...\n")
     assert "Настольная игра «Нефтепровод» (Pipeline) в терминале." in out
-    assert "\nпараметры:\n  -h, --help  показать эту справку и выйти\n" in out
+    assert "\nпараметры:\n  -h, --help " in out and "показать эту справку и выйти\n" in out
+    assert "--lang en|ru  язык, с любой командой" in out
     assert "текстовая игра по очереди за одним компьютером" in out
     code, out, _ = run(capsys, "play", "--help")
     assert code == 0 and "сид подготовки (случайный, если не указан)" in out
