@@ -626,6 +626,7 @@ def cmd_web(args: argparse.Namespace) -> int:
                     prog=PROG, url=url, saves=saves
                 )
             ),
+            language=current_language(),
         )
     except OSError as exc:
         raise CliError(web.bind_error(exc, args.host, args.port)) from None

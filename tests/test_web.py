@@ -84,6 +84,12 @@ def test_app_command_runs_this_interpreter_on_the_title_screen(tmp_path):
     assert argv == ["exec", sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves)]
 
 
+def test_app_command_passes_the_servers_language_to_every_tab(tmp_path):
+    argv = shlex.split(app_command(tmp_path / "saves", "ru"))
+    assert argv[-2:] == ["--lang", "ru"]
+    assert "--lang" not in shlex.split(app_command(tmp_path / "saves"))
+
+
 @pytest.mark.parametrize(
     ("host", "url"),
     [

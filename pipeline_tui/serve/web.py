@@ -23,10 +23,13 @@ from typing import Callable
 from ..i18n import _
 
 
-def app_command(saves_dir: Path) -> str:
+def app_command(saves_dir: Path, language: str | None = None) -> str:
     """The shell command textual-serve runs for each browser tab: this installation's interpreter
-    on the title screen (``exec``, so the app is the server's own child and no shell lingers)."""
+    on the title screen (``exec``, so the app is the server's own child and no shell lingers),
+    in the server's language when one is given (a browser sends no locale of its own)."""
     argv = [sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves_dir)]
+    if language:
+        argv += ["--lang", language]
     if os.name != "posix":
         return subprocess.list2cmdline(argv)
     return "exec " + shlex.join(argv)
@@ -63,8 +66,11 @@ def bind_error(exc: OSError, host: str, port: int) -> str:
     )
 
 
-def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]) -> None:
+def serve(
+    host: str, port: int, saves_dir: Path, announce: Callable[[str], None], language: str | None = None
+) -> None:
     """Serve the app until Ctrl+C or SIGTERM; ``announce`` gets the URL once the port is bound.
+    Every tab speaks ``language`` (``web --lang``, else the server's own choice).
 
     Raises OSError when the host or port cannot be used.
     """
@@ -141,4 +147,4 @@ def serve(host: str, port: int, saves_dir: Path, announce: Callable[[str], None]
             finally:
                 asyncio.set_event_loop(None)
 
-    PipelineServer(app_command(saves_dir), host=host, port=port, title="Pipeline").serve()
+    PipelineServer(app_command(saves_dir, language), host=host, port=port, title="Pipeline").serve()
