@@ -16,7 +16,7 @@ import msgspec
 from . import components as C
 from . import editions as E
 from .components import Source
-from ..i18n import N_, _, current_language, pgettext, set_language
+from ..i18n import N_, _, current_language, ngettext, pgettext, set_language
 from .oil import barrel_code
 
 EDITIONS = E.EDITIONS
@@ -143,11 +143,12 @@ def contract_text(tile_id: int) -> str:
             "need and are paid at the needed grade."
         ).format(contract=_(_CONTRACT_ROWS[tile.row]), wants=wants, parts=parts, total=total)
     parts, total = _pay_sum(C.ORDER_PAY, tile.needs)
+    order = ngettext("Order of {n} barrel", "Order of {n} barrels", tile.row).format(n=tile.row)
     return _(
-        "Order of {n} barrels: {wants}. Fulfilled all at once from your Tanks between Actions; "
-        "pays {parts} = ${total} at the Order rates. It is not refilled once taken. Higher grades "
-        "may fill a need and are paid at the needed grade."
-    ).format(n=tile.row, wants=wants, parts=parts, total=total)
+        "{order}: {wants}. Fulfilled all at once from your Tanks between Actions; pays {parts} = "
+        "${total} at the Order rates. It is not refilled once taken. Higher grades may fill a "
+        "need and are paid at the needed grade."
+    ).format(order=order, wants=wants, parts=parts, total=total)
 
 
 _UPGRADE_TEXT = {
