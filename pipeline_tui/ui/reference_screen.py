@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ..data import components as C
@@ -18,6 +18,7 @@ from ..data.reference import LATEST_EDITION, contract_text, reference, upgrade_t
 from ..engine import State
 from ..i18n import N_, _
 from ..text import COMPONENT_SECTIONS, render_components
+from .widgets import SteadyFooter
 
 REFERENCE_WIDTH = 74  # fits the box at 80 columns, with its border and scrollbar
 TAB_LABELS = {"Refinement markers": N_("Markers")}
@@ -45,7 +46,7 @@ class ReferenceScreen(ModalScreen[None]):
                     with TabPane(_(TAB_LABELS.get(section, title)), id=tab_id):
                         with VerticalScroll():
                             yield Static(Text("\n".join(lines)), classes="reference-table")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#reference-box").border_title = _(
@@ -131,7 +132,7 @@ class CardsScreen(ModalScreen[None]):
         with Vertical(id="cards-box"):
             yield OptionList(*options, id="cards-list")
             yield Static(id="card-text")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#cards-box").border_title = _("Cards on the table: pick one to read it")

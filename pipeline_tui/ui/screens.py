@@ -17,7 +17,6 @@ from textual.widgets import (
     Button,
     Checkbox,
     DataTable,
-    Footer,
     Input,
     Label,
     Markdown,
@@ -34,9 +33,18 @@ from ..i18n import N_, _, ngettext
 from .help import help_text
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
-from .widgets import TickBox, TooSmall
+from .widgets import SteadyFooter, TickBox, TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+COLOUR_LABELS = {
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "magenta": N_("magenta"),
+    "yellow": N_("yellow"),
+}
+"""The seat colours as the new-game form names them; the colour names themselves (saves,
+``--colours``) stay English in every language."""
 
 
 def bot_module():
@@ -67,10 +75,14 @@ def bot_levels() -> list[tuple[str, str, str]]:
     return [(kind, ai.level_of(kind), ai.LEVEL_LINES[ai.KINDS.index(kind)]) for kind in kinds]
 
 
-def _level_line(level: str, line: str) -> str:
-    """One computer level under the seats: its name padded to a column, then what it does."""
-    name = _("bot: {level}").format(level=_(level))
-    return f"{name:<12}{_(line)}" if line else name
+def _level_lines(levels: list[tuple[str, str, str]]) -> str:
+    """The computer levels under the seats: each name padded to one column (as wide as the
+    longest name in the language spoken), then what the level does."""
+    names = [_("bot: {level}").format(level=_(level)) for _kind, level, _line in levels]
+    width = max(map(len, names)) + 1
+    return "\n".join(
+        f"{name:<{width}}{_(line)}" if line else name for name, (_kind, _level, line) in zip(names, levels)
+    )
 
 
 class TitleScreen(Screen):
@@ -86,10 +98,18 @@ class TitleScreen(Screen):
                 id="title-name",
             )
             yield OptionList(id="title-menu")
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_screen_resume(self) -> None:
+        self._fill_menu()
+
+    async def language_changed(self) -> None:
+        """Draw the title and its menu again in the language now spoken (issue 15)."""
+        await self.recompose()
+        self._fill_menu()
+
+    def _fill_menu(self) -> None:
         latest = storage.latest_autosave(self.app.saves_dir)
         menu = self.query_one("#title-menu", OptionList)
         menu.set_options(
@@ -141,6 +161,7 @@ class NewGameScreen(Screen):
         super().__init__()
         self.seed = seed
         self.first_game = first_game
+        self.error = ""
 
     def compose(self) -> ComposeResult:
         levels = bot_levels()
@@ -174,7 +195,7 @@ class NewGameScreen(Screen):
                         compact=True,
                     )
                     yield Select(
-                        [(Text(_(c), style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
+                        [(Text(_(COLOUR_LABELS.get(c, c)), style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
                         value=DEFAULT_SEAT_COLOURS[seat],
                         allow_blank=False,
                         id=f"colour-{seat}",
@@ -183,7 +204,7 @@ class NewGameScreen(Screen):
                     )
             if levels:
                 yield Static(
-                    "\n".join(_level_line(level, line) for _kind, level, line in levels),
+                    _level_lines(levels),
                     id="levels",
                     classes="dim",
                 )
@@ -206,11 +227,33 @@ class NewGameScreen(Screen):
             yield Static(id="new-error")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Static(_("Tab moves between fields; space ticks a box; enter starts."), classes="dim")
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
         self.query_one("#name-0", Input).focus()
+
+    async def language_changed(self) -> None:
+        """Draw the form again in the language now spoken, keeping what was filled in: the
+        labels change, the seats, names, kinds, colours, seed and first-game box stay."""
+        ticks = {box.id: box.value for box in self.query(Checkbox)}
+        texts = {field.id: field.value for field in self.query(Input)}
+        choices = {select.id: select.value for select in self.query(Select)}
+        await self.recompose()
+        for box_id, ticked in ticks.items():
+            self.query_one(f"#{box_id}", Checkbox).value = ticked
+        for field_id, value in texts.items():
+            self.query_one(f"#{field_id}", Input).value = value
+        for select_id, value in choices.items():
+            self.query_one(f"#{select_id}", Select).value = value
+        if self.error:
+            self._refuse(self.error)
+
+    def _refuse(self, message: str) -> None:
+        """Show why the game cannot start (``message`` is English marked ``N_``, shown in the
+        language spoken and again after a switch)."""
+        self.error = message
+        self.query_one("#new-error", Static).update(_(message))
 
     @on(Button.Pressed, "#start")
     @on(Input.Submitted)
@@ -226,15 +269,15 @@ class NewGameScreen(Screen):
             colours.append(str(self.query_one(f"#colour-{seat}", Select).value))
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            self.query_one("#new-error", Static).update(_("Each seat needs its own name."))
+            self._refuse(N_("Each seat needs its own name."))
             return
         if len(set(colours)) != len(colours):
-            self.query_one("#new-error", Static).update(_("Each seat needs its own colour."))
+            self._refuse(N_("Each seat needs its own colour."))
             return
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text else random.randrange(2**31)
         if seed >= 2**63:
-            self.query_one("#new-error", Static).update(_("The seed must be below 2^63."))
+            self._refuse(N_("The seed must be below 2^63."))
             return
         first = self.query_one("#first-game", Checkbox).value
         self.app.start_game(
@@ -260,7 +303,7 @@ class LoadScreen(Screen):
             yield Static(id="load-folder", classes="dim")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
             yield Static(id="load-error")
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -366,7 +409,7 @@ class EndScreen(Screen):
         with Vertical(id="end-box"):
             yield Static(id="end-title", classes="heading")
             yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -414,4 +457,4 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Markdown(help_text())
-        yield Footer()
+        yield SteadyFooter()
