@@ -116,10 +116,12 @@ class CardsScreen(ModalScreen[None]):
 
     def __init__(self, state: State, group: str = "contracts") -> None:
         super().__init__()
+        self.state = state
         self.cards = table_cards(state)
         self.group = group
 
     def compose(self) -> ComposeResult:
+        self.cards = table_cards(self.state)  # again at a recompose: labels in the language now spoken
         options: list[Option | None] = []
         group = ""
         for card_group, option_id, label in self.cards:

@@ -374,6 +374,12 @@ class SaveAsScreen(ModalScreen[None]):
             yield Input(f"game-{self.game.setup.seed}.json", id="save-name")
             yield Static(id="save-error")
 
+    async def language_changed(self) -> None:
+        """Ask again in the language now spoken, keeping the name typed so far."""
+        name = self.query_one("#save-name", Input).value
+        await self.recompose()
+        self.query_one("#save-name", Input).value = name
+
     @on(Input.Submitted, "#save-name")
     def _save(self, event: Input.Submitted) -> None:
         name = event.value.strip()

@@ -13,7 +13,7 @@ from pipeline_tui.data.reference import contract_text, reference_json, valuation
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.help import HELP_BLOCKS, help_text
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, table_cards
-from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, TitleScreen
+from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen, TitleScreen
 
 from tests.helpers import new_game
 from tests.ui.pilot import table_for
@@ -169,3 +169,28 @@ async def test_reference_screens_in_russian_keep_their_tab_ids(tmp_path, russian
         assert headings == ["Контракты и заказы", "Улучшения в игре", "Оценка"]
         labels = [label for group, _id, label in table_cards(game.state) if group == "valuation"]
         assert labels[1].startswith("Карта ")
+
+
+async def test_cards_and_save_as_follow_a_live_switch(tmp_path):
+    game = new_game(players=2)
+    try:
+        async with table_for(game, tmp_path, (80, 24)) as (app, pilot):
+            app.push_screen(CardsScreen(game.state, "valuation"))
+            await pilot.pause()
+            assert app.screen.cards[-1][2].startswith("Card ")
+            i18n.set_language("ru")
+            await app.screen.recompose()
+            await pilot.pause()
+            assert app.screen.cards[-1][2].startswith("Карта ")
+            await pilot.press("escape")
+            i18n.set_language("en")
+            app.push_screen(SaveAsScreen(game))
+            await pilot.pause()
+            app.screen.query_one("#save-name", Input).value = "evening"
+            i18n.set_language("ru")
+            await app.screen.language_changed()
+            await pilot.pause()
+            assert str(app.screen.query_one(Label).render()) == "Сохранить игру как (в папке сохранений)"
+            assert app.screen.query_one("#save-name", Input).value == "evening"
+    finally:
+        i18n.set_language("en")
