@@ -16,7 +16,8 @@ import msgspec
 from . import components as C
 from . import editions as E
 from .components import Source
-from .oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
+from ..i18n import N_, _, current_language, ngettext, pgettext, set_language
+from .oil import barrel_code
 
 EDITIONS = E.EDITIONS
 LATEST_EDITION = E.PRINTED_EDITION  # what new games use
@@ -108,7 +109,18 @@ class Reference(msgspec.Struct):
 
 
 def _barrel_name(colour: int, grade: int) -> str:
-    return f"{GRADE_NAMES[grade]} {COLOUR_NAMES[colour]}"
+    """A barrel in words, e.g. "Low-Grade Teal" (the Russian puts the colour first)."""
+    colours = (pgettext("oil", "Orange"), pgettext("oil", "Teal"), pgettext("oil", "Silver"))
+    grades = (
+        pgettext("oil", "Crude"),
+        pgettext("oil", "Low-Grade"),
+        pgettext("oil", "Mid-Grade"),
+        pgettext("oil", "High-Grade"),
+    )
+    return _("{grade} {colour}").format(grade=grades[grade], colour=colours[colour])
+
+
+_CONTRACT_ROWS = {1: N_("Low Contract"), 2: N_("Mid Contract"), 3: N_("High Contract")}
 
 
 def _pay_sum(rates: tuple[int, ...], needs: Sequence[tuple[int, int]]) -> tuple[str, int]:
@@ -123,110 +135,161 @@ def contract_text(tile_id: int) -> str:
     wants = ", ".join(_barrel_name(c, g) for c, g in tile.needs)
     if tile.kind == C.ContractKind.CONTRACT:
         parts, total = _pay_sum(C.CONTRACT_PAY, tile.needs)
-        return (
-            f"{GRADE_ROWS[tile.row]} Contract: {wants}. Pays {parts} = ${total} each Year it "
-            "is fulfilled, barrel by barrel at the Contract rates. Taken free with Contracts & "
-            "Loans, Active or Deferred to next Year (not in Year 3). An Active Contract must be "
-            "fulfilled every Year for the rest of the game, or it is removed with a Penalty "
-            "marker. Higher grades may fill a need and are paid at the needed grade."
-        )
+        return _(
+            "{contract}: {wants}. Pays {parts} = ${total} each Year it is fulfilled, barrel by "
+            "barrel at the Contract rates. Taken free with Contracts & Loans, Active or Deferred "
+            "to next Year (not in Year 3). An Active Contract must be fulfilled every Year for the "
+            "rest of the game, or it is removed with a Penalty marker. Higher grades may fill a "
+            "need and are paid at the needed grade."
+        ).format(contract=_(_CONTRACT_ROWS[tile.row]), wants=wants, parts=parts, total=total)
     parts, total = _pay_sum(C.ORDER_PAY, tile.needs)
-    return (
-        f"Order of {tile.row} barrels: {wants}. Fulfilled all at once from your Tanks "
-        f"between Actions; pays {parts} = ${total} at the Order rates. It is not refilled "
-        "once taken. Higher grades may fill a need and are paid at the needed grade."
-    )
+    order = ngettext("Order of {n} barrel", "Order of {n} barrels", tile.row).format(n=tile.row)
+    return _(
+        "{order}: {wants}. Fulfilled all at once from your Tanks between Actions; pays {parts} = "
+        "${total} at the Order rates. It is not refilled once taken. Higher grades may fill a "
+        "need and are paid at the needed grade."
+    ).format(order=order, wants=wants, parts=parts, total=total)
 
 
 _UPGRADE_TEXT = {
-    ("GOV", 1): "Take 2 Government Pipe tiles now, from open quadrants in any mix, and place "
-    "them. Every new Year, on your first turn, take 1 more. A gift may open a new "
-    "quadrant if none was opened this Year and the Year's limit (2, 3, 4) allows.",
-    ("GOV", 2): "Take 4 Government Pipe tiles now, from open quadrants in any mix (a gift may "
-    "open a quadrant as Level I says).",
-    ("GOV", 3): "Take 6 Government Pipe tiles now, from open quadrants in any mix (a gift may "
-    "open a quadrant as Level I says).",
-    ("SHOP", 1): "Take 2 Tanks from the Tank Shop and 1 Pipe tile from beside either shop now. "
-    "Every new Year, on your first turn, take 2 Tanks from the Tank Shop. What the "
-    "shops lack is not given, even when it comes back later.",
-    ("SHOP", 2): "Take 1 Machine from the Machine Shop and 2 Pipe tiles from beside the shops, "
-    "in any mix, now. What the shops lack is not given.",
-    ("SHOP", 3): "Take 1 Machine from the Machine Shop and 4 Pipe tiles from beside the shops, "
-    "in any mix, now. What the shops lack is not given.",
-    ("HR", 1): "Your Secondary Actions are free (instead of $10).",
-    ("HR", 2): "Your Secondary Action may be up to 2 spaces from your Main Action on the cross, "
-    "the empty centre counting as a space, instead of only the next space on the arm.",
-    ("HR", 3): "Take any 2 Main Actions in your turn, the same one twice included. With a second "
-    "Main Action you take no Secondary Action.",
-    ("ENG", 1): "Your Pipelines count +1 Refinement Value for every 4 segments, when refining "
-    "and in the end-game scoring.",
-    ("ENG", 2): "Your Pipelines count +2 Refinement Value for every 4 segments instead of +1 "
-    "(Level I is discarded), when refining and in the end-game scoring.",
-    ("ENG", 3): "Each of your Pipelines may refine 2 barrels in one run, both starting at the "
-    "same grade (Crude included).",
-    ("RM", 1): "Refined oil costs and pays $5 more in the Refined Markets, buying and selling. "
-    "Crude oil, Contracts and Orders are unchanged.",
-    ("RM", 2): "A Refined Market Action lets you buy and sell at all three Refined Markets "
-    "(not the Crude Market).",
-    ("RM", 3): "When you sell to a Refined Market the oil's colour need not match the row; its "
-    "grade must still be the row's or higher.",
-    ("CO", 1): "Each of your Contracts may be fulfilled twice a Year. A second fulfilment, once "
-    "begun, must be finished that Year.",
-    ("CO", 2): "Earn $10 more for every barrel you deliver to a Contract or an Order.",
-    ("CO", 3): "With the Contracts & Loans Action you may take Orders as if they were Contracts: "
-    "fulfilled barrel by barrel, paid at Contract rates, and counted as Contracts "
-    "by the Valuation cards.",
-    ("MACH", 1): "Receive 1 Machine now, from the Machine Shop, or from the stack beside the "
-    "board when the shop is empty (rules version 2). As a Main Action you may put "
-    "your worker on one of your Machines to run its Pipelines free.",
-    ("MACH", 2): "Your Machine Phase costs $5 in all instead of $15.",
-    ("MACH", 3): "You may also run your Machines before your Actions, paying as usual; Machines "
-    "run at most once in each phase.",
+    ("GOV", 1): N_(
+        "Take 2 Government Pipe tiles now, from open quadrants in any mix, and place "
+        "them. Every new Year, on your first turn, take 1 more. A gift may open a new "
+        "quadrant if none was opened this Year and the Year's limit (2, 3, 4) allows."
+    ),
+    ("GOV", 2): N_(
+        "Take 4 Government Pipe tiles now, from open quadrants in any mix (a gift may "
+        "open a quadrant as Level I says)."
+    ),
+    ("GOV", 3): N_(
+        "Take 6 Government Pipe tiles now, from open quadrants in any mix (a gift may "
+        "open a quadrant as Level I says)."
+    ),
+    ("SHOP", 1): N_(
+        "Take 2 Tanks from the Tank Shop and 1 Pipe tile from beside either shop now. "
+        "Every new Year, on your first turn, take 2 Tanks from the Tank Shop. What the "
+        "shops lack is not given, even when it comes back later."
+    ),
+    ("SHOP", 2): N_(
+        "Take 1 Machine from the Machine Shop and 2 Pipe tiles from beside the shops, "
+        "in any mix, now. What the shops lack is not given."
+    ),
+    ("SHOP", 3): N_(
+        "Take 1 Machine from the Machine Shop and 4 Pipe tiles from beside the shops, "
+        "in any mix, now. What the shops lack is not given."
+    ),
+    ("HR", 1): N_("Your Secondary Actions are free (instead of $10)."),
+    ("HR", 2): N_(
+        "Your Secondary Action may be up to 2 spaces from your Main Action on the cross, "
+        "the empty centre counting as a space, instead of only the next space on the arm."
+    ),
+    ("HR", 3): N_(
+        "Take any 2 Main Actions in your turn, the same one twice included. With a second "
+        "Main Action you take no Secondary Action."
+    ),
+    ("ENG", 1): N_(
+        "Your Pipelines count +1 Refinement Value for every 4 segments, when refining "
+        "and in the end-game scoring."
+    ),
+    ("ENG", 2): N_(
+        "Your Pipelines count +2 Refinement Value for every 4 segments instead of +1 "
+        "(Level I is discarded), when refining and in the end-game scoring."
+    ),
+    ("ENG", 3): N_(
+        "Each of your Pipelines may refine 2 barrels in one run, both starting at the "
+        "same grade (Crude included)."
+    ),
+    ("RM", 1): N_(
+        "Refined oil costs and pays $5 more in the Refined Markets, buying and selling. "
+        "Crude oil, Contracts and Orders are unchanged."
+    ),
+    ("RM", 2): N_(
+        "A Refined Market Action lets you buy and sell at all three Refined Markets (not the Crude Market)."
+    ),
+    ("RM", 3): N_(
+        "When you sell to a Refined Market the oil's colour need not match the row; its "
+        "grade must still be the row's or higher."
+    ),
+    ("CO", 1): N_(
+        "Each of your Contracts may be fulfilled twice a Year. A second fulfilment, once "
+        "begun, must be finished that Year."
+    ),
+    ("CO", 2): N_("Earn $10 more for every barrel you deliver to a Contract or an Order."),
+    ("CO", 3): N_(
+        "With the Contracts & Loans Action you may take Orders as if they were Contracts: "
+        "fulfilled barrel by barrel, paid at Contract rates, and counted as Contracts "
+        "by the Valuation cards."
+    ),
+    ("MACH", 1): N_(
+        "Receive 1 Machine now, from the Machine Shop, or from the stack beside the "
+        "board when the shop is empty (rules version 2). As a Main Action you may put "
+        "your worker on one of your Machines to run its Pipelines free."
+    ),
+    ("MACH", 2): N_("Your Machine Phase costs $5 in all instead of $15."),
+    ("MACH", 3): N_(
+        "You may also run your Machines before your Actions, paying as usual; Machines "
+        "run at most once in each phase."
+    ),
 }
 
 
 def upgrade_text(family: str, level: int) -> str:
     """The full text of an upgrade card (rulebook Appendix 1, in our words)."""
-    return _UPGRADE_TEXT[(family, level)]
+    return _(_UPGRADE_TEXT[(family, level)])
 
 
-_END_GRADES = "$10, $20 or $30 as one run takes a Crude barrel to Low, Mid or High-Grade"
-_TYPES = "1 to 9 kinds earn $10, 30, 60, 100, 150, 210, 280, 360, 450"
+_END_GRADES = N_("$10, $20 or $30 as one run takes a Crude barrel to Low, Mid or High-Grade")
+_TYPES = N_("1 to 9 kinds earn $10, 30, 60, 100, 150, 210, 280, 360, 450")
 _VALUATION_TEXT = {
-    "REFINED_OIL": "Your Low, Mid and High barrels in your Tanks earn their end-game value "
-    "again ($10, $20, $30); Crude earns nothing.",
-    "PIPELINES": f"Every Pipeline in your network earns again: {_END_GRADES}.",
-    "TANKS": "$10 for every Tank you own.",
-    "LEVEL3": "$100 for every Level III upgrade you own.",
-    "MACHINE_PIPELINES": f"Every Pipeline attached to a Machine earns {_END_GRADES}. The "
-    "Valuation tile has the same effect and is always in play; with this "
-    "card both count.",
-    "SILVER": "Your Silver barrels earn their end-game value ($0 Crude to $30 High); each of "
-    f"your Silver Pipelines earns {_END_GRADES}.",
-    "ORANGE": "Your Orange barrels earn their end-game value ($0 Crude to $30 High); each of "
-    f"your Orange Pipelines earns {_END_GRADES}.",
-    "TEAL": "Your Teal barrels earn their end-game value ($0 Crude to $30 High); each of "
-    f"your Teal Pipelines earns {_END_GRADES}.",
-    "LOW_PIPELINES": "$10 for every Pipeline whose best run takes Crude to Low-Grade and no further.",
-    "MID_PIPELINES": "$20 for every Pipeline whose best run takes Crude to Mid-Grade and no further.",
-    "HIGH_PIPELINES": "$30 for every Pipeline that takes Crude to High-Grade in one run.",
-    "CONTRACTS": "Every Contract you still hold pays again as if fulfilled once more, at your own rates.",
-    "ORDERS": "Every Order you fulfilled pays again at your own Order rates.",
-    "PIPELINE_TYPES": "Count the kinds of Pipeline in your network, a kind being a colour and "
-    f"the best grade it takes Crude to (9 kinds); {_TYPES}.",
-    "MACHINE_PIPELINE_TYPES": "Count the kinds of Pipeline attached to your Machines, a kind "
-    "being a colour and the best grade it takes Crude to; "
-    f"{_TYPES}.",
-    "OIL_TYPES": "Count the different oils (colour and grade) needed by your remaining "
-    f"Contracts and fulfilled Orders; {_TYPES}.",
+    "REFINED_OIL": N_(
+        "Your Low, Mid and High barrels in your Tanks earn their end-game value again ($10, $20, "
+        "$30); Crude earns nothing."
+    ),
+    "PIPELINES": N_("Every Pipeline in your network earns again: {end_grades}."),
+    "TANKS": N_("$10 for every Tank you own."),
+    "LEVEL3": N_("$100 for every Level III upgrade you own."),
+    "MACHINE_PIPELINES": N_(
+        "Every Pipeline attached to a Machine earns {end_grades}. The Valuation tile has the same "
+        "effect and is always in play; with this card both count."
+    ),
+    "SILVER": N_(
+        "Your Silver barrels earn their end-game value ($0 Crude to $30 High); each of your "
+        "Silver Pipelines earns {end_grades}."
+    ),
+    "ORANGE": N_(
+        "Your Orange barrels earn their end-game value ($0 Crude to $30 High); each of your "
+        "Orange Pipelines earns {end_grades}."
+    ),
+    "TEAL": N_(
+        "Your Teal barrels earn their end-game value ($0 Crude to $30 High); each of your Teal "
+        "Pipelines earns {end_grades}."
+    ),
+    "LOW_PIPELINES": N_("$10 for every Pipeline whose best run takes Crude to Low-Grade and no further."),
+    "MID_PIPELINES": N_("$20 for every Pipeline whose best run takes Crude to Mid-Grade and no further."),
+    "HIGH_PIPELINES": N_("$30 for every Pipeline that takes Crude to High-Grade in one run."),
+    "CONTRACTS": N_("Every Contract you still hold pays again as if fulfilled once more, at your own rates."),
+    "ORDERS": N_("Every Order you fulfilled pays again at your own Order rates."),
+    "PIPELINE_TYPES": N_(
+        "Count the kinds of Pipeline in your network, a kind being a colour and the best grade it "
+        "takes Crude to (9 kinds); {types}."
+    ),
+    "MACHINE_PIPELINE_TYPES": N_(
+        "Count the kinds of Pipeline attached to your Machines, a kind being a colour and the best "
+        "grade it takes Crude to; {types}."
+    ),
+    "OIL_TYPES": N_(
+        "Count the different oils (colour and grade) needed by your remaining Contracts and "
+        "fulfilled Orders; {types}."
+    ),
 }
+"""Valuation card texts by card code; ``{end_grades}`` and ``{types}`` stand for the scales
+several cards share (:data:`_END_GRADES`, :data:`_TYPES`)."""
 
 
 def valuation_text(card_id: int) -> str:
     """The full text of a Valuation card, or of the Valuation tile for id 0 (Appendix 2)."""
-    if card_id == 0:
-        return _VALUATION_TEXT["MACHINE_PIPELINES"]
-    return _VALUATION_TEXT[C.VALUATION_BY_ID[card_id].code]
+    code = "MACHINE_PIPELINES" if card_id == 0 else C.VALUATION_BY_ID[card_id].code
+    return _(_VALUATION_TEXT[code]).format(end_grades=_(_END_GRADES), types=_(_TYPES))
 
 
 # --- The tables ----------------------------------------------------------------------------------
@@ -270,10 +333,12 @@ def _market_tiles(ed: E.Edition) -> list[LadderEntry]:
 def _market_rows(ed: E.Edition) -> tuple[str, tuple[C.MarketRow, ...]]:
     """Edition 1's fixed rows, or edition 2's rows in the photographed setup as an example."""
     if ed.number == 1:
-        return "The rows are fixed in this edition.", C.MARKET_ROWS
+        return _("The rows are fixed in this edition."), C.MARKET_ROWS
     return (
-        "The market tiles are placed at random at each setup; as an example, the rows of "
-        "the photographed 2-player setup (refresh amounts for 2 players).",
+        _(
+            "The market tiles are placed at random at each setup; as an example, the rows of "
+            "the photographed 2-player setup (refresh amounts for 2 players)."
+        ),
         E.printed_market_rows(E.PHOTOGRAPHED_LAYOUT, 2),
     )
 
@@ -317,11 +382,10 @@ def reference(edition: int = LATEST_EDITION) -> Reference:
                 {n: list(s) for n, s in ed.machine_shop_spaces.items()},
             ),
         ],
-        shop_pipes=(
-            f"{C.SHOP_PIPES_PER_PLAYER} Pipe tiles per player beside each shop, "
-            f"refreshed each Year; ${pipe_costs[2]} for 1 or 2 in one Action, "
-            f"${pipe_costs[4]} for 3 or 4."
-        ),
+        shop_pipes=_(
+            "{n} Pipe tiles per player beside each shop, refreshed each Year; ${two} for 1 or 2 "
+            "in one Action, ${four} for 3 or 4."
+        ).format(n=C.SHOP_PIPES_PER_PLAYER, two=pipe_costs[2], four=pipe_costs[4]),
         upgrades=[
             UpgradeEntry(f.code, f.name, level, upgrade_text(f.code, level))
             for f in C.UPGRADE_FAMILIES
@@ -335,13 +399,21 @@ def reference(edition: int = LATEST_EDITION) -> Reference:
             list(C.REFINEMENT_MARKERS),
             9,
             C.FIRST_GAME_REMOVED_MARKER,
-            "Shuffled face down; 9 are dealt face up in a 3 x 3 grid, a row per colour and a "
-            "column per step (Crude to Low, Low to Mid, Mid to High). Refining costs the sum of "
-            "the markers along the steps. The first game leaves out the 7s.",
+            _(
+                "Shuffled face down; 9 are dealt face up in a 3 x 3 grid, a row per colour and a "
+                "column per step (Crude to Low, Low to Mid, Mid to High). Refining costs the sum of "
+                "the markers along the steps. The first game leaves out the 7s."
+            ),
         ),
     )
 
 
 def reference_json(edition: int = LATEST_EDITION) -> bytes:
-    """The reference as JSON (msgspec), for tools."""
-    return msgspec.json.format(msgspec.json.encode(reference(edition)), indent=1)
+    """The reference as JSON (msgspec), for tools: always in English, whatever the language
+    spoken, as ``--json`` output is language-neutral (issue 15)."""
+    spoken = current_language()
+    set_language("en")
+    try:
+        return msgspec.json.format(msgspec.json.encode(reference(edition)), indent=1)
+    finally:
+        set_language(spoken)

@@ -17,7 +17,6 @@ from textual.widgets import (
     Button,
     Checkbox,
     DataTable,
-    Footer,
     Input,
     Label,
     Markdown,
@@ -30,12 +29,22 @@ from textual.widgets.option_list import Option
 from .. import storage
 from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup, SeatKind
-from .help import HELP_TEXT
+from ..i18n import N_, _, ngettext
+from .help import help_text
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
-from .widgets import TickBox, TooSmall
+from .widgets import SteadyFooter, TickBox, TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+COLOUR_LABELS = {
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "magenta": N_("magenta"),
+    "yellow": N_("yellow"),
+}
+"""The seat colours as the new-game form names them; the colour names themselves (saves,
+``--colours``) stay English in every language."""
 
 
 def bot_module():
@@ -66,36 +75,57 @@ def bot_levels() -> list[tuple[str, str, str]]:
     return [(kind, ai.level_of(kind), ai.LEVEL_LINES[ai.KINDS.index(kind)]) for kind in kinds]
 
 
+def _level_lines(levels: list[tuple[str, str, str]]) -> str:
+    """The computer levels under the seats: each name padded to one column (as wide as the
+    longest name in the language spoken), then what the level does."""
+    names = [_("bot: {level}").format(level=_(level)) for _kind, level, _line in levels]
+    width = max(map(len, names)) + 1
+    return "\n".join(
+        f"{name:<{width}}{_(line)}" if line else name for name, (_kind, _level, line) in zip(names, levels)
+    )
+
+
 class TitleScreen(Screen):
     """New game, continue, load, replay, rules, quit."""
 
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+    BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
             yield Static(
-                Text("PIPELINE", style="bold") + Text("\nrefine oil, build pipe networks", style="dim"),
+                Text("PIPELINE", style="bold")
+                + Text("\n" + _("refine oil, build pipe networks"), style="dim"),
                 id="title-name",
             )
             yield OptionList(id="title-menu")
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_screen_resume(self) -> None:
+        self._fill_menu()
+
+    async def language_changed(self) -> None:
+        """Draw the title and its menu again in the language now spoken (issue 15)."""
+        await self.recompose()
+        self._fill_menu()
+
+    def _fill_menu(self) -> None:
         latest = storage.latest_autosave(self.app.saves_dir)
         menu = self.query_one("#title-menu", OptionList)
         menu.set_options(
             [
-                Option("New game", id="new"),
+                Option(_("New game"), id="new"),
                 Option(
-                    "Continue latest autosave" + (f" ({latest.name})" if latest else " (none)"),
+                    _("Continue latest autosave ({name})").format(name=latest.name)
+                    if latest
+                    else _("Continue latest autosave (none)"),
                     id="continue",
                     disabled=latest is None,
                 ),
-                Option("Load a saved game", id="load"),
-                Option("Replay a saved game", id="replay"),
-                Option("Rules and keys", id="rules"),
-                Option("Quit", id="quit"),
+                Option(_("Load a saved game"), id="load"),
+                Option(_("Replay a saved game"), id="replay"),
+                Option(_("Rules and keys"), id="rules"),
+                Option(_("Quit"), id="quit"),
             ]
         )
         menu.highlighted = 0
@@ -125,28 +155,33 @@ class NewGameScreen(Screen):
     """2 to 4 seats with names, colours (and kinds when bots exist), a seed and the first-game
     option."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, seed: int | None = None, first_game: bool = False) -> None:
         super().__init__()
         self.seed = seed
         self.first_game = first_game
+        self.error = ""
 
     def compose(self) -> ComposeResult:
         levels = bot_levels()
-        kinds = [(SeatKind.HUMAN.value, SeatKind.HUMAN.value)] + [
-            (f"bot: {level}", kind) for kind, level, _ in levels
+        kinds = [(_("human"), SeatKind.HUMAN.value)] + [
+            (_("bot: {level}").format(level=_(level)), kind) for kind, level, _line in levels
         ]
         with VerticalScroll(id="new-box"):
-            yield Label("New game: 2 to 4 seats", classes="heading")
+            yield Label(_("New game: 2 to 4 seats"), classes="heading")
             for seat in range(4):
                 with Horizontal(classes="seat-row"):
                     yield TickBox(
-                        f"Seat {seat + 1}", value=seat < 2, disabled=seat < 2, id=f"seat-{seat}", compact=True
+                        _("Seat {n}").format(n=seat + 1),
+                        value=seat < 2,
+                        disabled=seat < 2,
+                        id=f"seat-{seat}",
+                        compact=True,
                     )
                     yield Input(
                         DEFAULT_NAMES[seat],
-                        placeholder="name",
+                        placeholder=_("name"),
                         id=f"name-{seat}",
                         max_length=16,
                         compact=True,
@@ -160,7 +195,7 @@ class NewGameScreen(Screen):
                         compact=True,
                     )
                     yield Select(
-                        [(Text(c, style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
+                        [(Text(_(COLOUR_LABELS.get(c, c)), style=SEAT_COLOURS[c]), c) for c in SEAT_COLOURS],
                         value=DEFAULT_SEAT_COLOURS[seat],
                         allow_blank=False,
                         id=f"colour-{seat}",
@@ -169,34 +204,56 @@ class NewGameScreen(Screen):
                     )
             if levels:
                 yield Static(
-                    "\n".join(f"bot: {level:<7}{line}" for _, level, line in levels),
+                    _level_lines(levels),
                     id="levels",
                     classes="dim",
                 )
             with Horizontal(classes="seat-row"):
-                yield Label("Seed", classes="field-label")
+                yield Label(_("Seed"), classes="field-label")
                 yield Input(
                     "" if self.seed is None else str(self.seed),
-                    placeholder="blank = random",
+                    placeholder=_("blank = random"),
                     id="seed",
                     restrict=r"[0-9]*",
                     max_length=19,
                     compact=True,
                 )
             yield TickBox(
-                "First game (suggested upgrades and Valuation cards)",
+                _("First game (suggested upgrades and Valuation cards)"),
                 value=self.first_game,
                 id="first-game",
                 compact=True,
             )
             yield Static(id="new-error")
-            yield Button("Start", id="start", variant="primary", compact=True)
-            yield Static("Tab moves between fields; space ticks a box; enter starts.", classes="dim")
-        yield Footer()
+            yield Button(_("Start"), id="start", variant="primary", compact=True)
+            yield Static(_("Tab moves between fields; space ticks a box; enter starts."), classes="dim")
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
         self.query_one("#name-0", Input).focus()
+
+    async def language_changed(self) -> None:
+        """Draw the form again in the language now spoken, keeping what was filled in: the
+        labels change, the seats, names, kinds, colours, seed and first-game box stay."""
+        ticks = {box.id: box.value for box in self.query(Checkbox)}
+        texts = {field.id: field.value for field in self.query(Input)}
+        choices = {select.id: select.value for select in self.query(Select)}
+        await self.recompose()
+        for box_id, ticked in ticks.items():
+            self.query_one(f"#{box_id}", Checkbox).value = ticked
+        for field_id, value in texts.items():
+            self.query_one(f"#{field_id}", Input).value = value
+        for select_id, value in choices.items():
+            self.query_one(f"#{select_id}", Select).value = value
+        if self.error:
+            self._refuse(self.error)
+
+    def _refuse(self, message: str) -> None:
+        """Show why the game cannot start (``message`` is English marked ``N_``, shown in the
+        language spoken and again after a switch)."""
+        self.error = message
+        self.query_one("#new-error", Static).update(_(message))
 
     @on(Button.Pressed, "#start")
     @on(Input.Submitted)
@@ -212,15 +269,15 @@ class NewGameScreen(Screen):
             colours.append(str(self.query_one(f"#colour-{seat}", Select).value))
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            self.query_one("#new-error", Static).update("Each seat needs its own name.")
+            self._refuse(N_("Each seat needs its own name."))
             return
         if len(set(colours)) != len(colours):
-            self.query_one("#new-error", Static).update("Each seat needs its own colour.")
+            self._refuse(N_("Each seat needs its own colour."))
             return
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text else random.randrange(2**31)
         if seed >= 2**63:
-            self.query_one("#new-error", Static).update("The seed must be below 2^63.")
+            self._refuse(N_("The seed must be below 2^63."))
             return
         first = self.query_one("#first-game", Checkbox).value
         self.app.start_game(
@@ -231,7 +288,7 @@ class NewGameScreen(Screen):
 class LoadScreen(Screen):
     """The saves folder: date, players, year, round; broken files show their error."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, replay: bool) -> None:
         super().__init__()
@@ -240,26 +297,36 @@ class LoadScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-box"):
-            yield Label("Replay a saved game" if self.replay else "Load a saved game", classes="heading")
+            yield Label(
+                _("Replay a saved game") if self.replay else _("Load a saved game"), classes="heading"
+            )
             yield Static(id="load-folder", classes="dim")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
             yield Static(id="load-error")
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
         folder = self.app.saves_dir
-        self.query_one("#load-folder", Static).update(f"Folder: {folder}")
+        self.query_one("#load-folder", Static).update(_("Folder: {folder}").format(folder=folder))
         table = self.query_one("#saves", DataTable)
-        table.add_columns("File", "Saved", "Players", "Year", "Round", "Moves", "State")
+        table.add_columns(_("File"), _("Saved"), _("Players"), _("Year"), _("Round"), _("Moves"), _("State"))
         self.saves = storage.list_saves(folder)
         for info in self.saves:
             when = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
             if info.error:
                 reason = info.error.removeprefix(info.path.name + ": ")
-                table.add_row(info.path.name, when, "", "", "", "", Text("broken: " + reason, style="red"))
+                table.add_row(
+                    info.path.name,
+                    when,
+                    "",
+                    "",
+                    "",
+                    "",
+                    Text(_("broken: {reason}").format(reason=reason), style="red"),
+                )
             else:
-                state = "finished" if info.finished else "in play"
+                state = _("finished") if info.finished else _("in play")
                 table.add_row(
                     info.path.name,
                     when,
@@ -270,21 +337,23 @@ class LoadScreen(Screen):
                     state,
                 )
         if not self.saves:
-            self.query_one("#load-error", Static).update("No saves in this folder yet.")
+            self.query_one("#load-error", Static).update(_("No saves in this folder yet."))
         table.focus()
 
     @on(DataTable.RowHighlighted, "#saves")
     def _show_error(self, event: DataTable.RowHighlighted) -> None:
         info = self.saves[event.cursor_row]
         self.query_one("#load-error", Static).update(
-            Text(f"Cannot open {info.error}", style="red") if info.error else ""
+            Text(_("Cannot open {error}").format(error=info.error), style="red") if info.error else ""
         )
 
     @on(DataTable.RowSelected, "#saves")
     def _open(self, event: DataTable.RowSelected) -> None:
         info = self.saves[event.cursor_row]
         if info.error:
-            self.query_one("#load-error", Static).update(Text(f"Cannot open {info.error}", style="red"))
+            self.query_one("#load-error", Static).update(
+                Text(_("Cannot open {error}").format(error=info.error), style="red")
+            )
             return
         self.app.open_file(info.path, replay=self.replay)
 
@@ -292,7 +361,7 @@ class LoadScreen(Screen):
 class SaveAsScreen(ModalScreen[None]):
     """Ask for a file name in the saves folder and save the game there."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss", N_("Cancel"))]
 
     def __init__(self, game: Game, meta: dict | None = None) -> None:
         super().__init__()
@@ -301,15 +370,21 @@ class SaveAsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
-            yield Label("Save the game as (in the saves folder)")
+            yield Label(_("Save the game as (in the saves folder)"))
             yield Input(f"game-{self.game.setup.seed}.json", id="save-name")
             yield Static(id="save-error")
+
+    async def language_changed(self) -> None:
+        """Ask again in the language now spoken, keeping the name typed so far."""
+        name = self.query_one("#save-name", Input).value
+        await self.recompose()
+        self.query_one("#save-name", Input).value = name
 
     @on(Input.Submitted, "#save-name")
     def _save(self, event: Input.Submitted) -> None:
         name = event.value.strip()
         if not name or "/" in name or "\\" in name:
-            self.query_one("#save-error", Static).update("Give a plain file name.")
+            self.query_one("#save-error", Static).update(_("Give a plain file name."))
             return
         if not name.endswith(".json"):
             name += ".json"
@@ -320,7 +395,7 @@ class SaveAsScreen(ModalScreen[None]):
         except (storage.SaveError, OSError) as exc:
             self.query_one("#save-error", Static).update(Text(str(exc), style="red"))
             return
-        self.app.notify(f"Saved to {path}")
+        self.app.notify(_("Saved to {path}").format(path=path))
         self.dismiss()
 
 
@@ -328,8 +403,8 @@ class EndScreen(Screen):
     """Final scores: one column per player (winner first), one row per scoring step."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back to the table"),
-        Binding("t", "app.to_title", "Title screen"),
+        Binding("escape", "app.pop_screen", N_("Back to the table")),
+        Binding("t", "app.to_title", N_("Title screen")),
     ]
 
     def __init__(self, game: Game) -> None:
@@ -340,17 +415,23 @@ class EndScreen(Screen):
         with Vertical(id="end-box"):
             yield Static(id="end-title", classes="heading")
             yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
-        yield Footer()
+        yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
         scores = self.game.scores()
         over = self.game.is_over()
         winners = [s.name for s in scores if s.rank == 1]
-        title = "Final scores. Winner: " if over else "Scores if the game ended now. Leading: "
-        self.query_one("#end-title", Static).update(Text(title + ", ".join(winners), style="bold"))
+        title = (
+            _("Final scores. Winner: {names}")
+            if over
+            else _("Scores if the game ended now. Leading: {names}")
+        )
+        self.query_one("#end-title", Static).update(
+            Text(title.format(names=", ".join(winners)), style="bold")
+        )
         table = self.query_one("#scores", DataTable)
-        table.add_column("Step")
+        table.add_column(_("Step"))
         for s in scores:
             table.add_column(f"{s.rank}. {s.name}")
         for i, line in enumerate(scores[0].lines if scores else ()):
@@ -359,11 +440,12 @@ class EndScreen(Screen):
                 amount = dollars(s.lines[i].amount)
                 if line.step == "penalties":  # each player's own count beside their amount
                     count = self.game.state.players[s.seat].penalties
-                    amount = f"{count} marker{'' if count == 1 else 's'}  {amount}"
+                    markers = ngettext("{n} marker", "{n} markers", count).format(n=count)
+                    amount = f"{markers}  {amount}"
                 row.append(Text(amount, justify="right"))
             table.add_row(*row)
         table.add_row(
-            Text("Total", style="bold"),
+            Text(_("Total"), style="bold"),
             *[Text(dollars(s.total), style="bold", justify="right") for s in scores],
         )
 
@@ -371,7 +453,7 @@ class EndScreen(Screen):
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close"), Binding("c", "components", "Components")]
+    BINDINGS = [Binding("escape,f1,q", "dismiss", N_("Close")), Binding("c", "components", N_("Components"))]
 
     def action_components(self) -> None:
         """From the help to the component reference (the app's F7)."""
@@ -380,5 +462,5 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP_TEXT)
-        yield Footer()
+            yield Markdown(help_text())
+        yield SteadyFooter()

@@ -1,4 +1,6 @@
-"""Snapshots of the main screens at 80 x 24 and 160 x 48 (pytest-textual-snapshot).
+"""Snapshots of the main screens at 80 x 24 and 160 x 48 (pytest-textual-snapshot); the table,
+the new-game form and the scores screen also in Russian (``test_russian_*``, issue 15: the
+layout holds with the longer words).
 
 Update them with ``pytest tests/ui --snapshot-update`` after an intended change of the layout.
 """
@@ -12,7 +14,7 @@ pytest.importorskip("pytest_textual_snapshot")
 import os  # noqa: E402
 from datetime import datetime  # noqa: E402
 
-from pipeline_tui import storage  # noqa: E402
+from pipeline_tui import i18n, storage  # noqa: E402
 from pipeline_tui.engine.game import Game  # noqa: E402
 from pipeline_tui.engine.moves import Action, BuyPipe  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup  # noqa: E402
@@ -20,6 +22,16 @@ from pipeline_tui.ui.app import PipelineApp  # noqa: E402
 
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 OPENING = ["start-tank C", "start-tank L", "start-tank M", "start-tank H", "start-tank C"] * 2
+
+
+@pytest.fixture
+def russian():
+    """Speak Russian for one test, English again after it."""
+    i18n.set_language("ru")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
 
 
 def table_app(tmp_path, players=4):
@@ -56,23 +68,48 @@ def test_title_screen(snap_compare, tmp_path):
     assert snap_compare(PipelineApp(mode="title", saves_dir=tmp_path), terminal_size=(80, 24))
 
 
-def test_new_game_screen(snap_compare, tmp_path, monkeypatch):
+def _new_game_form(snap_compare, tmp_path, monkeypatch, size):
     monkeypatch.setattr("pipeline_tui.ui.screens.bot_kinds", lambda: ())
 
     async def run_before(pilot):
         pilot.app.screen.query_one("#name-0").cursor_blink = False
 
-    assert snap_compare(
-        PipelineApp(mode="new", saves_dir=tmp_path), terminal_size=(80, 24), run_before=run_before
+    return snap_compare(
+        PipelineApp(mode="new", saves_dir=tmp_path), terminal_size=SIZES[size], run_before=run_before
     )
 
 
-def test_scores_screen(snap_compare, tmp_path):
+def _scores(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await _opening(pilot)
         await pilot.press("f6")
 
-    assert snap_compare(table_app(tmp_path, players=3), terminal_size=(80, 24), run_before=run_before)
+    return snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_game_screen(snap_compare, tmp_path, monkeypatch, size):
+    assert _new_game_form(snap_compare, tmp_path, monkeypatch, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_scores_screen(snap_compare, tmp_path, size):
+    assert _scores(snap_compare, tmp_path, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_russian_table(snap_compare, tmp_path, size, russian):
+    assert snap_compare(table_app(tmp_path), terminal_size=SIZES[size], run_before=_opening)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_russian_new_game_screen(snap_compare, tmp_path, monkeypatch, size, russian):
+    assert _new_game_form(snap_compare, tmp_path, monkeypatch, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_russian_scores_screen(snap_compare, tmp_path, size, russian):
+    assert _scores(snap_compare, tmp_path, size)
 
 
 def test_too_small(snap_compare, tmp_path):

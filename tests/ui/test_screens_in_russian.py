@@ -1,0 +1,196 @@
+"""The screens around the table, the F1 help, the component reference and the card texts speak
+Russian once it is chosen (issue 15), and a live switch keeps what the new-game form holds."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from textual.widgets import Checkbox, DataTable, Input, Label, Markdown, OptionList, Static, TabbedContent
+
+from pipeline_tui import i18n
+from pipeline_tui.data import components as C
+from pipeline_tui.data.reference import contract_text, reference_json, valuation_text
+from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.help import HELP_BLOCKS, help_text
+from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, table_cards
+from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen, TitleScreen
+
+from tests.helpers import new_game
+from tests.ui.pilot import table_for
+
+
+@pytest.fixture
+def russian():
+    i18n.set_language("ru")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def _menu(screen) -> list[str]:
+    menu = screen.query_one("#title-menu", OptionList)
+    return [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+
+
+async def test_title_menu_in_russian(tmp_path, russian):
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert _menu(app.screen) == [
+            "Новая игра",
+            "Продолжить автосохранение (нет)",
+            "Загрузить сохранённую игру",
+            "Повтор сохранённой игры",
+            "Правила и клавиши",
+            "Выход",
+        ]
+
+
+async def test_title_menu_follows_a_live_switch(tmp_path):
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert _menu(app.screen)[0] == "New game"
+            i18n.set_language("ru")
+            await app.screen.language_changed()
+            await pilot.pause()
+            assert _menu(app.screen)[0] == "Новая игра"
+            assert len(_menu(app.screen)) == 6
+    finally:
+        i18n.set_language("en")
+
+
+async def test_new_game_form_switches_language_and_keeps_what_was_filled_in(tmp_path):
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            screen.query_one("#name-1", Input).value = "Ada"  # the same name as seat 1
+            screen.query_one("#seat-2", Checkbox).value = True
+            screen.query_one("#seed", Input).value = "42"
+            await pilot.click("#start")
+            await pilot.pause()
+            assert str(screen.query_one("#new-error", Static).render()) == "Each seat needs its own name."
+            i18n.set_language("ru")
+            await screen.language_changed()
+            await pilot.pause()
+            assert str(screen.query_one(".heading", Label).render()) == "Новая игра: от 2 до 4 мест"
+            assert str(screen.query_one("#seat-0", Checkbox).label) == "Место 1"
+            assert screen.query_one("#name-1", Input).value == "Ada"
+            assert screen.query_one("#seat-2", Checkbox).value is True
+            assert screen.query_one("#seed", Input).value == "42"
+            assert (
+                str(screen.query_one("#new-error", Static).render())
+                == "У каждого места должно быть своё имя."
+            )
+    finally:
+        i18n.set_language("en")
+
+
+async def test_scores_in_russian_count_penalty_markers_in_three_forms(tmp_path, russian):
+    game = new_game(players=3)
+    for seat, count in enumerate((1, 3, 5)):
+        game.state.players[seat].penalties = count
+    async with table_for(game, tmp_path, (160, 48)) as (app, pilot):
+        app.push_screen(EndScreen(game))
+        await pilot.pause()
+        title = str(app.screen.query_one("#end-title", Static).render())
+        assert title.startswith("Счёт, если бы игра кончилась сейчас. Лидер: ")
+        table = app.screen.query_one("#scores", DataTable)
+        cells = [str(table.get_cell_at((r, c))) for r in range(table.row_count) for c in range(4)]
+        assert "Итого" in cells
+        markers = " ".join(cells)
+        assert "1 куб " in markers and "3 куба " in markers and "5 кубов " in markers
+
+
+def test_help_in_russian_translates_every_block(russian):
+    text = help_text()
+    assert text.startswith("# Pipeline вкратце\n\n**Цель.**")
+    assert "| Клавиша | Что делает |\n|---|---|\n" in text
+    lines = [line for block in HELP_BLOCKS for line in block if line != "|---|---|"]
+    assert [line for line in lines if i18n._(line) == line] == []
+
+
+async def test_f1_help_shows_russian(tmp_path, russian):
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(Markdown).source == help_text()
+        assert "перегонки" in app.screen.query_one(Markdown).source
+
+
+def test_card_texts_in_russian(russian):
+    order = C.PRINTED_ORDERS[0]
+    assert contract_text(order.id).startswith(
+        "Заказ на 3 барреля: оранжевая высокого сорта, серебристая низкого сорта, бирюзовая низкого сорта."
+    )
+    assert "$55 + $30 + $30 = $115" in contract_text(order.id)
+    assert contract_text(C.CONTRACTS[0].id).startswith("Контракт низкого сорта: оранжевая низкого сорта")
+    assert valuation_text(2) == (
+        "Каждый нефтепровод вашей сети приносит ещё раз: $10, $20 или $30, если один прогон "
+        "доводит сырую нефть до низкого, среднего или высокого сорта."
+    )
+
+
+def test_reference_json_stays_english_in_russian(russian):
+    data = msgspec.json.decode(reference_json())
+    assert data["contracts"][0]["text"].startswith("Low Contract: ")
+    assert i18n.current_language() == "ru"
+    assert contract_text(C.CONTRACTS[0].id).startswith("Контракт")
+
+
+async def test_reference_screens_in_russian_keep_their_tab_ids(tmp_path, russian):
+    game = new_game(players=3, edition=2)
+    async with table_for(game, tmp_path, (160, 48)) as (app, pilot):
+        app.push_screen(ReferenceScreen())
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one("#reference-box").border_title.startswith("Компоненты, издание 2")
+        tabs = screen.query_one(TabbedContent)
+        tabs.active = "ref-refinement"
+        await pilot.pause()
+        assert str(tabs.get_tab("ref-refinement").label) == "Маркеры"
+        await pilot.press("escape")
+        app.push_screen(CardsScreen(game.state, "valuation"))
+        await pilot.pause()
+        listing = app.screen.query_one("#cards-list", OptionList)
+        headings = [
+            str(listing.get_option_at_index(i).prompt)
+            for i in range(listing.option_count)
+            if listing.get_option_at_index(i).disabled
+        ]
+        assert headings == ["Контракты и заказы", "Улучшения в игре", "Оценка"]
+        labels = [label for group, _id, label in table_cards(game.state) if group == "valuation"]
+        assert labels[1].startswith("Карта ")
+
+
+async def test_cards_and_save_as_follow_a_live_switch(tmp_path):
+    game = new_game(players=2)
+    try:
+        async with table_for(game, tmp_path, (80, 24)) as (app, pilot):
+            app.push_screen(CardsScreen(game.state, "valuation"))
+            await pilot.pause()
+            assert app.screen.cards[-1][2].startswith("Card ")
+            i18n.set_language("ru")
+            await app.screen.recompose()
+            await pilot.pause()
+            assert app.screen.cards[-1][2].startswith("Карта ")
+            await pilot.press("escape")
+            i18n.set_language("en")
+            app.push_screen(SaveAsScreen(game))
+            await pilot.pause()
+            app.screen.query_one("#save-name", Input).value = "evening"
+            i18n.set_language("ru")
+            await app.screen.language_changed()
+            await pilot.pause()
+            assert str(app.screen.query_one(Label).render()) == "Сохранить игру как (в папке сохранений)"
+            assert app.screen.query_one("#save-name", Input).value == "evening"
+    finally:
+        i18n.set_language("en")
