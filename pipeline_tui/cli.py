@@ -604,7 +604,18 @@ def cmd_title(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    return _open_app(args, "new", players=args.players, seed=args.seed, first_game=args.first_game)
+    """The app on a new game: the form, or with ``--players`` or ``--bots`` straight to the
+    table (``--bots LEVEL``: every seat after the first is a computer player of that level)."""
+    bots = None
+    if args.bots is not None:
+        from . import ai
+
+        try:
+            bots = ai.bot_kind(args.bots)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    players = args.players if args.players is not None or bots is None else 2
+    return _open_app(args, "new", players=players, seed=args.seed, first_game=args.first_game, bots=bots)
 
 
 def cmd_load(args: argparse.Namespace) -> int:
@@ -711,6 +722,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=_seed, default=None, help=_("the setup seed (random if omitted)"))
     p.add_argument("--first-game", action="store_true", help=_("the rulebook's first-game setup"))
+    p.add_argument(
+        "--bots",
+        metavar="LEVEL",
+        default=None,
+        help=_("every seat after yours is a computer player: easy, normal, hard or expert"),
+    )
     _app_options(p)
     p.set_defaults(func=cmd_new)
 

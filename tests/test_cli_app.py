@@ -37,8 +37,26 @@ def test_no_command_in_a_terminal_opens_the_title_screen(opened, tmp_path):
 def test_new_passes_players_seed_and_first_game(opened):
     assert cli.main(["new", "--players", "3", "--seed", "9", "--first-game"]) == 0
     assert opened == [
-        {"mode": "new", "saves_dir": None, "mouse": True, "players": 3, "seed": 9, "first_game": True}
+        {
+            "mode": "new",
+            "saves_dir": None,
+            "mouse": True,
+            "players": 3,
+            "seed": 9,
+            "first_game": True,
+            "bots": None,
+        }
     ]
+
+
+def test_new_with_bots_plays_you_against_computers_of_that_level(opened, capsys):
+    assert cli.main(["new", "--bots", "normal"]) == 0
+    assert opened[0]["players"] == 2 and opened[0]["bots"] == "heuristic"
+    assert cli.main(["new", "--players", "4", "--bots", "easy"]) == 0
+    assert opened[1]["players"] == 4 and opened[1]["bots"] == "random"
+    assert cli.main(["new", "--bots", "grandmaster"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "grandmaster" in err
 
 
 def test_new_without_players_opens_the_new_game_screen(opened):

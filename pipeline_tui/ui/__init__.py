@@ -14,11 +14,13 @@ def run_app(
     file: str | Path | None = None,
     saves_dir: str | Path | None = None,
     mouse: bool = True,
+    bots: str | None = None,
 ) -> None:
     """Build and run the app.
 
     ``mode``: "title" (menu), "new" (with ``players`` a count or names: start at once; without:
-    the new-game screen), "load" or "replay" (``file``, or the saves list when ``None``).
+    the new-game screen; ``bots`` a bot kind for every seat after the first), "load" or
+    "replay" (``file``, or the saves list when ``None``).
     """
     import gc
 
@@ -27,5 +29,11 @@ def run_app(
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
     PipelineApp(
-        mode=mode, players=players, seed=seed, first_game=first_game, file=file, saves_dir=saves_dir
+        mode=mode,
+        players=players,
+        seed=seed,
+        first_game=first_game,
+        file=file,
+        saves_dir=saves_dir,
+        bots=bots,
     ).run(mouse=mouse)

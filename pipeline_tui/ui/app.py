@@ -32,8 +32,9 @@ from .screens import (
     TitleScreen,
 )
 from .reference_screen import ReferenceScreen
-from .seats import Replay
+from .seats import HotSeat, Replay
 from .table_screen import TableScreen
+from .tutorial import Tutorial, tutorial_setup
 
 MODES = ("title", "new", "load", "replay")
 
@@ -63,6 +64,7 @@ class PipelineApp(App):
         first_game: bool = False,
         file: str | Path | None = None,
         saves_dir: str | Path | None = None,
+        bots: str | None = None,
     ) -> None:
         super().__init__()
         if mode not in MODES:
@@ -71,6 +73,7 @@ class PipelineApp(App):
         self.players = players
         self.seed = seed
         self.first_game = first_game
+        self.bots = bots  # a bot kind for every seat after the first, or None
         self.file = Path(file) if file else None
         self.saves_dir = Path(saves_dir) if saves_dir else storage.default_saves_dir()
 
@@ -95,7 +98,10 @@ class PipelineApp(App):
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         return GameSetup(
             seed=seed,
-            players=tuple(PlayerSetup(n) for n in names),
+            players=tuple(
+                PlayerSetup(n) if i == 0 or self.bots is None else PlayerSetup(n, self.bots)
+                for i, n in enumerate(names)
+            ),
             first_game=self.first_game,
             edition=PRINTED_EDITION,
         )
@@ -105,15 +111,24 @@ class PipelineApp(App):
         while len(self.screen_stack) > 2:
             self.pop_screen()
 
-    def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:
-        """Open the table for a new game (``colours``: a colour name per seat)."""
+    def start_game(
+        self, setup: GameSetup, colours: list[str] | None = None, policy: HotSeat | None = None
+    ) -> None:
+        """Open the table for a new game (``colours``: a colour name per seat; ``policy``: how
+        it is played, hot-seat unless told)."""
         try:
             game = Game(setup)
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
         self._back_to_title()
-        self.push_screen(TableScreen(game, self.saves_dir, colours=colours))
+        self.push_screen(TableScreen(game, self.saves_dir, colours=colours, policy=policy))
+
+    def start_tutorial(self, seed: int | None = None) -> None:
+        """The guided first game: the rulebook's first-game setup against one computer player,
+        coached through the first Round (ui/tutorial.py)."""
+        seed = seed if seed is not None else random.randrange(2**31)
+        self.start_game(tutorial_setup(seed), policy=Tutorial())
 
     def open_file(self, path: Path, replay: bool = False) -> None:
         """Load a save and open it at the table (or in the replay viewer)."""

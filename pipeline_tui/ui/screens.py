@@ -36,6 +36,7 @@ from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
 from .widgets import SteadyFooter, TickBox, TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+PLAYER_COUNTS = (2, 3, 4)
 COLOUR_LABELS = {
     "red": N_("red"),
     "blue": N_("blue"),
@@ -85,6 +86,23 @@ def _level_lines(levels: list[tuple[str, str, str]]) -> str:
     )
 
 
+def default_bot_kind() -> str | None:
+    """The computer seat a new game offers first: the "normal" level when there is one, so a
+    newcomer's first opponent is neither random nor the slowest."""
+    ai = bot_module()
+    kinds = bot_kinds()
+    if not kinds:
+        return None
+    if ai is not None and hasattr(ai, "bot_kind"):
+        try:
+            kind = ai.bot_kind("normal")
+        except ValueError:
+            kind = None
+        if kind in kinds:
+            return kind
+    return kinds[0]
+
+
 class TitleScreen(Screen):
     """New game, continue, load, replay, rules, quit."""
 
@@ -124,6 +142,7 @@ class TitleScreen(Screen):
                 ),
                 Option(_("Load a saved game"), id="load"),
                 Option(_("Replay a saved game"), id="replay"),
+                Option(_("Tutorial: a first game, step by step"), id="tutorial"),
                 Option(_("Rules and keys"), id="rules"),
                 Option(_("Quit"), id="quit"),
             ]
@@ -137,6 +156,8 @@ class TitleScreen(Screen):
         choice = event.option.id
         if choice == "new":
             app.push_screen(NewGameScreen())
+        elif choice == "tutorial":
+            app.start_tutorial()
         elif choice == "continue":
             latest = storage.latest_autosave(app.saves_dir)
             if latest is not None:
@@ -152,15 +173,20 @@ class TitleScreen(Screen):
 
 
 class NewGameScreen(Screen):
-    """2 to 4 seats with names, colours (and kinds when bots exist), a seed and the first-game
-    option."""
+    """A new game in a few keys: it opens on you against one computer player, the number of
+    players is a choice (2, 3 or 4), Tab and Shift+Tab reach every field, space ticks the box
+    or opens a list, and Enter starts from any field (issue 14)."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("enter", "start", N_("Start"), priority=True),
+    ]
 
-    def __init__(self, seed: int | None = None, first_game: bool = False) -> None:
+    def __init__(self, seed: int | None = None, first_game: bool = False, players: int = 2) -> None:
         super().__init__()
         self.seed = seed
         self.first_game = first_game
+        self.players = players
         self.error = ""
 
     def compose(self) -> ComposeResult:
@@ -168,27 +194,32 @@ class NewGameScreen(Screen):
         kinds = [(_("human"), SeatKind.HUMAN.value)] + [
             (_("bot: {level}").format(level=_(level)), kind) for kind, level, _line in levels
         ]
-        with VerticalScroll(id="new-box"):
-            yield Label(_("New game: 2 to 4 seats"), classes="heading")
+        computer = default_bot_kind() or SeatKind.HUMAN.value
+        with VerticalScroll(id="new-box", can_focus=False):  # Tab goes field to field
+            yield Label(_("New game"), classes="heading")
+            with Horizontal(classes="seat-row"):
+                yield Label(_("Players"), classes="field-label")
+                yield Select(
+                    [(str(n), n) for n in PLAYER_COUNTS],
+                    value=self.players,
+                    allow_blank=False,
+                    id="players",
+                    compact=True,
+                )
             for seat in range(4):
-                with Horizontal(classes="seat-row"):
-                    yield TickBox(
-                        _("Seat {n}").format(n=seat + 1),
-                        value=seat < 2,
-                        disabled=seat < 2,
-                        id=f"seat-{seat}",
-                        compact=True,
-                    )
+                with Horizontal(classes="seat-row", id=f"seat-{seat}"):
+                    yield Label(_("Seat {n}").format(n=seat + 1), classes="field-label")
                     yield Input(
                         DEFAULT_NAMES[seat],
                         placeholder=_("name"),
                         id=f"name-{seat}",
                         max_length=16,
                         compact=True,
+                        select_on_focus=False,  # a key typed after Tab adds to the name
                     )
                     yield Select(
                         kinds,
-                        value=SeatKind.HUMAN.value,
+                        value=SeatKind.HUMAN.value if seat == 0 else computer,
                         allow_blank=False,
                         id=f"kind-{seat}",
                         disabled=len(kinds) == 1,
@@ -217,6 +248,7 @@ class NewGameScreen(Screen):
                     restrict=r"[0-9]*",
                     max_length=19,
                     compact=True,
+                    select_on_focus=False,
                 )
             yield TickBox(
                 _("First game (suggested upgrades and Valuation cards)"),
@@ -226,12 +258,29 @@ class NewGameScreen(Screen):
             )
             yield Static(id="new-error")
             yield Button(_("Start"), id="start", variant="primary", compact=True)
-            yield Static(_("Tab moves between fields; space ticks a box; enter starts."), classes="dim")
+            yield Static(
+                _(
+                    "Tab and Shift+Tab move between fields; space ticks the box or opens a list; Enter starts."
+                ),
+                classes="dim",
+            )
         yield SteadyFooter()
         yield TooSmall()
 
     def on_mount(self) -> None:
-        self.query_one("#name-0", Input).focus()
+        self._show_seats()
+        self.query_one("#players", Select).focus()
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self.players = event.value
+        self._show_seats()
+
+    def _show_seats(self) -> None:
+        """Rows for the seats in play only, so Tab never stops in a seat that is not."""
+        for seat in range(4):
+            self.query_one(f"#seat-{seat}").display = seat < self.players
 
     async def language_changed(self) -> None:
         """Draw the form again in the language now spoken, keeping what was filled in: the
@@ -246,6 +295,7 @@ class NewGameScreen(Screen):
             self.query_one(f"#{field_id}", Input).value = value
         for select_id, value in choices.items():
             self.query_one(f"#{select_id}", Select).value = value
+        self._show_seats()
         if self.error:
             self._refuse(self.error)
 
@@ -255,14 +305,19 @@ class NewGameScreen(Screen):
         self.error = message
         self.query_one("#new-error", Static).update(_(message))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter picks from an open list rather than starting the game."""
+        if action == "start" and any(select.expanded for select in self.query(Select)):
+            return False
+        return True
+
     @on(Button.Pressed, "#start")
-    @on(Input.Submitted)
-    def _start(self) -> None:
+    def action_start(self) -> None:
         seats = []
         colours = []
-        for seat in range(4):
-            if not self.query_one(f"#seat-{seat}", Checkbox).value:
-                continue
+        count = self.query_one("#players", Select).value
+        self.players = count if isinstance(count, int) else self.players
+        for seat in range(self.players):
             name = self.query_one(f"#name-{seat}", Input).value.strip() or DEFAULT_NAMES[seat]
             kind = self.query_one(f"#kind-{seat}", Select).value
             seats.append(PlayerSetup(name=name, kind=str(kind)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from textual.widgets import Checkbox, DataTable, Input, Label, Markdown, OptionList, Static, TabbedContent
+from textual.widgets import DataTable, Input, Label, Markdown, OptionList, Select, Static, TabbedContent
 
 from pipeline_tui import i18n
 from pipeline_tui.data import components as C
@@ -43,6 +43,7 @@ async def test_title_menu_in_russian(tmp_path, russian):
             "Продолжить автосохранение (нет)",
             "Загрузить сохранённую игру",
             "Повтор сохранённой игры",
+            "Обучение: первая партия шаг за шагом",
             "Правила и клавиши",
             "Выход",
         ]
@@ -58,7 +59,7 @@ async def test_title_menu_follows_a_live_switch(tmp_path):
             await app.screen.language_changed()
             await pilot.pause()
             assert _menu(app.screen)[0] == "Новая игра"
-            assert len(_menu(app.screen)) == 6
+            assert len(_menu(app.screen)) == 7
     finally:
         i18n.set_language("en")
 
@@ -71,18 +72,19 @@ async def test_new_game_form_switches_language_and_keeps_what_was_filled_in(tmp_
             screen = app.screen
             assert isinstance(screen, NewGameScreen)
             screen.query_one("#name-1", Input).value = "Ada"  # the same name as seat 1
-            screen.query_one("#seat-2", Checkbox).value = True
+            screen.query_one("#players", Select).value = 3
             screen.query_one("#seed", Input).value = "42"
-            await pilot.click("#start")
+            await pilot.press("enter")
             await pilot.pause()
             assert str(screen.query_one("#new-error", Static).render()) == "Each seat needs its own name."
             i18n.set_language("ru")
             await screen.language_changed()
             await pilot.pause()
-            assert str(screen.query_one(".heading", Label).render()) == "Новая игра: от 2 до 4 мест"
-            assert str(screen.query_one("#seat-0", Checkbox).label) == "Место 1"
+            assert str(screen.query_one(".heading", Label).render()) == "Новая игра"
+            assert str(screen.query_one("#seat-0 Label", Label).render()) == "Место 1"
             assert screen.query_one("#name-1", Input).value == "Ada"
-            assert screen.query_one("#seat-2", Checkbox).value is True
+            assert screen.query_one("#players", Select).value == 3
+            assert screen.query_one("#seat-2").display
             assert screen.query_one("#seed", Input).value == "42"
             assert (
                 str(screen.query_one("#new-error", Static).render())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, OptionList, Static
+from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from pipeline_tui import storage
 from pipeline_tui.engine.moves import format_move, parse_move
@@ -330,13 +330,15 @@ async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
         for level, line in zip(ai.LEVELS, ai.LEVEL_LINES):
             assert f"bot: {level}" in legend and line in legend
         select = app.screen.query_one("#kind-1", Select)
+        assert select.value == "heuristic"  # you against a "normal" computer player
         select.focus()
-        await pilot.press("enter")
+        await pilot.press("space")  # Enter would start the game: space opens the list
         await pilot.pause()
-        options = app.screen.query_one("SelectOverlay", OptionList)
+        assert select.expanded
+        options = select.query_one("SelectOverlay", OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert labels == ["human", "bot: easy", "bot: normal", "bot: hard"]
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("down", "enter")
         await pilot.pause()
         assert select.value == "search"
         await pilot.click("#start")
@@ -499,8 +501,8 @@ async def test_new_game_screen_takes_the_seed_given_on_the_command_line(tmp_path
     app = PipelineApp(mode="new", seed=99, first_game=True, saves_dir=tmp_path)
     async with app.run_test(size=NARROW) as pilot:
         assert app.screen.query_one("#seed", Input).value == "99"
-        app.screen.query_one("#seat-2").value = True
-        await pilot.click("#start")
+        app.screen.query_one("#players", Select).value = 3
+        await pilot.press("enter")
         await pilot.pause()
         setup = app.screen.game.setup
         assert (setup.seed, setup.first_game, len(setup.players)) == (99, True, 3)
