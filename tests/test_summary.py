@@ -53,7 +53,7 @@ def test_turn_summary_names_the_seat_of_the_range():
 
 
 def test_repeated_buys_group_with_their_money():
-    assert _text("bought", "Orange Crude", 2, -14) == "bought 2 Orange Crude for $14"
-    assert _text("ran Machines", "", 1, -15) == "ran Machines, $15"
-    assert _text("delivered", "Mid-Grade barrel", 2, 70) == "delivered 2 Mid-Grade barrels for $70"
-    assert _text("took", "Loan", 1, 15) == "took 1 Loan for $15"
+    assert _text("bought", ("oil", 0, 0), 2, -14) == "bought 2 Orange Crude for $14"
+    assert _text("machines", (), 1, -15) == "ran Machines, $15"
+    assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
+    assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
