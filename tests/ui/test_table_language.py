@@ -11,7 +11,7 @@ from pipeline_tui.engine.moves import format_move, parse_move
 from pipeline_tui.engine.setup import GameSetup
 from pipeline_tui.ui import panels
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.widgets import MoveList, SteadyFooter, TooSmall
+from pipeline_tui.ui.widgets import MoveList, MoveLog, SteadyFooter, TooSmall
 
 from tests.ui.pilot import choose, hint
 
@@ -84,3 +84,39 @@ def test_cached_panels_follow_the_language(russian):
     i18n.set_language("en")
     assert panels.shops(state).plain.startswith("Tanks    ")
     assert "Bank" in panels.market(state, "C").plain
+
+
+async def test_a_computer_turn_is_summarised_in_russian_and_again_after_a_switch(
+    tmp_path, monkeypatch, russian
+):
+    """The summary line of a computer's turn (issue 16 point 6) in Russian, counted in Russian
+    forms; switched to English, the log says it again in English."""
+    from pipeline_tui.engine.setup import PlayerSetup
+
+    from tests.ui.test_table import fake_bots
+
+    fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[0])
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
+        await pilot.pause()
+        screen = app.screen
+        game = screen.game
+        for _ in range(80):
+            if 1 in game.movers() and game.current_player == 0 and not screen.thinking:
+                break
+            if game.current_player == 0:
+                await choose(pilot, "start-tank C")
+            await pilot.pause(0.05)
+
+        def summary() -> str:
+            log = [text.plain for text in screen.query_one(MoveLog).lines]
+            return " ".join(row.strip() for row in log if row.startswith("     "))
+
+        assert summary().startswith("= Bot — размещено: ")
+        assert "стартов" in summary() and "цистерн" in summary()
+        assert "Bot — размещено: " in hint(app)
+        i18n.set_language("en")
+        screen.refresh_table()
+        await pilot.pause()
+        assert summary().startswith("= Bot: placed ")
