@@ -120,3 +120,13 @@ async def test_a_computer_turn_is_summarised_in_russian_and_again_after_a_switch
         screen.refresh_table()
         await pilot.pause()
         assert summary().startswith("= Bot: placed ")
+
+
+@pytest.mark.parametrize("size", ["80x24", "160x48"])
+def test_russian_table_snapshot(snap_compare, tmp_path, russian, size):
+    """Issue 15 point 5: the table in Russian holds its layout at 80x24 and 160x48 (the same
+    opening as the English snapshots of tests/ui/test_snapshots.py)."""
+    pytest.importorskip("pytest_textual_snapshot")
+    from tests.ui.test_snapshots import SIZES, _opening, table_app
+
+    assert snap_compare(table_app(tmp_path), terminal_size=SIZES[size], run_before=_opening)
