@@ -202,7 +202,7 @@ def _text(verb: str, thing: Thing, count: int, money: int) -> str:
     return text
 
 
-def _starts_clause(verb: str, thing: Thing) -> bool:
+def _starts_clause(verb: str) -> bool:
     """An Action (or a run, or a pass) begins a clause of its own; what it did follows after
     commas."""
     return verb in CLAUSES or verb in ("action", "secondary")
@@ -234,7 +234,7 @@ def turn_summary(game: Game, start: int, end: int) -> str:
         return _("{name}: nothing").format(name=name)
     clauses: list[list[str]] = []
     for group in groups:
-        if not clauses or _starts_clause(group[0], group[1]):
+        if not clauses or _starts_clause(group[0]):
             clauses.append([])
         clauses[-1].append(_text(*group))
     return _("{name}: {turn}").format(name=name, turn="; ".join(", ".join(clause) for clause in clauses))
