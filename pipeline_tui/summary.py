@@ -3,102 +3,209 @@
 The line names the seat, the Actions taken (rulebook names) and what each move bought, sold,
 ran, placed, took or delivered, with the money worked out from the states before and after the
 move. Repeated moves of one kind in a row are grouped: ``bought 2 Orange Crude for $14``.
+The line speaks the current language (:mod:`pipeline_tui.i18n`): the words are chosen from
+neutral codes as the line is made, and a number picks its form with ``ngettext`` (Russian:
+"1 баррель", "2 барреля", "5 баррелей").
 """
 
 from __future__ import annotations
 
 from .data import components as C
-from .data.oil import COLOUR_NAMES, GRADE_NAMES
 from .engine import moves as M
 from .engine import Game, State, Turn
+from .i18n import N_, _, ngettext, pgettext
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
 
+Thing = tuple
+"""What a move bought, sold, took...: ``("oil", colour, grade)``, ``("tank", grade)``,
+``("machine",)``... (neutral codes; :func:`things` puts a number of them into words)."""
 
-def _barrels_gained(before: State, after: State, seat: int) -> str:
-    """The barrel a move added to (or took from) a Tank Farm, as ``Orange Crude``."""
+OIL_IN_SUMMARY = (
+    N_("{colour} Crude"),
+    N_("{colour} Low-Grade"),
+    N_("{colour} Mid-Grade"),
+    N_("{colour} High-Grade"),
+)
+OIL_IN_DESCRIPTION = (
+    N_("Crude {colour}"),
+    N_("Low-Grade {colour}"),
+    N_("Mid-Grade {colour}"),
+    N_("High-Grade {colour}"),
+)
+"""A barrel's oil by grade, around its colour (in Russian the genitive: "оранжевой сырой нефти",
+the oil a barrel is of): the summary puts the colour first, a move's description the grade."""
+
+
+def colour_of(colour: int) -> str:
+    """The name of an oil colour as it qualifies a barrel (rulebook: Orange, Teal, Silver)."""
+    return (pgettext("oil", "Orange"), pgettext("oil", "Teal"), pgettext("oil", "Silver"))[colour]
+
+
+def grade_of(grade: int) -> str:
+    """A grade as it qualifies a barrel or a Tank ("Mid-Grade barrel"; in Russian the genitive,
+    "баррель среднего сорта")."""
+    return (
+        pgettext("grade", "Crude"),
+        pgettext("grade", "Low-Grade"),
+        pgettext("grade", "Mid-Grade"),
+        pgettext("grade", "High-Grade"),
+    )[grade]
+
+
+def oil_name(colour: int, grade: int, forms: tuple[str, ...] = OIL_IN_SUMMARY) -> str:
+    """A barrel's oil in words: ``Orange Crude`` (or, with ``OIL_IN_DESCRIPTION``,
+    ``Crude Orange``)."""
+    return _(forms[grade]).format(colour=colour_of(colour))
+
+
+def _barrels_gained(before: State, after: State, seat: int) -> Thing:
+    """The barrel a move added to (or took from) a Tank Farm, as ``("oil", colour, grade)``."""
     old, new = before.players[seat].oil, after.players[seat].oil
     for grade in range(len(old)):
         for colour in range(len(old[grade])):
             if old[grade][colour] != new[grade][colour]:
-                return f"{COLOUR_NAMES[colour]} {GRADE_NAMES[grade]}"
-    return "barrel"
+                return ("oil", colour, grade)
+    return ("barrel",)
 
 
-def _phrase(move: M.Move, before: State, after: State, seat: int) -> tuple[str, str] | None:
-    """(what, unit) for one move: ``what`` is the phrase key; moves with the same key in a row
-    are counted together. ``None`` for moves that say nothing on their own."""
+def _phrase(move: M.Move, before: State, after: State, seat: int) -> tuple[str, Thing] | None:
+    """(verb, thing) for one move, in neutral codes: moves with the same pair in a row are
+    counted together; a move with no thing begins a clause. ``None`` for moves that say
+    nothing on their own."""
     if isinstance(move, SILENT):
         return None
     if isinstance(move, M.Action):
-        return (C.ACTION_NAMES.get(move.action, move.action), "")
+        return ("action", (move.action,))
     if isinstance(move, M.Secondary):
-        return (C.ACTION_NAMES.get(move.action, move.action) + " (Secondary)", "")
-    if isinstance(move, M.Government):
-        return ("Government tile", "")
-    if isinstance(move, M.RunNetwork):
-        return ("ran the Pipe Network", "")
-    if isinstance(move, M.RunMachine):
-        return ("ran a Machine", "")
-    if isinstance(move, M.RunMachines):
-        return ("ran Machines", "")
-    if isinstance(move, M.Pass):
-        return ("passed", "")
+        return ("secondary", (move.action,))
+    simple = {
+        M.Government: "government",
+        M.RunNetwork: "network",
+        M.RunMachine: "machine",
+        M.RunMachines: "machines",
+        M.Pass: "pass",
+    }.get(type(move))
+    if simple is not None:
+        return (simple, ())
     if isinstance(move, M.Buy):
         return ("bought", _barrels_gained(before, after, seat))
     if isinstance(move, M.Sell):
-        return ("sold", f"{COLOUR_NAMES[move.colour]} {GRADE_NAMES[move.grade]}")
+        return ("sold", ("oil", move.colour, move.grade))
     if isinstance(move, M.TakeContract):
-        return ("took", "Order" if move.kind == "order" else "Contract")
+        return ("took", ("order",) if move.kind == "order" else ("contract",))
     if isinstance(move, M.TakeLoan):
-        return ("took", "Loan")
+        return ("took", ("loan",))
     if isinstance(move, (M.BuyTank, M.TakeTank)):
-        return ("bought" if isinstance(move, M.BuyTank) else "took", f"{GRADE_NAMES[move.grade]} Tank")
+        return ("bought" if isinstance(move, M.BuyTank) else "took", ("tank", move.grade))
     if isinstance(move, (M.BuyMachine, M.TakeMachine)):
-        return ("bought" if isinstance(move, M.BuyMachine) else "took", "Machine")
+        return ("bought" if isinstance(move, M.BuyMachine) else "took", ("machine",))
     if isinstance(move, (M.BuyPipe, M.TakePipe, M.BuyGovernmentTile, M.TakeGovernmentTile)):
-        return ("bought" if isinstance(move, (M.BuyPipe, M.BuyGovernmentTile)) else "took", "Pipe tile")
+        return ("bought" if isinstance(move, (M.BuyPipe, M.BuyGovernmentTile)) else "took", ("pipe",))
     if isinstance(move, (M.PlaceTile, M.PlaceMachine)):
-        return ("placed", "Pipe tile" if isinstance(move, M.PlaceTile) else "Machine")
+        return ("placed", ("pipe",) if isinstance(move, M.PlaceTile) else ("machine",))
     if isinstance(move, M.BuyUpgrade):
-        return ("bought upgrade", move.family)
+        return ("bought upgrade", ("upgrade", move.family))
     if isinstance(move, M.FlipToken):
-        return ("flipped upgrade", move.family)
+        return ("flipped upgrade", ("upgrade", move.family))
     if isinstance(move, M.Refine):
-        return ("refined", "barrel")
+        return ("refined", ("barrel",))
     if isinstance(move, M.Deliver):
-        return ("delivered", f"{GRADE_NAMES[move.grade]} barrel")
+        return ("delivered", ("barrel of", move.grade))
     if isinstance(move, M.FulfilOrder):
-        return ("fulfilled", "Order")
+        return ("fulfilled", ("order",))
     if isinstance(move, M.PlaceStartingTank):
-        return ("placed", f"starting {GRADE_NAMES[move.grade]} Tank")
-    return (type(move).__name__, "")
+        return ("placed", ("starting tank", move.grade))
+    return (type(move).__name__, ())
 
 
-ACTIONS = {"passed", "ran the Pipe Network", "ran a Machine", "ran Machines", "Government tile"}
+VERBS = {
+    "bought": N_("bought"),
+    "sold": N_("sold"),
+    "took": N_("took"),
+    "placed": N_("placed"),
+    "bought upgrade": N_("bought upgrade"),
+    "flipped upgrade": N_("flipped upgrade"),
+    "refined": N_("refined"),
+    "delivered": N_("delivered"),
+    "fulfilled": N_("fulfilled"),
+}
+"""What a move did to its things, shown before them ("bought 2 Machines")."""
+CLAUSES = {
+    "government": N_("Government tile"),
+    "network": N_("ran the Pipe Network"),
+    "machine": N_("ran a Machine"),
+    "machines": N_("ran Machines"),
+    "pass": N_("passed"),
+}
+"""Moves that say what they did with nothing after them, each beginning a clause."""
 
 
-def _text(what: str, unit: str, count: int, money: int) -> str:
+def things(thing: Thing, n: int) -> str:
+    """``n`` of a thing in words, in the form the number asks for (Russian has three):
+    ``2 Orange Crude``, ``1 Machine``, ``3 starting High-Grade Tanks``.
+
+    >>> things(("machine",), 2), things(("tank", 0), 1)
+    ('2 Machines', '1 Crude Tank')
+    """
+    match thing:
+        case ("oil", colour, grade):
+            return ngettext("{n} {oil}", "{n} {oil}", n).format(n=n, oil=oil_name(colour, grade))
+        case ("barrel",):
+            return ngettext("{n} barrel", "{n} barrels", n).format(n=n)
+        case ("barrel of", grade):
+            return ngettext("{n} {grade} barrel", "{n} {grade} barrels", n).format(n=n, grade=grade_of(grade))
+        case ("tank", grade):
+            return ngettext("{n} {grade} Tank", "{n} {grade} Tanks", n).format(n=n, grade=grade_of(grade))
+        case ("starting tank", grade):
+            return ngettext("{n} starting {grade} Tank", "{n} starting {grade} Tanks", n).format(
+                n=n, grade=grade_of(grade)
+            )
+        case ("order",):
+            return ngettext("{n} Order", "{n} Orders", n).format(n=n)
+        case ("contract",):
+            return ngettext("{n} Contract", "{n} Contracts", n).format(n=n)
+        case ("loan",):
+            return ngettext("{n} Loan", "{n} Loans", n).format(n=n)
+        case ("machine",):
+            return ngettext("{n} Machine", "{n} Machines", n).format(n=n)
+        case ("pipe",):
+            return ngettext("{n} Pipe tile", "{n} Pipe tiles", n).format(n=n)
+        case ("upgrade", family):
+            return ngettext("{n} {family}", "{n} {family}s", n).format(n=n, family=family)
+    return str(n)
+
+
+def _heading(verb: str, thing: Thing) -> str:
+    """A move that begins a clause, in words: an Action's name, a run, a pass."""
+    if verb == "action":
+        return _(C.ACTION_NAMES.get(thing[0], thing[0]))
+    if verb == "secondary":
+        return _("{action} (Secondary)").format(action=_(C.ACTION_NAMES.get(thing[0], thing[0])))
+    return _(CLAUSES[verb]) if verb in CLAUSES else verb
+
+
+def _text(verb: str, thing: Thing, count: int, money: int) -> str:
     """One group as words: ``bought 2 Orange Crude for $14``, ``ran Machines, $15``."""
-    if unit:
-        plural = "s" if count > 1 and unit.split()[0] not in COLOUR_NAMES else ""
-        text = f"{what} {count} {unit}{plural}"
+    if thing and verb in VERBS:
+        text = _("{verb} {things}").format(verb=_(VERBS[verb]), things=things(thing, count))
     else:
-        text = what if count == 1 else f"{what} x{count}"
+        text = _heading(verb, thing)
     if money < 0:
-        return f"{text} for ${-money}" if what.startswith("bought") else f"{text}, ${-money}"
+        if verb.startswith("bought"):
+            return _("{what} for ${money}").format(what=text, money=-money)
+        return _("{what}, ${money}").format(what=text, money=-money)
     if money > 0:
-        return (
-            f"{text} for ${money}"
-            if what in ("sold", "delivered", "fulfilled", "took")
-            else f"{text}, +${money}"
-        )
+        if verb in ("sold", "delivered", "fulfilled", "took"):
+            return _("{what} for ${money}").format(what=text, money=money)
+        return _("{what}, +${money}").format(what=text, money=money)
     return text
 
 
-def _starts_clause(what: str, unit: str) -> bool:
-    """An Action (or a run) begins a clause of its own; what it did follows after commas."""
-    return not unit and (what in ACTIONS or what in C.ACTION_NAMES.values() or what.endswith("(Secondary)"))
+def _starts_clause(verb: str) -> bool:
+    """An Action (or a run, or a pass) begins a clause of its own; what it did follows after
+    commas."""
+    return verb in CLAUSES or verb in ("action", "secondary")
 
 
 def turn_summary(game: Game, start: int, end: int) -> str:
@@ -107,7 +214,7 @@ def turn_summary(game: Game, start: int, end: int) -> str:
     seat = game.entries[start].seat if start < len(game.entries) else game.current_player
     state = game.state_at(start)
     name = state.players[seat].name
-    groups: list[list] = []  # [what, unit, count, money]
+    groups: list[list] = []  # [verb, thing, count, money]
     for position in range(start, end):
         move = game.entries[position].move
         after = game.state_at(position + 1)
@@ -118,19 +225,19 @@ def turn_summary(game: Game, start: int, end: int) -> str:
             if groups:
                 groups[-1][3] += money
             continue
-        if groups and groups[-1][:2] == list(phrase) and phrase[1]:
+        if groups and groups[-1][:2] == list(phrase) and phrase[0] in VERBS:
             groups[-1][2] += 1
             groups[-1][3] += money
         else:
             groups.append([*phrase, 1, money])
     if not groups:
-        return f"{name}: nothing"
+        return _("{name}: nothing").format(name=name)
     clauses: list[list[str]] = []
     for group in groups:
-        if not clauses or _starts_clause(group[0], group[1]):
+        if not clauses or _starts_clause(group[0]):
             clauses.append([])
         clauses[-1].append(_text(*group))
-    return f"{name}: " + "; ".join(", ".join(clause) for clause in clauses)
+    return _("{name}: {turn}").format(name=name, turn="; ".join(", ".join(clause) for clause in clauses))
 
 
 def finished_turn(game) -> tuple[int, int] | None:

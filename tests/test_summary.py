@@ -2,7 +2,11 @@
 
 import random
 
+import pytest
+
+from pipeline_tui import i18n
 from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.moves import parse_move
 from pipeline_tui.engine.setup import GameSetup
 from pipeline_tui.summary import _text, last_turn_summary, turn_summary
 
@@ -53,7 +57,43 @@ def test_turn_summary_names_the_seat_of_the_range():
 
 
 def test_repeated_buys_group_with_their_money():
-    assert _text("bought", "Orange Crude", 2, -14) == "bought 2 Orange Crude for $14"
-    assert _text("ran Machines", "", 1, -15) == "ran Machines, $15"
-    assert _text("delivered", "Mid-Grade barrel", 2, 70) == "delivered 2 Mid-Grade barrels for $70"
-    assert _text("took", "Loan", 1, 15) == "took 1 Loan for $15"
+    assert _text("bought", ("oil", 0, 0), 2, -14) == "bought 2 Orange Crude for $14"
+    assert _text("machines", (), 1, -15) == "ran Machines, $15"
+    assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
+    assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
+
+
+@pytest.fixture
+def russian():
+    """Russian for one test, English again after it (the suite's language)."""
+    i18n.set_language("ru")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_russian_summary_counts_barrels_in_the_three_russian_forms(russian):
+    assert _text("bought", ("oil", 0, 0), 1, -7) == "куплено: 1 баррель оранжевой сырой нефти за $7"
+    assert _text("bought", ("oil", 1, 0), 2, -12) == "куплено: 2 барреля бирюзовой сырой нефти за $12"
+    assert (
+        _text("sold", ("oil", 2, 3), 5, 250) == "продано: 5 баррелей серебристой нефти высокого сорта за $250"
+    )
+    assert _text("delivered", ("barrel of", 2), 21, 0) == "доставлено: 21 баррель среднего сорта"
+    assert _text("took", ("loan",), 1, 15) == "взято: 1 кредит за $15"
+
+
+def test_a_turn_summary_speaks_russian(russian):
+    game = Game(GameSetup.default(players=2, seed=7))
+    for _ in range(10):
+        game.apply(parse_move("start-tank C"))
+    start = len(game.entries)
+    seat = game.current_player
+    for text in ("act crude", "buy C-OC#1", "buy C-OC#2", "done", "end"):
+        game.apply(parse_move(text))
+    line = turn_summary(game, start, len(game.entries))
+    name = game.state.players[seat].name
+    assert line.startswith(f"{name} — ")
+    assert "куплено: 2 барреля оранжевой сырой нефти за $" in line
+    i18n.set_language("en")
+    assert "bought 2 Orange Crude for $" in turn_summary(game, start, len(game.entries))

@@ -34,6 +34,7 @@ from .screens import (
 from .reference_screen import ReferenceScreen
 from .seats import HotSeat, Replay
 from .table_screen import TableScreen
+from .footer import TranslatedFooter
 from .tutorial import Tutorial, tutorial_setup
 
 MODES = ("title", "new", "load", "replay")
@@ -244,7 +245,10 @@ class PipelineApp(App):
                 if inspect.isawaitable(result):
                     await result
         for footer in screen.query(Footer):
-            footer.refresh(recompose=True)
+            if isinstance(footer, TranslatedFooter):
+                footer.relabel()
+            else:
+                footer.refresh(recompose=True)
 
     def remember(self, language: str) -> None:
         """Keep the language for the next start (here: the settings file)."""

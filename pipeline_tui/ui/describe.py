@@ -6,7 +6,7 @@ Only wording lives here: which moves exist comes from ``game.legal_moves()``.
 from __future__ import annotations
 
 from ..data import components as C
-from ..data.oil import COLOUR_NAMES, GRADE_NAMES, barrel_code
+from ..data.oil import barrel_code
 from ..engine import moves as M
 from ..engine import (
     State,
@@ -19,24 +19,27 @@ from ..engine import (
     refine_cost,
 )
 from ..engine import price as move_price
+from ..i18n import N_, _
+from ..summary import OIL_IN_DESCRIPTION, grade_of, oil_name
 
 GROUPS = (
-    "Setup",
-    "Turn",
-    "Actions",
-    "Government",
-    "Your Pipe Network",
-    "Market",
-    "Contracts & Loans",
-    "Shops",
-    "Upgrades",
-    "Refining",
-    "Place",
-    "Upgrade gifts",
-    "Fulfil",
-    "Turn Order",
-    "Finish",
+    N_("Setup"),
+    N_("Turn"),
+    N_("Actions"),
+    N_("Government"),
+    N_("Your Pipe Network"),
+    N_("Market"),
+    N_("Contracts & Loans"),
+    N_("Shops"),
+    N_("Upgrades"),
+    N_("Refining"),
+    N_("Place"),
+    N_("Upgrade gifts"),
+    N_("Fulfil"),
+    N_("Turn Order"),
+    N_("Finish"),
 )
+"""The move list's headings, in this order (English keys, translated where they are shown)."""
 
 _GROUP_OF = {
     M.PlaceStartingTank: "Setup",
@@ -74,117 +77,155 @@ _GROUP_OF = {
 
 
 def group_of(move: M.Move) -> str:
+    """The heading (an English key of ``GROUPS``) a move is listed under."""
     return _GROUP_OF.get(type(move), "Turn")
 
 
 def _oil(colour: int, grade: int) -> str:
-    return f"{GRADE_NAMES[grade]} {COLOUR_NAMES[colour]}"
+    return oil_name(colour, grade, OIL_IN_DESCRIPTION)
 
 
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    forms = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+    return _(forms[n]) if n in forms else _("{n}th").format(n=n)
+
+
+def _action(action: str) -> str:
+    return _(C.ACTION_NAMES[action])
 
 
 def describe(move: M.Move, state: State) -> str:
-    """One short sentence saying what a move does, with its price where the table shows one."""
+    """One short sentence saying what a move does, with its price where the table shows one,
+    in the current language (the notation listed beside it is the same in every language)."""
     player = state.players[state.turn.player]
     match move:
         case M.PlaceStartingTank():
-            return f"Free Tank in the {GRADE_NAMES[move.grade]} row"
+            return _("Free Tank in the {grade} row").format(grade=grade_of(move.grade))
         case M.Action():
-            return f"Main Action: {C.ACTION_NAMES[move.action]}"
+            return _("Main Action: {action}").format(action=_action(move.action))
         case M.Secondary():
-            return f"Secondary Action: {C.ACTION_NAMES[move.action]}{_cost(move, state)}"
+            return _("Secondary Action: {action}{cost}").format(
+                action=_action(move.action), cost=_cost(move, state)
+            )
         case M.Government():
-            return f"Buy Government tile {move.quadrant + 1}.{move.space + 1}{_cost(move, state)}"
+            return _("Buy Government tile {quadrant}.{space}{cost}").format(
+                quadrant=move.quadrant + 1, space=move.space + 1, cost=_cost(move, state)
+            )
         case M.BuyGovernmentTile():
-            return f"Also buy the Government tile on space {move.space + 1}{_cost(move, state)}"
+            return _("Also buy the Government tile on space {space}{cost}").format(
+                space=move.space + 1, cost=_cost(move, state)
+            )
         case M.RunNetwork():
-            return f"Run the Pipelines through the tile at {move.x},{move.y}"
+            return _("Run the Pipelines through the tile at {x},{y}").format(x=move.x, y=move.y)
         case M.RunMachine():
-            return f"Run the Machine at {move.x},{move.y} (Machines I)"
+            return _("Run the Machine at {x},{y} (Machines I)").format(x=move.x, y=move.y)
         case M.Pass():
-            return "Take no Action this turn (the Machine Phase follows)"
+            return _("Take no Action this turn (the Machine Phase follows)")
         case M.EndAction():
-            return "Finish this Action"
+            return _("Finish this Action")
         case M.RunMachines():
-            return f"Pay ${move_price(state, move)} to run all your Machines"
+            return _("Pay ${price} to run all your Machines").format(price=move_price(state, move))
         case M.EndTurn():
-            return "End your turn"
+            return _("End your turn")
         case M.ChooseTurnOrder():
             if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
                 track = list(state.next_track)
                 place_on_track(track, state.turn.player, move.position)
                 row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
-                return f"Turn Order space {move.position + 1}: next Round {row}"
-            return f"Take the {_ordinal(move.position + 1)} place in next Round's turn order"
+                return _("Turn Order space {space}: next Round {row}").format(
+                    space=move.position + 1, row=row
+                )
+            return _("Take the {ordinal} place in next Round's turn order").format(
+                ordinal=_ordinal(move.position + 1)
+            )
         case M.Buy():
             index = market_row_index(state)[move.row]
             row = market_rows(state)[index]
             price = market_price(state, player, index, move.slot)
-            return f"Buy {_oil(row.colour, row.grade)} for ${price}"
+            return _("Buy {oil} for ${price}").format(oil=_oil(row.colour, row.grade), price=price)
         case M.Sell():
             index = market_row_index(state)[move.row]
             price = market_price(state, player, index, move.slot)
-            return f"Sell {_oil(move.colour, move.grade)} for ${price}"
+            return _("Sell {oil} for ${price}").format(oil=_oil(move.colour, move.grade), price=price)
         case M.TakeContract():
             if move.kind == C.ContractKind.CONTRACT:
                 row = state.contract_rows[move.row - 1]
-                what = "Contract"
             else:
                 row = state.order_rows[move.row - 3]
-                what = "Order as a Contract"
             tile = row[move.slot] if 0 <= move.slot < len(row) else -1
             needs = ""
             if tile >= 0:
                 needs = " " + " ".join(barrel_code(c, g) for c, g in C.contract_tile(tile).needs)
-            return f"Take {what}{needs}" + (" (Deferred)" if move.deferred else " (Active)")
+            if move.kind == C.ContractKind.CONTRACT:
+                text = (
+                    _("Take Contract{needs} (Deferred)")
+                    if move.deferred
+                    else _("Take Contract{needs} (Active)")
+                )
+            elif move.deferred:
+                text = _("Take Order as a Contract{needs} (Deferred)")
+            else:
+                text = _("Take Order as a Contract{needs} (Active)")
+            return text.format(needs=needs)
         case M.TakeLoan():
-            return f"Loan: +${C.LOAN_AMOUNT} and a Penalty marker"
+            return _("Loan: +${amount} and a Penalty marker").format(amount=C.LOAN_AMOUNT)
         case M.BuyTank():
             price = edition(state).tank_shop_prices[move.shop_row]
-            return f"Buy a Tank (${price}) for the {GRADE_NAMES[move.grade]} row"
+            return _("Buy a Tank (${price}) for the {grade} row").format(
+                price=price, grade=grade_of(move.grade)
+            )
         case M.BuyMachine():
-            return f"Buy a Machine for ${edition(state).machine_shop_prices[move.shop_row]}"
+            return _("Buy a Machine for ${price}").format(
+                price=edition(state).machine_shop_prices[move.shop_row]
+            )
         case M.BuyPipe():
-            return f"Buy shop Pipe tile {move.index + 1}{_cost(move, state)}"
+            return _("Buy shop Pipe tile {index}{cost}").format(index=move.index + 1, cost=_cost(move, state))
         case M.PlaceTile():
-            side = ("east", "south", "west", "north")[move.rot]
-            return f"Pipe tile on {move.x},{move.y}, other half {side}"
+            side = (_("east"), _("south"), _("west"), _("north"))[move.rot]
+            return _("Pipe tile on {x},{y}, other half {side}").format(x=move.x, y=move.y, side=side)
         case M.PlaceMachine():
-            return f"Place the Machine on {move.x},{move.y}"
+            return _("Place the Machine on {x},{y}").format(x=move.x, y=move.y)
         case M.BuyUpgrade():
             family = _family_name(move.family)
-            article = "an" if family[0] in "AEIOU" else "a"
-            return f"Buy {article} {family} upgrade for ${C.UPGRADE_PRICE}"
+            if family[0] in "AEIOU":
+                text = _("Buy an {family} upgrade for ${price}")
+            else:
+                text = _("Buy a {family} upgrade for ${price}")
+            return text.format(family=_(family), price=C.UPGRADE_PRICE)
         case M.FlipToken():
-            return f"Flip the {_family_name(move.family)} token for free"
+            return _("Flip the {family} token for free").format(family=_(_family_name(move.family)))
         case M.Refine():
             colour = _colour_at(state, move)
             cost = refine_cost(state, colour, move.from_grade, move.to_grade)
-            oil = _oil(colour, move.from_grade)
-            return f"Refine {oil} to {GRADE_NAMES[move.to_grade]} (needs Refinement Value {cost})"
+            return _("Refine {oil} to {grade} (needs Refinement Value {cost})").format(
+                oil=_oil(colour, move.from_grade), grade=grade_of(move.to_grade), cost=cost
+            )
         case M.Deliver():
             held = player.contracts[move.contract] if move.contract < len(player.contracts) else None
             if held is None:
-                return "Deliver a barrel"
-            colour, _ = C.contract_tile(held.tile).needs[move.need]
-            return f"Deliver {_oil(colour, move.grade)} to your Contract {move.contract + 1}"
+                return _("Deliver a barrel")
+            colour, _grade = C.contract_tile(held.tile).needs[move.need]
+            return _("Deliver {oil} to your Contract {contract}").format(
+                oil=_oil(colour, move.grade), contract=move.contract + 1
+            )
         case M.FulfilOrder():
-            return f"Fulfil the {move.row}-barrel Order in space {move.slot + 1}"
+            return _("Fulfil the {n}-barrel Order in space {space}").format(n=move.row, space=move.slot + 1)
         case M.TakeGovernmentTile():
-            return f"Take Government tile {move.quadrant + 1}.{move.space + 1}"
+            return _("Take Government tile {quadrant}.{space}").format(
+                quadrant=move.quadrant + 1, space=move.space + 1
+            )
         case M.TakeTank():
-            return f"Take a Tank for the {GRADE_NAMES[move.grade]} row"
+            return _("Take a Tank for the {grade} row").format(grade=grade_of(move.grade))
         case M.TakeMachine():
             if move.shop_row == M.MACHINE_STACK:
-                return "Take a Machine from the stack beside the board"
-            return f"Take a Machine from shop row {move.shop_row + 1}"
+                return _("Take a Machine from the stack beside the board")
+            return _("Take a Machine from shop row {row}").format(row=move.shop_row + 1)
         case M.TakePipe():
-            shop = "Tank" if move.shop == "T" else "Machine"
-            return f"Take Pipe tile {move.index + 1} by the {shop} Shop"
+            if move.shop == "T":
+                return _("Take Pipe tile {index} by the Tank Shop").format(index=move.index + 1)
+            return _("Take Pipe tile {index} by the Machine Shop").format(index=move.index + 1)
         case M.Decline():
-            return "Decline the rest of this upgrade gift"
+            return _("Decline the rest of this upgrade gift")
         case _:
             return M.format_move(move)
 
@@ -194,7 +235,7 @@ def _cost(move: M.Move, state: State) -> str:
     amount = move_price(state, move)
     if amount is None:
         return ""
-    return " for free" if amount == 0 else f" for ${amount}"
+    return _(" for free") if amount == 0 else _(" for ${amount}").format(amount=amount)
 
 
 def _family_name(code: str) -> str:

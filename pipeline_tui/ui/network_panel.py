@@ -15,8 +15,10 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..engine import highest_grade_from_crude, network_map, tile_cells
+from ..i18n import N_, _
+from .panels import row_words
 from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
-from .style import GRADE_WORDS, OIL_LETTERS, OIL_STYLES
+from .style import OIL_LETTERS, OIL_STYLES
 from .widgets import TextPanel
 
 # Blank room the grid gains when a network outgrows its panel: two cells each way. Each time
@@ -42,18 +44,18 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
     ``v`` shows its Pipelines; the one highlighted there is lit on the grid."""
 
     BINDINGS = [
-        Binding("up", "nudge(0,-1)", "Up", show=False),
-        Binding("down", "nudge(0,1)", "Down", show=False),
-        Binding("left", "nudge(-1,0)", "Left", show=False),
-        Binding("right", "nudge(1,0)", "Right", show=False),
-        Binding("r", "rotate", "Rotate tile", show=False),
-        Binding("enter", "place", "Place tile", show=False),
-        Binding("v", "pipelines", "Pipelines", show=False),
+        Binding("up", "nudge(0,-1)", N_("Up"), show=False),
+        Binding("down", "nudge(0,1)", N_("Down"), show=False),
+        Binding("left", "nudge(-1,0)", N_("Left"), show=False),
+        Binding("right", "nudge(1,0)", N_("Right"), show=False),
+        Binding("r", "rotate", N_("Rotate tile"), show=False),
+        Binding("enter", "place", N_("Place tile"), show=False),
+        Binding("v", "pipelines", N_("Pipelines"), show=False),
     ]
     # The panel's keys are written on its lower border rather than in the Footer: the Footer
     # then stays the same as the focus moves, and a view switch does not rebuild it.
-    KEYS_GHOST = "r rotate · enter place · v pipelines"
-    KEYS = "v pipelines"
+    KEYS_GHOST = N_("r rotate · enter place · v pipelines")
+    KEYS = N_("v pipelines")
 
     class Moved(Message):
         """The ghost moved or turned; the screen re-checks it with the engine."""
@@ -84,7 +86,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         yield NetworkGrid(id="net-grid")
         pipelines = OptionList(id="pipelines")
         pipelines.display = False
-        pipelines.border_title = "Pipelines: segments, value, Crude to"
+        pipelines.border_title = _("Pipelines: segments, value, Crude to")
         yield pipelines
 
     def check_action(self, action: str, parameters) -> bool | None:
@@ -97,7 +99,11 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
         self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
-        keys = self.KEYS_GHOST if ghost is not None else self.KEYS
+        keys = _(self.KEYS_GHOST if ghost is not None else self.KEYS)
+        title = _("Pipelines: segments, value, Crude to")
+        pipelines = self.query_one("#pipelines", OptionList)
+        if pipelines.border_title != title:  # the language was switched
+            pipelines.border_title = title
         if self.border_subtitle != keys:  # setting it repaints the panel, even when unchanged
             self.border_subtitle = keys
         if self.query_one("#pipelines", OptionList).display:
@@ -157,9 +163,12 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
             if self.state is not None:
                 best = highest_grade_from_crude(self.state, pipeline.colour, value)
             row = Text(OIL_LETTERS[pipeline.colour], style=OIL_STYLES[pipeline.colour])
-            row.append(f" {pipeline.segments:>2} seg  value {value:>2}  ")
-            row.append(f"to {GRADE_WORDS[best] if best else '-':<4}")
-            row.append("  Machine" if pipeline.machines else "")
+            row.append(
+                " " + _("{segments:>2} seg  value {value:>2}").format(segments=pipeline.segments, value=value)
+            )
+            grade = row_words()[best] if best else "-"
+            row.append("  " + _("to {grade:<4}").format(grade=grade))
+            row.append("  " + _("Machine") if pipeline.machines else "")
             row.rstrip()
             cells = frozenset(
                 (x, y) for (x, y, _), p in net.segment_pipeline.items() if p.key == pipeline.key
@@ -181,7 +190,7 @@ class NetworkPanel(ScrollableContainer, can_focus=True):
         rows = self.pipelines
         option_list.set_options(
             [Option(row) for row, _ in rows]
-            or [Option(Text("No Pipelines yet.", style="dim"), disabled=True)]
+            or [Option(Text(_("No Pipelines yet."), style="dim"), disabled=True)]
         )
         if rows:
             option_list.highlighted = 0

@@ -16,7 +16,7 @@ from textual.binding import Binding
 
 from .. import storage
 from ..engine import Game, IllegalMove, SeatKind, format_move
-from ..i18n import _
+from ..i18n import N_, _
 from .style import seat_style
 from .widgets import Choice, MoveList
 
@@ -36,10 +36,10 @@ class HotSeat:
     deferred = False  # redraw once the loop has sent what is ready, the move list a frame later
     prompt = True  # the move prompt is shown
     blink = True  # and its cursor blinks
-    moves_title = "Moves"
+    moves_title = N_("Moves")  # English, translated where shown (as are the bindings')
     bindings: tuple[Binding, ...] = ()  # keys beside the table's; one bound here replaces it
     hidden: frozenset[str] = frozenset()  # the table's actions neither offered nor run here
-    save_as_refusal: str | None = None  # why there is no Save as here, if there is none
+    save_as_refusal: str | None = None  # why there is no Save as here, if there is none (N_)
     css_class = "-hot-seat"  # the screen's class (app.tcss styles a shared table's own way)
 
     screen: TableScreen
@@ -58,7 +58,7 @@ class HotSeat:
 
     def waiting_for(self) -> str | None:
         """Why no moves are offered here now ("computer to move"), or ``None``."""
-        return "computer to move" if self.screen.bot_kind() is not None else None
+        return _("computer to move") if self.screen.bot_kind() is not None else None
 
     def own_board(self) -> int | None:
         """The board key 0 shows; ``None``: the one of the player to act."""
@@ -90,7 +90,7 @@ class HotSeat:
         """Take back the last move, and any computer moves before it, back to a person's turn."""
         screen, game = self.screen, self.screen.game
         if game.undo() is None:
-            screen.notify("Nothing to undo.")
+            screen.notify(_("Nothing to undo."))
             return
         people = any(p.kind == SeatKind.HUMAN for p in game.setup.players)
         while people and screen.bot_kind() is not None and game.moves:
@@ -110,10 +110,10 @@ class SharedSeat(HotSeat):
     # and CPU in every session while nothing happens at the table.
     blink = False
     bindings = (
-        Binding("f9", "app.lobby", "Lobby"),
-        Binding("ctrl+y", "redo", "Redo", show=False, priority=True),
+        Binding("f9", "app.lobby", N_("Lobby")),
+        Binding("ctrl+y", "redo", N_("Redo"), show=False, priority=True),
     )
-    save_as_refusal = "the server keeps this table; there is no Save as at a shared table"
+    save_as_refusal = N_("the server keeps this table; there is no Save as at a shared table")
     css_class = "-shared-seat"
 
     def __init__(self) -> None:
@@ -129,8 +129,8 @@ class SharedSeat(HotSeat):
         if game.is_over() or game.my_turn():
             return None
         if game.spectator:
-            return "watching"
-        return f"{game.state.players[game.current_player].name} to move"
+            return _("watching")
+        return _("{name} to move").format(name=game.state.players[game.current_player].name)
 
     def own_board(self) -> int | None:
         """Your own board (the one to act's when watching)."""
@@ -192,7 +192,7 @@ class SharedSeat(HotSeat):
             screen.message = Text(game.note, style="dim")
         elif len(moves) > before:
             name = game.state.players[game.entries[-1].seat].name
-            screen.message = Text(f"{name} played: ", style="dim") + Text(
+            screen.message = Text(_("{name} played: ").format(name=name), style="dim") + Text(
                 format_move(moves[-1]), style="bold"
             )
         screen.after_change()
@@ -212,20 +212,20 @@ class Replay(HotSeat):
     plays_bots = False
     autosaves = False
     prompt = False
-    moves_title = "Replay: moves"
+    moves_title = N_("Replay: moves")
     css_class = "-replay"
     # The footer shows the main keys and the hint all of them, so the footer fits 80 columns
     # without cutting a word.
     bindings = (
-        Binding("left", "policy('step', (-1,))", "Step", key_display="←→", priority=True),
-        Binding("right", "policy('step', (1,))", "Forward", show=False, priority=True),
-        Binding("home", "policy('jump', (0,))", "Start", show=False, priority=True),
-        Binding("end", "policy('jump', (-1,))", "End", show=False, priority=True),
-        Binding("y", "policy('round', (1, True))", "Next Year", show=False),
-        Binding("r", "policy('round', (1, False))", "Next Round", show=False),
-        Binding("Y", "policy('round', (-1, True))", "Year back", show=False),
-        Binding("R", "policy('round', (-1, False))", "Round back", show=False),
-        Binding("p", "policy('play_from_here')", "Play on"),
+        Binding("left", "policy('step', (-1,))", N_("Step"), key_display="←→", priority=True),
+        Binding("right", "policy('step', (1,))", N_("Forward"), show=False, priority=True),
+        Binding("home", "policy('jump', (0,))", N_("Start"), show=False, priority=True),
+        Binding("end", "policy('jump', (-1,))", N_("End"), show=False, priority=True),
+        Binding("y", "policy('round', (1, True))", N_("Next Year"), show=False),
+        Binding("r", "policy('round', (1, False))", N_("Next Round"), show=False),
+        Binding("Y", "policy('round', (-1, True))", N_("Year back"), show=False),
+        Binding("R", "policy('round', (-1, False))", N_("Round back"), show=False),
+        Binding("p", "policy('play_from_here')", N_("Play on")),
     )
     hidden = frozenset({"undo", "redo", "prompt", "save_as", "hint"})
 
@@ -246,7 +246,7 @@ class Replay(HotSeat):
     def list_moves(self, option_list: MoveList) -> bool:
         """The log, an entry per position: "Start of the game", then each move."""
         screen, game = self.screen, self.screen.game
-        options = [Choice(Text("Start of the game", style="bold"), id="p0")]
+        options = [Choice(Text(_("Start of the game"), style="bold"), id="p0")]
         players = game.setup.players
         for i, (move, seat) in enumerate((e.move, e.seat) for e in game.entries):
             line = Text(f"{i + 1:>4} ")
@@ -255,18 +255,24 @@ class Replay(HotSeat):
             options.append(Choice(line, id=f"p{i + 1}"))
         option_list.set_options(options)
         option_list.highlighted = self.position
-        option_list.border_subtitle = f"move {self.position} of {len(game.moves)}"
+        option_list.border_subtitle = _("move {position} of {moves}").format(
+            position=self.position, moves=len(game.moves)
+        )
         return True
 
     def hint(self, move) -> Text | None:
         game = self.screen.game
-        text = Text(f"Replay: move {self.position} of {len(game.moves)}\n", style="bold")
+        text = Text(
+            _("Replay: move {position} of {moves}").format(position=self.position, moves=len(game.moves))
+            + "\n",
+            style="bold",
+        )
         if self.position:
             text.append(format_move(game.moves[self.position - 1]) + "\n")
         state = self.state()
-        text.append(f"Year {state.year} Round {state.round}\n")
+        text.append(_("Year {year} Round {round}").format(year=state.year, round=state.round) + "\n")
         text.append(
-            "left/right step, home/end jump, y/r next Year/Round (Y/R back), p plays on from here",
+            _("left/right step, home/end jump, y/r next Year/Round (Y/R back), p plays on from here"),
             style="dim",
         )
         return text
@@ -291,9 +297,17 @@ class Replay(HotSeat):
         else:
             target = next((n for n in reversed(starts) if n < self.position), None)
         if target is None:
-            self.screen.notify(
-                f"No {'later' if direction > 0 else 'earlier'} {'Year' if year else 'Round'} in this game."
-            )
+            if year:
+                text = (
+                    _("No later Year in this game.") if direction > 0 else _("No earlier Year in this game.")
+                )
+            else:
+                text = (
+                    _("No later Round in this game.")
+                    if direction > 0
+                    else _("No earlier Round in this game.")
+                )
+            self.screen.notify(text)
             return
         self.action_jump(target)
 

@@ -12,6 +12,7 @@ from rich.text import Text
 from ..data.oil import COLOUR_LETTERS as OIL_LETTERS
 from ..data.oil import GRADE_LETTERS as GRADE_LETTERS
 from ..data.oil import GRADE_WORDS as GRADE_WORDS
+from ..i18n import N_
 
 OIL_STYLES = ("bold #ff8c1a", "bold #19c3c3", "bold #c8c8d2")  # orange, teal, silver
 EMPTY = "dim"
@@ -32,14 +33,15 @@ def dollars(amount: int) -> str:
     return f"-${-amount}" if amount < 0 else f"${amount}"
 
 
-# Seat colours: names offered on the new-game screen (kept in a save's meta) and their styles.
-# None of them is an oil colour, so a seat never reads as a barrel.
+# Seat colours: names offered on the new-game screen (kept in a save's meta, so English there;
+# marked N_ to be translated where they are shown) and their styles. None of them is an oil
+# colour, so a seat never reads as a barrel.
 SEAT_COLOURS = {
-    "red": "#ff5f5f",
-    "blue": "#5f87ff",
-    "green": "#5fd75f",
-    "magenta": "#d75fd7",
-    "yellow": "#ffd75f",
+    N_("red"): "#ff5f5f",
+    N_("blue"): "#5f87ff",
+    N_("green"): "#5fd75f",
+    N_("magenta"): "#d75fd7",
+    N_("yellow"): "#ffd75f",
 }
 DEFAULT_SEAT_COLOURS = ("red", "blue", "green", "magenta")
 

@@ -25,7 +25,7 @@ from textual.widgets import Input
 
 from .. import storage
 from ..data import components as C
-from ..i18n import N_, _
+from ..i18n import N_, _, current_language, ngettext
 from ..engine import moves as M
 from ..engine import (
     Game,
@@ -80,22 +80,22 @@ class TableScreen(Screen):
     focused: Reactive = Reactive(None, repaint=False)
 
     BINDINGS = [
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("colon", "prompt", "Type a move", key_display=":", priority=True),
-        Binding("f2", "view('table-view')", "Views", key_display="F2-F5"),
-        Binding("f3", "view('board-view')", "Board", show=False),
-        Binding("f4", "view('network-view')", "Network", show=False),
-        Binding("f5", "view('log-view')", "Log", show=False),
-        Binding("1", "seat(0)", "Boards", key_display="1-4"),
-        Binding("2", "seat(1)", "Board 2", show=False),
-        Binding("3", "seat(2)", "Board 3", show=False),
-        Binding("4", "seat(3)", "Board 4", show=False),
-        Binding("0", "seat(-1)", "Own board", show=False),
-        Binding("f6", "scores", "Scores", show=False),
-        Binding("f8", "cards", "Cards", show=False),
-        Binding("ctrl+s", "save_as", "Save as", show=False),
-        Binding("escape", "focus_moves", "Move list", show=False),
+        Binding("ctrl+z", "undo", N_("Undo"), priority=True),
+        Binding("ctrl+y", "redo", N_("Redo"), priority=True),
+        Binding("colon", "prompt", N_("Type a move"), key_display=":", priority=True),
+        Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5"),
+        Binding("f3", "view('board-view')", N_("Board"), show=False),
+        Binding("f4", "view('network-view')", N_("Network"), show=False),
+        Binding("f5", "view('log-view')", N_("Log"), show=False),
+        Binding("1", "seat(0)", N_("Boards"), key_display="1-4"),
+        Binding("2", "seat(1)", N_("Board 2"), show=False),
+        Binding("3", "seat(2)", N_("Board 3"), show=False),
+        Binding("4", "seat(3)", N_("Board 4"), show=False),
+        Binding("0", "seat(-1)", N_("Own board"), show=False),
+        Binding("f6", "scores", N_("Scores"), show=False),
+        Binding("f8", "cards", N_("Cards"), show=False),
+        Binding("ctrl+s", "save_as", N_("Save as"), show=False),
+        Binding("escape", "focus_moves", N_("Move list"), show=False),
         Binding("h", "hint", N_("Hint"), show=False),
     ]
 
@@ -135,6 +135,8 @@ class TableScreen(Screen):
         self.seen = self._landmarks()  # as last announced (see _announce)
         self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
         self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
+        self.summarised: dict[int, int] = {}  # turn end -> its start, to say it again in a new language
+        self.language = current_language()  # the language the table was last drawn in
         self.view = "table-view"  # the view shown on a narrow terminal
         self.policy.attach(self)
 
@@ -164,7 +166,7 @@ class TableScreen(Screen):
             with Vertical(id="side"):
                 yield TextPanel(id="hint")
                 yield MoveList(id="moves")
-                yield MovePrompt(placeholder="type a move, e.g. buy C-OC#1", id="prompt")
+                yield MovePrompt(placeholder=_("type a move, e.g. buy C-OC#1"), id="prompt")
         yield SteadyFooter(compact=True)
         yield TooSmall()
 
@@ -176,28 +178,42 @@ class TableScreen(Screen):
             prompt.display = False
         if not self.policy.blink:
             prompt.cursor_blink = False
-        titles = {
-            "cross": "Action cross",
-            "market-C": "Crude Market",
-            "market-1": "Refined Market 1",
-            "market-2": "Refined Market 2",
-            "market-3": "Refined Market 3",
-            "contracts": "Contracts and Orders",
-            "shops": "Shops",
-            "government": "Government",
-            "upgrades": "Upgrades (token, cards left I II III)",
-            "refinement": "Refinement costs",
-            "valuation": "Valuation",
-            "board-view": "Player board",
-            "network-view": "Pipe Network",
-            "log-view": "Move log",
-            "moves": self.policy.moves_title,
-        }
-        for widget_id, title in titles.items():
-            self.query_one(f"#{widget_id}").border_title = title
+        self._title_panels()
         self.refresh_table()
         self.query_one("#moves", MoveList).focus()
         self.schedule_bot()
+
+    def _title_panels(self) -> None:
+        """The panels' titles and the prompt's placeholder, in the current language."""
+        titles = {
+            "cross": _("Action cross"),
+            "contracts": _("Contracts and Orders"),
+            "shops": _("Shops"),
+            "government": _("Government"),
+            "upgrades": _("Upgrades (token, cards left I II III)"),
+            "refinement": _("Refinement costs"),
+            "valuation": _("Valuation"),
+            "log-view": _("Move log"),
+            "moves": _(self.policy.moves_title),
+        }
+        for widget_id, title in titles.items():
+            self._title(widget_id, title)
+        self.query_one("#prompt", Input).placeholder = _("type a move, e.g. buy C-OC#1")
+
+    def language_changed(self) -> None:
+        """Say everything again in the language now chosen (a live switch): the titles, the
+        summaries in the log, the move list and every panel."""
+        self.language = current_language()
+        self._title_panels()
+        for end, start in self.summarised.items():
+            if end in self.summaries:
+                self.summaries[end] = self._summary_lines(start, end)
+        self.log_lines = []
+        self.listed = ()
+        self.refresh_table()
+        footer = self.query(SteadyFooter)
+        if footer:
+            footer.first().relabel()
 
     # --- drawing ---
     @property
@@ -209,14 +225,20 @@ class TableScreen(Screen):
         return self.policy.state()
 
     def refresh_table(self) -> None:
-        """Redraw everything from the state on show."""
+        """Redraw everything from the state on show (all of it in a new language, if the
+        language has changed since the last redraw)."""
+        if self.language != current_language():
+            self.language_changed()
+            return
         state = self.current_state()
         self._set("status", panels.status(state, self.colours))
         self._set("cross", panels.cross(state, self.colours))
         visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == Stage.ACTION else None
         for key in ("C", "1", "2", "3"):
             self._set(f"market-{key}", panels.market(state, key))
-            title = C.MARKET_NAMES[key] + (" (visiting)" if key == visiting else "")
+            title = _(C.MARKET_NAMES[key])
+            if key == visiting:
+                title = _("{market} (visiting)").format(market=title)
             self._title(f"market-{key}", title)
         self._set("contracts", panels.contracts(state))
         self._set("shops", panels.shops(state))
@@ -227,8 +249,8 @@ class TableScreen(Screen):
         seat = self.shown_seat
         who = f"{seat + 1}: {state.players[seat].name}"
         self._set("board", panels.board(state, seat, self.colours))
-        self._title("board-view", f"Player board {who}")
-        self._title("network-view", f"Pipe Network {who}")
+        self._title("board-view", _("Player board {who}").format(who=who))
+        self._title("network-view", _("Pipe Network {who}").format(who=who))
         self._refresh_log()
         self._refresh_ghost()
         # The hint before the move list: at a shared table the list is made after the next
@@ -286,7 +308,7 @@ class TableScreen(Screen):
             shown.append(line)
             if position in self.summaries:
                 shown.extend(self.summaries[position][1])
-        shown = shown or [Text("No moves yet.", style="dim")]
+        shown = shown or [Text(_("No moves yet."), style="dim")]
         self.query_one(MoveLog).set_lines(shown)
 
     def _refresh_ghost(self) -> None:
@@ -339,7 +361,7 @@ class TableScreen(Screen):
         for group in GROUPS:
             if group not in grouped:
                 continue
-            options.append(Choice(Text(group, style="bold underline"), disabled=True))
+            options.append(Choice(Text(_(group), style="bold underline"), disabled=True))
             for index in grouped[group]:
                 move = legal[index]
                 prompt = Text(M.format_move(move), style="bold")
@@ -350,7 +372,9 @@ class TableScreen(Screen):
         first = next((i for i, o in enumerate(options) if not o.disabled), None)
         if first is not None:
             option_list.highlighted = first
-        option_list.border_subtitle = waiting or f"{len(legal)} legal"
+        option_list.border_subtitle = waiting or ngettext("{n} legal", "{n} legal", len(legal)).format(
+            n=len(legal)
+        )
 
     def waiting_for(self) -> str | None:
         """Why no moves are offered here now ("computer to move"), or ``None``."""
@@ -371,33 +395,38 @@ class TableScreen(Screen):
             out.append(summary, style="bold")
             out.append("\n")
         if self.game.is_over():
-            out.append("The game is over. Press F6 for the scores.", style="bold")
+            out.append(_("The game is over. Press F6 for the scores."), style="bold")
         elif self.message is not None:
             out.append_text(self.message)
         elif self.thinking:
             player = state.players[state.turn.player]
             kind = self.game.setup.players[player.seat].kind
-            out.append(f"{player.name} (computer, {kind}) is thinking...", style="bold")
+            out.append(
+                _("{name} (computer, {kind}) is thinking...").format(name=player.name, kind=kind),
+                style="bold",
+            )
         elif self.ghost is not None:
             ghost = self.ghost
-            out.append("Pipe tile in hand", style="bold")
-            out.append(f" at {ghost.x},{ghost.y} r{ghost.rot}\n")
+            out.append(_("Pipe tile in hand"), style="bold")
+            out.append(" " + _("at {x},{y} r{rot}").format(x=ghost.x, y=ghost.y, rot=ghost.rot) + "\n")
             if ghost.legal:
-                out.append("OK: may go here. Enter places it.", style="bold green")
+                out.append(_("OK: may go here. Enter places it."), style="bold green")
             else:
-                out.append("Not here: " + ghost.reason, style="bold red")
+                out.append(_("Not here: {reason}").format(reason=ghost.reason), style="bold red")
             if self.focused is self.query_one(NetworkPanel):
-                out.append("\nArrows move, r turns, enter places.", style="dim")
+                out.append("\n" + _("Arrows move, r turns, enter places."), style="dim")
             else:
-                out.append("\nA place from the list moves it; F4 to move it with arrows and r.", style="dim")
+                out.append(
+                    "\n" + _("A place from the list moves it; F4 to move it with arrows and r."), style="dim"
+                )
         else:
             player = state.players[state.turn.player]
             if state.turn.stage == Stage.MACHINE:
-                out.append(f"{player.name}: Machine Phase. ", style="bold")
-                out.append("Run your Machines, or 'end' your turn.", style="dim")
+                out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
+                out.append(_("Run your Machines, or 'end' your turn."), style="dim")
             else:
-                out.append(f"{player.name} to play. ", style="bold")
-                out.append("Pick a move, or press : to type one.", style="dim")
+                out.append(_("{name} to play.").format(name=player.name) + " ", style="bold")
+                out.append(_("Pick a move, or press : to type one."), style="dim")
         if self.advising:
             out.append("\n")
             out.append(_("Asking the strongest computer player for a hint..."), style="dim")
@@ -422,7 +451,7 @@ class TableScreen(Screen):
             return False
         if isinstance(move, M.PlaceTile):
             self.last_place[seat] = (move.x, move.y)
-        self.message = Text("Played: ", style="dim") + Text(M.format_move(move), style="bold")
+        self.message = Text(_("Played: "), style="dim") + Text(M.format_move(move), style="bold")
         self.after_change()
         return True
 
@@ -463,14 +492,21 @@ class TableScreen(Screen):
         game = self.game
         for end in [end for end in self.summaries if end > len(game.entries)]:
             del self.summaries[end]  # taken back
+            self.summarised.pop(end, None)
         turn = finished_turn(game)
         if turn is None or not self.policy.summarises(game.entries[turn[0]].seat):
             return
-        line = turn_summary(game, *turn)
-        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
-        self.summaries[turn[1]] = (line, [Text(row, style="italic") for row in rows])
+        self.summaries[turn[1]] = self._summary_lines(*turn)
+        self.summarised[turn[1]] = turn[0]
         if not self.policy.deferred:  # a shared table's hint keeps its "Bo played" line
-            self.message = Text(line, style="bold")
+            self.message = Text(self.summaries[turn[1]][0], style="bold")
+
+    def _summary_lines(self, start: int, end: int) -> tuple[str, list[Text]]:
+        """The summary of the turn of log positions ``start`` to ``end``: the line, and its rows
+        as the log shows them."""
+        line = turn_summary(self.game, start, end)
+        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
+        return line, [Text(row, style="italic") for row in rows]
 
     def _summary_now(self) -> str | None:
         """The summary of the turn just before the one being played, if it was summarised."""
@@ -503,15 +539,22 @@ class TableScreen(Screen):
         names = [p.name for p in state.players]
         if self.seen[0] == seen[0]:
             order = " > ".join(names[s] for s in state.turn_order)
-            self.notify(f"Round {state.round} of Year {state.year} begins. Turn order: {order}.", timeout=4)
+            self.notify(
+                _("Round {round} of Year {year} begins. Turn order: {order}.").format(
+                    round=state.round, year=state.year, order=order
+                ),
+                timeout=4,
+            )
             return
         penalties = [f"{names[i]} +{now - was}" for i, (was, now) in enumerate(zip(seen[2], self.seen[2]))]
         active = [f"{names[i]} {was}" for i, was in enumerate(seen[3]) if was]
         self.notify(
-            f"Refresh Phase. Penalty markers for unfinished Contracts: {', '.join(penalties)}. "
-            f"Deferred Contracts now Active: {', '.join(active) or 'none'}. Contracts slid one "
-            f"column; markets, shops and upgrade tokens refilled.",
-            title=f"Year {state.year} begins",
+            _(
+                "Refresh Phase. Penalty markers for unfinished Contracts: {penalties}. "
+                "Deferred Contracts now Active: {active}. Contracts slid one "
+                "column; markets, shops and upgrade tokens refilled."
+            ).format(penalties=", ".join(penalties), active=", ".join(active) or _("none")),
+            title=_("Year {year} begins").format(year=state.year),
             timeout=12,
         )
 
@@ -570,7 +613,9 @@ class TableScreen(Screen):
         self.thinking = False
         self.bot_broken = True
         self._refresh_moves()
-        self.show_error(f"the computer player failed ({reason}); play its moves by hand")
+        self.show_error(
+            _("the computer player failed ({reason}); play its moves by hand").format(reason=reason)
+        )
 
     # --- hints ---
     def action_hint(self) -> None:
@@ -641,13 +686,15 @@ class TableScreen(Screen):
         try:
             path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written, self.save_meta())
         except (storage.SaveError, OSError) as exc:
-            self.notify(f"Autosave failed: {exc}", severity="error")
+            self.notify(_("Autosave failed: {error}").format(error=exc), severity="error")
             return
         base = self.save_name or f"{storage.AUTOSAVE_PREFIX}{self.game.setup.seed}.json"
         if path.name != base:
             self.notify(
-                f"{base} holds another game or a later point of this one and is kept; "
-                f"this game autosaves to {path.name}.",
+                _(
+                    "{base} holds another game or a later point of this one and is kept; "
+                    "this game autosaves to {name}."
+                ).format(base=base, name=path.name),
                 timeout=10,
             )
         self.save_name = path.name
@@ -665,15 +712,17 @@ class TableScreen(Screen):
             return True
         cost = price(self.game.state, move)
         self.warned = move
-        self.error = Text("Nothing to gain: ", style="bold yellow") + Text(
-            f"running your Machines costs ${cost} and no Machine could refine a barrel now. "
-            f"Choose it again to pay anyway."
+        self.error = Text(_("Nothing to gain: "), style="bold yellow") + Text(
+            _(
+                "running your Machines costs ${cost} and no Machine could refine a barrel now. "
+                "Choose it again to pay anyway."
+            ).format(cost=cost)
         )
         self._refresh_hint()
         return False
 
     def show_error(self, text: str) -> None:
-        self.error = Text("Not allowed: ", style="bold red") + Text(text)
+        self.error = Text(_("Not allowed: "), style="bold red") + Text(text)
         self._refresh_hint()
 
     @on(MoveList.Selected, "#moves")
@@ -721,7 +770,7 @@ class TableScreen(Screen):
         if not text:
             return
         if self.bot_kind() is not None:
-            self.show_error("a computer player is to move")
+            self.show_error(_("a computer player is to move"))
             return
         try:
             move = M.parse_move(text)
@@ -772,7 +821,7 @@ class TableScreen(Screen):
             self.show_error(str(exc))
             return
         if redone is None:
-            self.notify("Nothing to redo.")
+            self.notify(_("Nothing to redo."))
             return
         self.after_change()
 
@@ -864,6 +913,6 @@ class TableScreen(Screen):
 
     def action_save_as(self) -> None:
         if self.policy.save_as_refusal is not None:
-            self.show_error(self.policy.save_as_refusal)
+            self.show_error(_(self.policy.save_as_refusal))
             return
         self.app.ask_save_as(self.game, self.save_meta())

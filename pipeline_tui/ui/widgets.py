@@ -19,6 +19,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Static
 
+from ..i18n import _, current_language
 from .footer import TranslatedFooter
 from .compat import ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
 
@@ -26,15 +27,18 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
 class TooSmall(Static):
-    """Covers the screen when the terminal is smaller than 80 x 24 (see the breakpoints)."""
+    """Covers the screen when the terminal is smaller than 80 x 24 (see the breakpoints), in
+    the language of the moment it is drawn."""
 
     def __init__(self) -> None:
-        super().__init__(
-            f"The terminal is too small.\n\nPipeline needs at least {MIN_WIDTH} x {MIN_HEIGHT} "
-            f"characters; {MIN_WIDTH * 2} x {MIN_HEIGHT * 2} shows the whole table.\n"
-            "Enlarge the window, or press ctrl+q to save and quit.",
-            classes="too-small",
-        )
+        super().__init__(classes="too-small")
+
+    def render(self) -> str:
+        return _(
+            "The terminal is too small.\n\nPipeline needs at least {width} x {height} "
+            "characters; {wide} x {high} shows the whole table.\n"
+            "Enlarge the window, or press ctrl+q to save and quit."
+        ).format(width=MIN_WIDTH, height=MIN_HEIGHT, wide=MIN_WIDTH * 2, high=MIN_HEIGHT * 2)
 
 
 class TextPanel(Widget):
@@ -179,21 +183,30 @@ class TickBox(Checkbox):
 
 
 class SteadyFooter(TranslatedFooter):
-    """A Footer that rebuilds its keys only when the keys it shows change.
+    """A Footer that rebuilds its keys only when the keys it shows change, and shows their
+    descriptions in the current language.
 
     Textual's Footer recomposes (new widgets, restyled, laid out) on every bindings signal, and
     every focus change sends one. At the table most focus changes (F2/F3 views, escape) leave
     the shown keys as they were, so that rebuild was most of a view switch's repaint time.
+    Binding descriptions are English marked with ``N_`` where the bindings are made; they are
+    translated here, as the keys are made, and :meth:`relabel` says them again in a language
+    switched live.
     """
 
     _shown: tuple = ()
 
     def _shown_keys(self, screen: Screen) -> tuple:
-        return tuple(
+        return (current_language(),) + tuple(
             (binding.key, binding.action, binding.description, enabled, tooltip)
             for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
             if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
         )
+
+    def relabel(self) -> None:
+        """Say the keys shown in the current language (a language switched live)."""
+        super().relabel()
+        self._shown = self._shown_keys(self.screen) if self.is_attached else ()
 
     def bindings_changed(self, screen: Screen) -> None:
         if self.is_attached and screen is self.screen and screen.app.app_focus:
