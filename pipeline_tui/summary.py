@@ -39,7 +39,7 @@ the oil a barrel is of): the summary puts the colour first, a move's description
 
 def colour_of(colour: int) -> str:
     """The name of an oil colour as it qualifies a barrel (rulebook: Orange, Teal, Silver)."""
-    return (pgettext("oil", "Orange"), pgettext("oil", "Teal"), pgettext("oil", "Silver"))[colour]
+    return (pgettext("oil of", "Orange"), pgettext("oil of", "Teal"), pgettext("oil of", "Silver"))[colour]
 
 
 def grade_of(grade: int) -> str:
