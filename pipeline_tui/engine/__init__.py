@@ -8,6 +8,7 @@ from . import moves
 from .errors import IllegalMove, NotationError
 from .game import Game, Turn, public_view, replay
 from .moves import Move, format_move, parse_move
+from .pipelines import PipelineChange, PipelineInfo, PlacementPreview, pipeline_infos, placement_preview
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
     action_title,
@@ -38,6 +39,9 @@ __all__ = [
     "IllegalMove",
     "Move",
     "NotationError",
+    "PipelineChange",
+    "PipelineInfo",
+    "PlacementPreview",
     "PlayerSetup",
     "PlayerState",
     "ROT_DIRS",
@@ -66,6 +70,8 @@ __all__ = [
     "moves",
     "network_map",
     "parse_move",
+    "pipeline_infos",
+    "placement_preview",
     "pipe_tile_taken",
     "place_on_track",
     "price",
