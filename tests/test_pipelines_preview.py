@@ -50,6 +50,6 @@ def test_placement_preview_joins_the_teal_pipeline_and_reaches_the_machine():
 def test_placement_preview_of_a_place_not_touching_the_network_says_why():
     game, (_, _, _, rot) = _teal_row_and_a_machine()
     far = placement_preview(game.state, 20, 20, rot)
-    assert far.reason is not None and "touch" in far.reason
+    assert far.reason is not None and "touch" in far.reason and far.changes == ()
     covered = placement_preview(game.state, 0, 0, 0)
     assert covered.reason is not None and covered.changes == ()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import moves as M
-from .network import Cell, NetworkMap, Pipeline, SegmentKey, build_map, tile_cells
+from .network import Cell, NetworkMap, Pipeline, SegmentKey, build_map
 from .rules import highest_grade_from_crude, why_illegal
 from .rules import network as traced
 from .state import PlayerState, State
@@ -94,16 +94,13 @@ def placement_preview(state: State, x: int, y: int, rot: int) -> PlacementPrevie
     """What placing the current player's Pipe tile in hand at ``(x, y, rot)`` would do: the
     rules' refusal if any, and each Pipeline through the tile afterwards with what it joined
     and the Machines it newly reaches. Works on a copy of the network; the state is untouched.
-    Without a tile in hand, or over a tile already placed, the refusal says why and there are
-    no changes."""
+    A placement the rules refuse makes nothing: its refusal, and no changes."""
     reason = why_illegal(state, M.PlaceTile(x=x, y=y, rot=rot))
     tile = state.turn.hand_tile
-    if tile < 0:
+    if tile < 0 or reason is not None:
         return PlacementPreview(x, y, rot, reason, ())
     player = state.players[state.turn.player]
     before = traced(player)
-    if any(cell in before.cells for cell in tile_cells(x, y, rot)):
-        return PlacementPreview(x, y, rot, reason, ())  # it would cover a tile: nothing to trace
     after = build_map([*player.tiles, (tile, x, y, rot)], player.machines)
     segments = _segments_of(after)
     changes = []

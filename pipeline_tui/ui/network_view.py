@@ -82,6 +82,7 @@ class NetworkViewScreen(Screen):
         self.places: list[tuple[int, int, int]] = []  # legal (x, y, rot) of the tile in hand
         self.previews: dict[tuple[int, int, int], PlacementPreview] = {}
         self.preview: PlacementPreview | None = None
+        self.drawing = Text()  # the network as drawn now
         self.cursor_region: Region | None = None  # the cursor's characters in the drawing
 
     def compose(self) -> ComposeResult:
@@ -150,6 +151,7 @@ class NetworkViewScreen(Screen):
             text, ogrid = render_overview(*args, cursor=self.cursor, free=free, letters=self.letters)
             col, row = ogrid.origin(*self.cursor)
             self.cursor_region = Region(col, row, OVERVIEW_W, 1)
+        self.drawing = text
         self.query_one("#nv-map", Static).update(text)
         self._title(player)
         self.query_one("#nv-info", Static).update(self._info())
