@@ -65,6 +65,7 @@ delivered and `-` while open; a Tank is `[..]`.
 | arrows, `r`, enter | with a Pipe tile in hand: move, turn and place the ghost tile (F4 first) |
 | enter in the list | with a Pipe tile in hand: place it where the ghost shows |
 | `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); `∙` marks one |
+| `n` | the network view: the network on the whole screen; `z` zooms (tile detail or overview), Tab picks a Pipeline (value, grade from Crude, Machine), with a tile in hand it shows what each place would make; escape returns |
 | ctrl+z / ctrl+y | undo / redo a move |
 | `h` | a hint: what the strongest computer player would play now, and why (nothing is played; at a shared table if it was made with hints) |
 | `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |

@@ -254,7 +254,7 @@ class NetworkViewScreen(Screen):
         if self.ghost is not None:
             keys = _("arrows move · r turn · tab next · enter place · z zoom · c centre · esc back")
         else:
-            keys = _("arrows move · tab Pipeline · enter pick · z zoom · l letters · c centre · esc back")
+            keys = _("arrows · tab Pipeline · enter pick · z zoom · l letters · c centre · esc back")
         return Text(keys)
 
     # --- keys ---
