@@ -188,7 +188,7 @@ def render_detail(
         for edge in paths[k][:2]:
             dx, dy = DIRS[edge]
             other = (x + dx, y + dy)
-            if not any((other[0], other[1], j) in picked for j in (0, 1)):
+            if other not in cells or not any((other[0], other[1], j) in picked for j in (0, 1)):
                 continue
             lane_col, lane_row = grid.lane(max(x, other[0]), max(y, other[1]))
             if dx:

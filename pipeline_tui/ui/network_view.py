@@ -7,7 +7,7 @@ on the last tile placed. Tab picks the Pipelines in turn (Enter the one at the c
 whole in reverse with its colour, Segments, Refinement Value, the best grade one run takes Crude
 to and its Machine. With a Pipe tile in hand the arrows, ``r`` and Enter move, turn and place it,
 Tab jumps between the places it may go, the free cells it may cover are dotted, and the line
-below says what the placement would make of each Pipeline it touches.
+below says what the placement would make of each Pipeline it touches (drawn in reverse).
 
 Every figure comes from the engine (``pipeline_infos``, ``placement_preview``, the legal moves);
 the view computes no rule.
@@ -48,7 +48,7 @@ class NetworkViewScreen(Screen):
     DEFAULT_CSS = """
     NetworkViewScreen { layout: vertical; }
     NetworkViewScreen #nv-title { height: 1; text-style: bold; background: $boost; }
-    NetworkViewScreen MapScroll { height: 1fr; }
+    NetworkViewScreen MapScroll { height: 1fr; align: center middle; }
     NetworkViewScreen #nv-map { width: auto; height: auto; }
     NetworkViewScreen #nv-info { height: auto; max-height: 6; background: $boost; }
     NetworkViewScreen #nv-keys { height: auto; color: $text-muted; }
@@ -136,8 +136,7 @@ class NetworkViewScreen(Screen):
             ghost.legal = self.preview.reason is None
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
             self.cursor = (ghost.x, ghost.y)
-            if self.preview.changes:
-                picked = self.preview.changes[0].after.segment_keys
+            picked = frozenset().union(*(c.after.segment_keys for c in self.preview.changes))
         else:
             self.preview = None
             self.places = []
