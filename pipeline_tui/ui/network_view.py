@@ -36,6 +36,7 @@ from .network_panel import NetworkPanel
 from .style import OIL_LETTERS, OIL_STYLES
 
 DETAIL, OVERVIEW = "detail", "overview"
+FOLLOW_EVERY = 0.25  # seconds between checks that the game moved on under the open view
 
 
 class MapScroll(ScrollableContainer, can_focus=False):
@@ -83,6 +84,7 @@ class NetworkViewScreen(Screen):
         self.previews: dict[tuple[int, int, int], PlacementPreview] = {}
         self.preview: PlacementPreview | None = None
         self.drawing = Text()  # the network as drawn now
+        self.seen: tuple = ()  # see _landmark
         self.cursor_region: Region | None = None  # the cursor's characters in the drawing
 
     def compose(self) -> ComposeResult:
@@ -95,6 +97,22 @@ class NetworkViewScreen(Screen):
     def on_mount(self) -> None:
         self.cursor = self._home()
         self.redraw(centre=True)
+        self.seen = self._landmark()
+        self.set_interval(FOLLOW_EVERY, self._follow)
+
+    def _landmark(self) -> tuple:
+        """What the view was drawn from: the moves played, the seat shown, the state shown."""
+        moves = self.table.game.moves
+        return len(moves), moves[-1] if moves else None, self.seat, id(self.table.current_state())
+
+    def _follow(self) -> None:
+        """Redraw when the game moved on while the view was open (a computer's turn, another
+        seat at a shared table, an undo): the previews were of the old network."""
+        landmark = self._landmark()
+        if landmark != self.seen:
+            self.seen = landmark
+            self.previews.clear()
+            self.redraw()
 
     # --- what is shown ---
     @property
@@ -318,6 +336,7 @@ class NetworkViewScreen(Screen):
         if ghost is not None:
             if self.table.play(M.PlaceTile(x=ghost.x, y=ghost.y, rot=ghost.rot)):
                 self.previews.clear()
+                self.seen = self._landmark()
                 self.picked = None
                 self.cursor = self._home()
                 self.redraw(centre=True)

@@ -244,3 +244,19 @@ async def test_the_view_speaks_russian(tmp_path):
             assert "ценность" in text_of(app, "#nv-info")
     finally:
         i18n.set_language("en")
+
+
+async def test_the_view_follows_a_move_played_while_it_is_open(tmp_path):
+    app = PipelineApp(mode="new", players=2, seed=7, saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen, player = await table_with_network(pilot, rows=1, per_row=2)
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        view = await open_view(pilot)
+        before = list(view.infos)
+        x, y, rot = view.places[0]
+        assert screen.play(parse_move(f"place {x},{y} r{rot}"))  # played from the table's side
+        await pilot.pause(0.6)
+        assert view.preview is None and view.ghost is None
+        assert len(player.tiles) == 3
+        assert view.infos == pipeline_infos(screen.game.state, view.seat) != before
