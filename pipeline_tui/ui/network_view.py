@@ -51,7 +51,7 @@ class NetworkViewScreen(Screen):
     NetworkViewScreen #nv-title { height: 1; text-style: bold; background: $boost; }
     NetworkViewScreen MapScroll { height: 1fr; align: center middle; }
     NetworkViewScreen #nv-map { width: auto; height: auto; }
-    NetworkViewScreen #nv-info { height: auto; max-height: 6; background: $boost; }
+    NetworkViewScreen #nv-info { height: auto; max-height: 8; background: $boost; }
     NetworkViewScreen #nv-keys { height: auto; color: $text-muted; }
     """
 
@@ -387,7 +387,7 @@ def _value_and_grade(info: PipelineInfo) -> str:
         return _("value {value}, Crude to {grade}").format(
             value=info.value, grade=_(GRADE_WORDS[info.best_grade])
         )
-    return _("value {value}, too short to refine Crude").format(value=info.value)
+    return _("value {value}, too short for Crude").format(value=info.value)
 
 
 def _clamped(cell: tuple[int, int], tiles) -> tuple[int, int]:

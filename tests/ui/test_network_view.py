@@ -132,7 +132,7 @@ async def test_tab_picks_a_pipeline_whole_with_its_value_grade_and_machine(tmp_p
         colour = ("Orange", "Teal", "Silver")[top.colour]
         assert colour in info
         grade = ("Crude", "Low", "Mid", "High")[top.best_grade]
-        assert (f"Crude to {grade}" if top.best_grade else "too short to refine Crude") in info
+        assert (f"Crude to {grade}" if top.best_grade else "too short for Crude") in info
         assert ("Machine at" in info) == bool(top.machines)
         # the picked Pipeline is drawn in reverse: exactly its Segments' characters
         drawn = view.drawing
