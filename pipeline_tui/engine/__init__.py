@@ -10,6 +10,7 @@ from .game import Game, Turn, public_view, replay
 from .history import RoundPoint, round_history
 from .preview import Preview, best_sale, preview
 from .moves import Move, format_move, parse_move
+from .pipelines import PipelineChange, PipelineInfo, PlacementPreview, pipeline_infos, placement_preview
 from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
 from .rules import (
     action_title,
@@ -40,6 +41,9 @@ __all__ = [
     "IllegalMove",
     "Move",
     "NotationError",
+    "PipelineChange",
+    "PipelineInfo",
+    "PlacementPreview",
     "PlayerSetup",
     "PlayerState",
     "Preview",
@@ -71,6 +75,8 @@ __all__ = [
     "moves",
     "network_map",
     "parse_move",
+    "pipeline_infos",
+    "placement_preview",
     "pipe_tile_taken",
     "place_on_track",
     "preview",

@@ -107,6 +107,12 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
             "| `v` | network view: list the Pipelines (segments, value, grade from Crude, Machine); "
             "`∙` marks one |"
         ),
+        N_(
+            "| `n` | the network view: the network on the whole screen; `z` zooms (tile detail or "
+            "overview), Tab picks a Pipeline (value, grade from Crude, Machine), with a tile in "
+            "hand it shows what each place would make; escape returns |"
+        ),
+        N_("| F9 | in the tutorial: leave it, and the game goes on |"),
         N_("| ctrl+z / ctrl+y | undo / redo a move |"),
         N_(
             "| `h` | a hint: what the strongest computer player would play now, and why (nothing is "

@@ -43,6 +43,7 @@ from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .network_panel import Ghost, NetworkPanel
+from .network_view import NetworkViewScreen
 from .reference_screen import CARD_GROUPS, CardsScreen
 from .screens import bot_module
 from ..summary import finished_turn, turn_summary
@@ -97,6 +98,7 @@ class TableScreen(Screen):
         Binding("ctrl+s", "save_as", N_("Save as"), show=False),
         Binding("escape", "focus_moves", N_("Move list"), show=False),
         Binding("h", "hint", N_("Hint"), show=False),
+        Binding("n", "network_view", N_("Network view"), show=False),
     ]
 
     def __init__(
@@ -894,6 +896,10 @@ class TableScreen(Screen):
             return
         self.seat_shown = None if seat < 0 else seat
         self.refresh_table()
+
+    def action_network_view(self) -> None:
+        """The shown seat's Pipe Network on most of the screen (``network_view.py``)."""
+        self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
         self.app.show_scores(self.game)
