@@ -155,9 +155,9 @@ class PipelineApp(App):
         in_folder = path.parent.resolve() == self.saves_dir.resolve()
         return path.name if in_folder and path.name.startswith(storage.AUTOSAVE_PREFIX) else None
 
-    def show_scores(self, game: Game) -> None:
+    def show_scores(self, game: Game, colours: list[str] | None = None) -> None:
         if not isinstance(self.screen, EndScreen):
-            self.push_screen(EndScreen(game))
+            self.push_screen(EndScreen(game, colours))
 
     def ask_save_as(self, game: Game, meta: dict | None = None) -> None:
         self.push_screen(SaveAsScreen(game, meta))

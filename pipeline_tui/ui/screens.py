@@ -23,16 +23,19 @@ from textual.widgets import (
     OptionList,
     Select,
     Static,
+    TabbedContent,
+    TabPane,
 )
 from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup, SeatKind
+from ..engine import Game, GameSetup, PlayerSetup, SeatKind, round_history
 from ..i18n import N_, _, ngettext
+from .chart import RoundChart
 from .help import help_text
 from .panels import score_label
-from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars
+from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars, seat_colours
 from .widgets import SteadyFooter, TickBox, TooSmall
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -455,23 +458,38 @@ class SaveAsScreen(ModalScreen[None]):
 
 
 class EndScreen(Screen):
-    """Final scores: one column per player (winner first), one row per scoring step."""
+    """Final scores: one column per player (winner first), one row per scoring step; and the
+    story of the game, each player's money and projected final score by Round (``g``)."""
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", N_("Back to the table")),
         Binding("t", "app.to_title", N_("Title screen")),
+        Binding("g", "chart", N_("Chart")),
     ]
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, colours: list[str] | None = None) -> None:
         super().__init__()
         self.game = game
+        self.colours = seat_colours(colours, len(game.state.players))
 
     def compose(self) -> ComposeResult:
+        points = round_history(self.game.clone())  # a shared table's game clones to a Game
+        names = [p.name for p in self.game.state.players]
         with Vertical(id="end-box"):
             yield Static(id="end-title", classes="heading")
-            yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+            with TabbedContent(id="end-tabs"):
+                with TabPane(_("Scores"), id="end-scores"):
+                    yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
+                with TabPane(_("By Round"), id="end-chart"):
+                    yield RoundChart("money", points, names, self.colours, id="chart-money")
+                    yield RoundChart("projected", points, names, self.colours, id="chart-projected")
         yield SteadyFooter()
         yield TooSmall()
+
+    def action_chart(self) -> None:
+        """Between the score sheet and the chart by Round."""
+        tabs = self.query_one("#end-tabs", TabbedContent)
+        tabs.active = "end-chart" if tabs.active == "end-scores" else "end-scores"
 
     def on_mount(self) -> None:
         scores = self.game.scores()

@@ -42,6 +42,7 @@ from . import panels
 from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
+from .preview import preview_text
 from .network_panel import Ghost, NetworkPanel
 from .network_view import NetworkViewScreen
 from .reference_screen import CARD_GROUPS, CardsScreen
@@ -436,6 +437,10 @@ class TableScreen(Screen):
             out.append("\n")
             out.append_text(self.advice)
         if move is not None:
+            seen = preview_text(state, move)  # what the highlighted move will do (issue 14)
+            if seen is not None:
+                out.append("\n")
+                out.append_text(seen)
             tile = pipe_tile_taken(state, move)
             if tile is not None:
                 out.append("\n")
@@ -902,7 +907,7 @@ class TableScreen(Screen):
         self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
-        self.app.show_scores(self.game)
+        self.app.show_scores(self.game, self.colours)
 
     def action_cards(self, group: str = "contracts") -> None:
         """The cards on the table, to read any one in full."""

@@ -55,3 +55,28 @@ def test_an_unknown_chart_is_refused() -> None:
         assert "unknown chart 'debt'" in str(exc)
     else:
         raise AssertionError("an unknown chart was accepted")
+
+
+async def test_the_scores_screen_shows_the_chart_by_round_on_g(tmp_path) -> None:
+    from textual.widgets import TabbedContent
+
+    from pipeline_tui.ui.app import PipelineApp
+    from pipeline_tui.ui.screens import EndScreen
+
+    game = Game(GameSetup.default(players=2, seed=2))
+    for _ in range(40):
+        game.apply(game.legal_moves()[0])
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(EndScreen(game, ["red", "blue"]))
+        await pilot.pause()
+        tabs = app.screen.query_one("#end-tabs", TabbedContent)
+        assert tabs.active == "end-scores"
+        await pilot.press("g")
+        await pilot.pause()
+        assert tabs.active == "end-chart"
+        money = app.screen.query_one("#chart-money", RoundChart)
+        assert money.points == round_history(game)
+        assert money.values(0)[0] == 40 and "Money by Round" in money.render().plain
+        await pilot.press("g")
+        assert tabs.active == "end-scores"

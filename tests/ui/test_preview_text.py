@@ -46,3 +46,27 @@ def test_a_move_that_changes_nothing_has_no_preview() -> None:
     play(game, "act crude")
     done = next(m for m in legal(game) if isinstance(m, M.EndAction))
     assert preview_text(game.state, done) is None
+
+
+async def test_highlighting_a_move_previews_it_in_the_hint(tmp_path) -> None:
+    from pipeline_tui.engine import format_move
+    from pipeline_tui.ui.widgets import MoveList
+    from tests.ui.pilot import hint, table_for
+
+    game = new_game()
+    setup_player(game, tanks=[2, 2, 2, 2], money=40)
+    play(game, "act crude")
+    async with table_for(game, tmp_path, (160, 48)) as (app, pilot):
+        screen = app.screen
+        option_list = screen.query_one("#moves", MoveList)
+        wanted = next(i for i, m in enumerate(screen.shown_moves) if isinstance(m, M.Buy))
+        index = next(
+            i
+            for i in range(option_list.option_count)
+            if option_list.get_option_at_index(i).id == f"m{screen.listing}-{wanted}"
+        )
+        option_list.highlighted = index
+        await pilot.pause()
+        text = hint(app)
+        assert "Costs $" in text and "$40 → $" in text and "In: 1 × " in text
+        assert format_move(screen.shown_moves[wanted]).startswith("buy C-")
