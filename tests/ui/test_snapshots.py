@@ -180,3 +180,27 @@ def test_cards_on_the_table(snap_compare, tmp_path, size):
         await pilot.pause()
 
     assert snap_compare(table_app(tmp_path, players=3), terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_tutorial_first_step(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        pilot.app.start_tutorial(seed=5)  # the person places Tanks first on this seed
+        await pilot.pause()
+        pilot.app.screen.query_one("#prompt").cursor_blink = False
+        await pilot.pause()
+
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_scores_chart(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await _opening(pilot, extra=["act crude", "buy C-OC#1", "done", "end"])
+        await pilot.press("f6")
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+
+    assert snap_compare(table_app(tmp_path, players=2), terminal_size=SIZES[size], run_before=run_before)
