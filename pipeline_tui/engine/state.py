@@ -13,6 +13,7 @@ import msgspec
 from ..data.components import UPGRADE_CODES
 
 Barrel = tuple[int, int]  # (colour, grade)
+_FAMILY_INDEX = {code: i for i, code in enumerate(UPGRADE_CODES)}  # level() runs in every listing
 
 
 class Stage(StrEnum):
@@ -72,7 +73,7 @@ class PlayerState(msgspec.Struct):
     worker: str = ""  # where the worker stands this round ("" = beside the board)
 
     def level(self, family: str) -> int:
-        return self.upgrades[UPGRADE_CODES.index(family)]
+        return self.upgrades[_FAMILY_INDEX[family]]
 
     def free_space(self, grade: int) -> int:
         return 2 * self.tanks[grade] - sum(self.oil[grade])
@@ -171,3 +172,14 @@ _DECODER = msgspec.msgpack.Decoder(State)
 def clone_state(state: State) -> State:
     """An independent deep copy of a state."""
     return _DECODER.decode(_ENCODER.encode(state))
+
+
+def freeze_state(state: State) -> bytes:
+    """A state as msgpack bytes: a snapshot that later moves cannot change. Encoding is the
+    cheaper half of a clone, so a snapshot that may never be read back is kept this way."""
+    return _ENCODER.encode(state)
+
+
+def thaw_state(frozen: bytes) -> State:
+    """A new state from a snapshot made by :func:`freeze_state`."""
+    return _DECODER.decode(frozen)
