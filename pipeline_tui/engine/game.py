@@ -101,8 +101,23 @@ class Game:
         played without checking it again: the listing holds exactly the moves the checks
         accept (the property tests compare the two at every state of their games)."""
         legal = self._legal
-        self._push(move, check=legal is None or move not in legal)
-        self._redo.clear()
+        if legal is None or move not in legal:
+            self._push(move, check=True)
+        else:  # _push(move, check=False) and _record inlined: bots and random games come here
+            state = self.state
+            t = state.turn
+            turn = tuple.__new__(
+                Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
+            )
+            rules.apply_trusted(state, move)
+            moves = self.moves
+            moves.append(move)
+            self.entries.append(tuple.__new__(LogEntry, (move, turn)))
+            self._legal = None
+            if len(moves) % CHECKPOINT_EVERY == 0:
+                self._checkpoints[len(moves)] = freeze_state(state)
+        if self._redo:
+            self._redo.clear()
 
     def play(self, text: str) -> Move:
         """Parse a move in text notation and play it; returns the move."""

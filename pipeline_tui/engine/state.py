@@ -60,7 +60,7 @@ class PlayerState(msgspec.Struct):
     end_penalties: int = 0  # Penalty markers taken for incomplete Contracts at the game's end
     tanks: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])  # per Tank Farm row
     oil: list[list[int]] = msgspec.field(  # [grade][colour] barrels in the Tank Farm
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+        default_factory=lambda: [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     )
     tiles: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (id, x, y, rot)
     machines: list[tuple[int, int]] = msgspec.field(default_factory=list)  # covered cells
@@ -110,7 +110,7 @@ class TurnState(msgspec.Struct):
     run_y: int = 0
     runs: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (x, y, k, from)
     fresh: list[list[int]] = msgspec.field(  # [grade][colour] barrels made by this run
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+        default_factory=lambda: [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     )
     hand_tile: int = -1  # a Pipe tile waiting to be placed
     hand_machine: bool = False  # a Machine waiting to be placed
