@@ -366,7 +366,7 @@ class TableScreen(Screen):
         if self.error is not None:
             out.append_text(self.error)
             out.append("\n")
-        summary = self._summary_now()
+        summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
             out.append(summary, style="bold")
             out.append("\n")
@@ -469,7 +469,7 @@ class TableScreen(Screen):
         line = turn_summary(game, *turn)
         rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     = ", subsequent_indent="       ")
         self.summaries[turn[1]] = (line, [Text(row, style="italic") for row in rows])
-        if not self.policy.deferred:  # a shared table's hint keeps its "Bo played" line
+        if self.policy.summary_in_hint:  # a shared table's hint keeps its "Bo played" line
             self.message = Text(line, style="bold")
 
     def _summary_now(self) -> str | None:
