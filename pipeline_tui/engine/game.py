@@ -2,7 +2,8 @@
 
 Every state is ``fold(apply, moves, initial_state(setup))``. Undo pops the last move and rebuilds
 the state from the nearest checkpoint (a snapshot kept every ``CHECKPOINT_EVERY`` moves), which
-keeps undo cheap without copying the state on every move.
+keeps undo cheap without copying the state on every move. Checkpoints are kept encoded (msgpack
+bytes): most are never read back, and encoding is the cheaper half of a copy.
 
 The game also owns its history: each move's :class:`LogEntry` says which seat made it and in
 which turn, so who moved, where each Round and turn starts, and whether a seat may take its
@@ -27,7 +28,7 @@ from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
-from .state import State, clone_state
+from .state import State, clone_state, freeze_state, thaw_state
 
 CHECKPOINT_EVERY = 32
 NOTHING_TO_UNDO = "Undo: there is no move to take back"
@@ -71,7 +72,8 @@ class Game:
         self.moves: list[Move] = []
         self.entries: list[LogEntry] = []  # one per move of the log
         self._redo: list[Move] = []
-        self._checkpoints: dict[int, State] = {0: clone_state(self.state)}
+        self._first_round = (self.state.year, self.state.round)  # Year and Round before any move
+        self._checkpoints: dict[int, bytes] = {0: freeze_state(self.state)}
         self._legal: list[Move] | None = None
         for index, move in enumerate(moves):
             try:
@@ -102,8 +104,23 @@ class Game:
         played without checking it again: the listing holds exactly the moves the checks
         accept (the property tests compare the two at every state of their games)."""
         legal = self._legal
-        self._push(move, check=legal is None or move not in legal)
-        self._redo.clear()
+        if legal is None or move not in legal:
+            self._push(move, check=True)
+        else:  # _push(move, check=False) and _record inlined: bots and random games come here
+            state = self.state
+            t = state.turn
+            turn = tuple.__new__(
+                Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
+            )
+            rules.apply_trusted(state, move)
+            moves = self.moves
+            moves.append(move)
+            self.entries.append(tuple.__new__(LogEntry, (move, turn)))
+            self._legal = None
+            if len(moves) % CHECKPOINT_EVERY == 0:
+                self._checkpoints[len(moves)] = freeze_state(state)
+        if self._redo:
+            self._redo.clear()
 
     def play(self, text: str) -> Move:
         """Parse a move in text notation and play it; returns the move."""
@@ -127,11 +144,13 @@ class Game:
         self._record(move, turn)
 
     def _record(self, move: Move, turn: Turn) -> None:
-        self.moves.append(move)
-        self.entries.append(LogEntry(move, turn))
+        moves = self.moves
+        moves.append(move)
+        # tuple.__new__ skips the NamedTuple's Python-level __new__, as in Turn.of
+        self.entries.append(tuple.__new__(LogEntry, (move, turn)))
         self._legal = None
-        if len(self.moves) % CHECKPOINT_EVERY == 0:
-            self._checkpoints[len(self.moves)] = clone_state(self.state)
+        if len(moves) % CHECKPOINT_EVERY == 0:
+            self._checkpoints[len(moves)] = freeze_state(self.state)
 
     def undo(self) -> Move | None:
         """Take back the last move (it can be redone); ``None`` if there is nothing to undo."""
@@ -159,7 +178,7 @@ class Game:
         for index in [i for i in self._checkpoints if i > count]:
             del self._checkpoints[index]
         base = max(self._checkpoints)
-        state = clone_state(self._checkpoints[base])
+        state = thaw_state(self._checkpoints[base])
         for move in self.moves[base:]:
             rules.apply_trusted(state, move)
         self.state = state
@@ -174,7 +193,8 @@ class Game:
         other.moves = list(self.moves)
         other.entries = list(self.entries)
         other._redo = list(self._redo)
-        other._checkpoints = dict(self._checkpoints)  # checkpoint states are never mutated
+        other._first_round = self._first_round
+        other._checkpoints = dict(self._checkpoints)  # bytes: never mutated
         other._legal = None
         return other
 
@@ -189,7 +209,7 @@ class Game:
                 ).format(n=len(self.moves), count=count)
             )
         base = max(i for i in self._checkpoints if i <= count)
-        state = clone_state(self._checkpoints[base])
+        state = thaw_state(self._checkpoints[base])
         for move in self.moves[base:count]:
             rules.apply_trusted(state, move)
         return state
@@ -207,8 +227,7 @@ class Game:
     def round_starts(self) -> list[tuple[int, int, int]]:
         """(position, Year, Round) where each Round begins: the number of moves before its first
         one. The Round the game is in now counts, once it has begun; a finished game's does not."""
-        first = self._checkpoints[0]
-        starts = [(0, first.year, first.round)]
+        starts = [(0, *self._first_round)]
         rounds = [(n, e.turn.year, e.turn.round) for n, e in enumerate(self.entries)]
         if not self.state.over:
             rounds.append((len(self.entries), self.state.year, self.state.round))

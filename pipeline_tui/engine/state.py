@@ -13,6 +13,7 @@ import msgspec
 from ..data.components import UPGRADE_CODES
 
 Barrel = tuple[int, int]  # (colour, grade)
+_FAMILY_INDEX = {code: i for i, code in enumerate(UPGRADE_CODES)}  # level() runs in every listing
 
 
 class Stage(StrEnum):
@@ -59,7 +60,7 @@ class PlayerState(msgspec.Struct):
     end_penalties: int = 0  # Penalty markers taken for incomplete Contracts at the game's end
     tanks: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])  # per Tank Farm row
     oil: list[list[int]] = msgspec.field(  # [grade][colour] barrels in the Tank Farm
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+        default_factory=lambda: [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     )
     tiles: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (id, x, y, rot)
     machines: list[tuple[int, int]] = msgspec.field(default_factory=list)  # covered cells
@@ -72,7 +73,7 @@ class PlayerState(msgspec.Struct):
     worker: str = ""  # where the worker stands this round ("" = beside the board)
 
     def level(self, family: str) -> int:
-        return self.upgrades[UPGRADE_CODES.index(family)]
+        return self.upgrades[_FAMILY_INDEX[family]]
 
     def free_space(self, grade: int) -> int:
         return 2 * self.tanks[grade] - sum(self.oil[grade])
@@ -109,7 +110,7 @@ class TurnState(msgspec.Struct):
     run_y: int = 0
     runs: list[tuple[int, int, int, int]] = msgspec.field(default_factory=list)  # (x, y, k, from)
     fresh: list[list[int]] = msgspec.field(  # [grade][colour] barrels made by this run
-        default_factory=lambda: [[0, 0, 0] for _ in range(4)]
+        default_factory=lambda: [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     )
     hand_tile: int = -1  # a Pipe tile waiting to be placed
     hand_machine: bool = False  # a Machine waiting to be placed
@@ -171,3 +172,14 @@ _DECODER = msgspec.msgpack.Decoder(State)
 def clone_state(state: State) -> State:
     """An independent deep copy of a state."""
     return _DECODER.decode(_ENCODER.encode(state))
+
+
+def freeze_state(state: State) -> bytes:
+    """A state as msgpack bytes: a snapshot that later moves cannot change. Encoding is the
+    cheaper half of a clone, so a snapshot that may never be read back is kept this way."""
+    return _ENCODER.encode(state)
+
+
+def thaw_state(frozen: bytes) -> State:
+    """A new state from a snapshot made by :func:`freeze_state`."""
+    return _DECODER.decode(frozen)

@@ -34,6 +34,7 @@ class HotSeat:
     plays_bots = True  # the computer seats move here
     autosaves = True
     deferred = False  # redraw once the loop has sent what is ready, the move list a frame later
+    summary_in_hint = True  # a summarised turn shows in the hint too, not only in the log
     prompt = True  # the move prompt is shown
     blink = True  # and its cursor blinks
     moves_title = N_("Moves")  # English, translated where shown (as are the bindings')
@@ -106,6 +107,9 @@ class SharedSeat(HotSeat):
     plays_bots = False
     autosaves = False
     deferred = True
+    # The hint keeps its height as turns pass (a taller hint lays every session's screen out
+    # again); the summaries go to the Move log, whose rows come in with the moves.
+    summary_in_hint = False
     # A blinking cursor repaints the prompt twice a second, which over SSH is a stream of output
     # and CPU in every session while nothing happens at the table.
     blink = False
@@ -149,9 +153,9 @@ class SharedSeat(HotSeat):
         return None
 
     def summarises(self, seat: int) -> bool:
-        """None yet: at a shared table a summary row in the log cost layouts per move (the
-        layout-count test of tests/server/test_remote.py), so shared tables wait for that."""
-        return False
+        """Every other seat's turn, computer or person (issue 14 point 5); a spectator's, every
+        seat's."""
+        return seat != self.screen.game.seat
 
     def hint(self, move) -> Text | None:
         """Whose turn it is, when it is not yours."""

@@ -393,7 +393,7 @@ class TableScreen(Screen):
         if self.error is not None:
             out.append_text(self.error)
             out.append("\n")
-        summary = self._summary_now()
+        summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
             out.append(summary, style="bold")
             out.append("\n")
@@ -505,7 +505,7 @@ class TableScreen(Screen):
             return
         self.summaries[turn[1]] = self._summary_lines(*turn)
         self.summarised[turn[1]] = turn[0]
-        if not self.policy.deferred:  # a shared table's hint keeps its "Bo played" line
+        if self.policy.summary_in_hint:  # a shared table's hint keeps its "Bo played" line
             self.message = Text(self.summaries[turn[1]][0], style="bold")
 
     def _summary_lines(self, start: int, end: int) -> tuple[str, list[Text]]:

@@ -713,3 +713,34 @@ async def test_a_table_list_that_arrives_as_the_lobby_is_taken_down_is_dropped(s
         release.set()
         await worker.wait()
         assert worker.error is None
+
+
+async def test_another_seats_turn_is_summarised_in_the_log(served, layouts):
+    """Issue 14 point 5: each finished turn of another seat is summarised in one line in the
+    watcher's Move log (a person's here: bob plays seat 1 by hand), without a layout."""
+    from pipeline_tui.summary import turn_summary
+    from pipeline_tui.ui.widgets import MoveLog
+
+    hub, sock = served
+    async with alice_at_a_new_table(hub, sock) as (app, pilot, screen, seats):
+        table = hub.service.tables["t1"]
+        while len(table.game.moves) < 10:  # the log's scrollbar has come (a layout, once)
+            count = len(table.game.moves)
+            await seats[table.game.current_player].move("t1", format_move(table.game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+        await pilot.pause(0.2)
+        layouts.clear()
+        while not (screen.game.movers()[10:].count(1) and screen.game.current_player != 1):
+            game = table.game
+            count = len(game.moves)
+            await seats[game.current_player].move("t1", format_move(game.legal_moves()[0]))
+            await pilot_until(pilot, lambda: len(screen.game.moves) == count + 1, "the move")
+        await pilot.pause()
+        movers = screen.game.movers()
+        theirs = [n for n, seat in enumerate(movers) if seat == 1 and n >= 10]
+        line = turn_summary(screen.game, theirs[0], theirs[-1] + 1)
+        log = [text.plain for text in screen.query_one(MoveLog).lines]
+        assert f"= {line}" in " ".join(row.strip() for row in log)
+        assert max(len(row) for row in log) <= 60  # the log does not scroll sideways
+        assert not [text for text in log if text.startswith("     = " + screen.game.state.players[0].name)]
+        assert not layouts  # the summary's rows came in with the moves, in the same frame

@@ -209,13 +209,15 @@ def apply_move(state: State, move: M.Move) -> None:
     if why is not None:
         raise IllegalMove(why)
     _RULES.get(type(move), _NOT_A_MOVE)[1](state, move)
-    settle_grants(state)
+    if state.turn.grants:  # settle_grants has nothing to drop otherwise
+        settle_grants(state)
 
 
 def apply_trusted(state: State, move: M.Move) -> None:
     """Play a move known to be legal (replaying a validated log, bots), skipping the check."""
     _RULES.get(type(move), _NOT_A_MOVE)[1](state, move)
-    settle_grants(state)
+    if state.turn.grants:  # settle_grants has nothing to drop otherwise
+        settle_grants(state)
 
 
 def _action_moves(state: State) -> list[M.Move]:

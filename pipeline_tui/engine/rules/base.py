@@ -155,4 +155,4 @@ def reset_action(t: TurnState, action: str) -> None:
     t.gov_space = -1
     t.gov_bought = 0
     t.runs = []
-    t.fresh = [[0, 0, 0] for _ in range(4)]
+    t.fresh = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]

@@ -129,7 +129,7 @@ def do_end_action(state: State, m: M.EndAction) -> None:
     t.stage = MACHINE if t.action == A.MACHINES_PHASE else WORK
     t.action = ""
     t.runs = []
-    t.fresh = [[0, 0, 0] for _ in range(4)]
+    t.fresh = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
 
 
 # --- Candidate moves --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .. import moves as M
 from ..state import PlayerState, State
 from . import contracts, machines, refining, shops, turns, upgrades
 from .base import A, ACTION, SETUP, WORK, current, edition, market_rows, n_players, network
-from .cross import CROSS_ACTIONS, cross_distance, secondary_cost
+from .cross import CROSS_ACTIONS, cross_cell, secondary_cost
 from .machines import machines_run_cost
 from .refining import refine_cost, run_scope
 
@@ -110,8 +110,10 @@ def _between_actions(state: State) -> list[M.Move]:
     if work and t.mains == 1 and t.last_cross and not t.secondary:
         reach = 2 if player.level("HR") >= 2 else 1
         if player.money >= secondary_cost(player):
+            ax, ay = cross_cell(state, t.last_cross)
             for move in _SECONDARY_MOVES:
-                if 0 < cross_distance(state, t.last_cross, move.action) <= reach:
+                bx, by = cross_cell(state, move.action)
+                if 0 < abs(ax - bx) + abs(ay - by) <= reach:  # cross_distance
                     out.append(move)
     if player.machines and _machines_may_run(state, player):
         out.append(_RUN_MACHINES)
@@ -175,7 +177,8 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
                 for used in range(grade, 4):
                     if oil[used][colour] > 0:
                         out.append(M.Deliver(contract=ci, need=ni, grade=used))
-    total = sum(oil[0]) + sum(oil[1]) + sum(oil[2]) + sum(oil[3])
+    o0, o1, o2, o3 = oil
+    total = o0[0] + o0[1] + o0[2] + o1[0] + o1[1] + o1[2] + o2[0] + o2[1] + o2[2] + o3[0] + o3[1] + o3[2]
     if total < _SMALLEST_ORDER:
         return out
     at_least: list[list[int]] = []  # barrels of each colour at each grade or above, when needed
@@ -224,15 +227,20 @@ def _market_moves(state: State) -> list[M.Move]:
         space = 2 * player.tanks[row.grade] - sum(oil[row.grade])
         bonus = refined_bonus if row.market != "C" and row.grade > 0 else 0
         positions = row.slots[n]
+        sellable: list[tuple[int, int]] | None = None  # (grade, colour) the row takes, worked out once
         for slot, colour in enumerate(state.markets[index]):
             if colour >= 0:
                 if space >= 1 and money >= row.prices[positions[slot]] + bonus:
                     out.append(M.Buy(row=row.code, slot=slot))
             elif not t.bought:
-                for grade in range(row.grade, 4):
-                    for c in range(3):
-                        if oil[grade][c] > 0 and (c == row.colour or (row.market != "C" and any_colour)):
-                            out.append(M.Sell(row=row.code, slot=slot, colour=c, grade=grade))
+                if sellable is None:
+                    sellable = [
+                        (grade, c)
+                        for grade in range(row.grade, 4)
+                        for c in range(3)
+                        if oil[grade][c] > 0 and (c == row.colour or (row.market != "C" and any_colour))
+                    ]
+                out += [M.Sell(row=row.code, slot=slot, colour=c, grade=grade) for grade, c in sellable]
     return out
 
 

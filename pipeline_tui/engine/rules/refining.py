@@ -66,13 +66,20 @@ def gov_step_cost(bought: int) -> int:
 
 
 def run_scope(state: State) -> list[Pipeline]:
-    """The Pipelines the run in progress may use."""
+    """The Pipelines the run in progress may use (a list shared between calls: read it only)."""
     t = state.turn
     net = network(current(state))
     match t.action:
         case A.NETWORK:
             tile = net.tile_of((t.run_x, t.run_y))
-            return [p for p in net.through_tile(tile) if not p.machines] if tile is not None else []
+            if tile is None:
+                return []
+            # the same for every listing of the run: kept with the (never changed) map
+            key = f"run scope {tile}"
+            scope = net.derived.get(key)
+            if scope is None:
+                scope = net.derived[key] = [p for p in net.through_tile(tile) if not p.machines]
+            return scope
         case A.MACHINE:
             return net.attached_to((t.run_x, t.run_y))
         case A.MACHINES_PHASE | A.MACHINES_EARLY:
