@@ -340,7 +340,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .ai import bot_kind
-    from .ai.arena import report, run_games, summarise
+    from .ai.arena import economy_report, report, run_games, summarise
 
     try:
         bots = [bot_kind(b) for b in args.bots.split(",")]
@@ -368,6 +368,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     )
     for line in report(summarise(records)):
         _out(line)
+    _out()
+    for line in economy_report(records):
+        _out(line)
     if args.balance:
         from .ai.balance import balance_report
 
@@ -379,7 +382,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
-    from .ai.arena import ladder_report, round_robin
+    from .ai.arena import economy_report, ladder_report, round_robin
 
     if args.players != 2:
         raise CliError("--round-robin plays 2-player games (leave out --players or give 2)")
@@ -403,6 +406,9 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
         f"component edition {args.edition}"
     )
     for line in ladder_report(pairings):
+        _out(line)
+    _out()
+    for line in economy_report([r for p in pairings for r in p.records]):
         _out(line)
     _out(f"total time {time.perf_counter() - started:.1f} s")
     return 0
@@ -577,15 +583,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         default="heuristic,random",
-        help="one bot per seat, cycled to fill the seats: easy (random), normal (heuristic), hard (search)",
+        help="one bot per seat, cycled to fill the seats: easy (random), normal (heuristic), hard (search), expert",
     )
     p.add_argument("--jobs", type=_positive, default=1, help="processes to play in (at most 2 is wise)")
-    p.add_argument("--seconds", type=float, default=None, help="search bot: time per turn")
+    p.add_argument("--seconds", type=float, default=None, help="search and expert bots: time per turn")
     p.add_argument(
         "--samples",
         type=_positive,
         default=None,
-        help="search bot: rollouts per turn (reproducible, instead of --seconds)",
+        help="search and expert bots: rollouts per turn (reproducible, instead of --seconds)",
     )
     p.add_argument(
         "--balance", action="store_true", help="also what winners do, score spread and each plan's win rate"

@@ -7,7 +7,7 @@ it plays now. The heuristic and search bots plan whole turns and keep the plan, 
 moves one per call while the table is as the plan expects (otherwise they plan again). A bot is
 safe to call from any thread; share one between seats or tables and it only replans more.
 ``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds;
-players meet them as difficulty levels (``LEVELS``: easy, normal, hard), see :func:`bot_kind`.
+players meet them as difficulty levels (``LEVELS``: easy, normal, hard, expert), see :func:`bot_kind`.
 ``bot.advise(game)`` is a hint: the move the bot would play for the seat to act, with a line
 saying why; ``STRONGEST`` names the kind a hint asks.
 """
@@ -20,16 +20,17 @@ from dataclasses import dataclass, field
 from ..engine import moves as M
 from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
 from ..i18n import _
-from . import evaluate as evaluation, heuristic, search
+from . import evaluate as evaluation, expert, heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # the bot kinds
-STRONGEST = SeatKind.SEARCH.value  # the kind a hint asks: the strongest bot there is
-LEVELS = ("easy", "normal", "hard")  # what players call KINDS, in the same order
+STRONGEST = SeatKind.EXPERT.value  # the kind a hint asks: the strongest bot there is
+LEVELS = ("easy", "normal", "hard", "expert")  # what players call KINDS, in the same order
 LEVEL_LINES = (
     "plays any legal move at random",
     "plays the turn that looks best for it now",
     "tries its best turns against what the others do next (about 1 s a turn)",
+    "plans Machines, Contracts and Orders and searches the hidden stacks (about 1 s a turn)",
 )
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
@@ -101,6 +102,8 @@ class Bot:
         view = determinize(state, seat, rng)
         if self.kind == SeatKind.HEURISTIC:
             moves = heuristic.plan_turn(view, seat)
+        elif self.kind == SeatKind.EXPERT:
+            moves = expert.plan_turn(view, seat, rng, seconds=self.seconds, samples=self.samples)
         else:
             moves = search.plan_turn(view, seat, rng, seconds=self.seconds, samples=self.samples)
         plan = []

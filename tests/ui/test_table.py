@@ -335,7 +335,7 @@ async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
         await pilot.pause()
         options = app.screen.query_one("SelectOverlay", OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert labels == ["human", "bot: easy", "bot: normal", "bot: hard"]
+        assert labels == ["human", "bot: easy", "bot: normal", "bot: hard", "bot: expert"]
         await pilot.press("down", "down", "down", "enter")
         await pilot.pause()
         assert select.value == "search"

@@ -1,0 +1,257 @@
+"""The expert bot: it plans around the game's economy and searches over the hidden stacks.
+
+Its evaluation, :func:`value`, is the heuristic's (:func:`~pipeline_tui.ai.evaluate.evaluate`)
+plus what the economy will still pay. A Machine is worth its future Machine Phases: each runs
+every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
+Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
+Machine where long Pipelines meet is worth the refining it does each turn without an Action,
+less the run cost. A held Contract a Pipeline can fill is worth the rest of its pay; one it
+cannot fill counts the Penalty it will bring at the Refresh or the end of the game
+("Refresh Phase", "End of Game"). Orders on the board it can fill from its Tanks are worth
+their pay over the market's. Upgrades count by what they add to this plan: Machines levels when
+it owns Machines, Contracts & Orders levels when it holds Contracts.
+
+Its turn plans are the heuristic's, completed greedily with :func:`value` instead of
+``evaluate`` (so a Machines & Pipes Action buys a Machine and places it where it runs the most
+refining, and a Contracts Action takes what its Pipelines can fill), plus a plan that buys the
+cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
+plan on a fresh determinization of the hidden Pipe and Contract stacks (information-set Monte
+Carlo: each sample a possible deal of what the seat cannot see), lets each rival play its next
+turn as the heuristic would and then the seat its own next turn as the expert would, and scores
+the position by the seat's :func:`value` less the best rival's. The plan with the best mean
+is played. ``samples`` fixes the work (reproducible); otherwise ``seconds`` bounds it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..data import components as C
+from ..engine import moves as M
+from ..engine import Stage, State, apply_trusted, clone_state, legal_moves, network_map
+from .evaluate import SALE, evaluate, rounds_left
+from .heuristic import (
+    Plan,
+    complete_action,
+    finish_turn,
+    plan_turn as heuristic_turn,
+    resolve,
+    setup_move,
+    turn_plans,
+)
+from .view import determinize
+
+TOP_PLANS = 5  # turn plans sampled
+DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
+MAX_SAMPLES = 30  # a bound on samples a turn when only time bounds the search
+ROLLOUT_TURN_LIMIT = 12
+OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
+
+MACHINE_SHARE = 0.45  # of a Machine Phase's refining that is expected to happen each turn
+MACHINE_PHASES = 7  # at most this many future Machine Phases are counted
+MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
+MACHINE_OPTION = 12.0  # a Machine that no refining Pipeline reaches yet, over a whole game
+CONTRACT_FILL = 0.35  # of a fillable need's pay counted beyond the heuristic's estimate
+ORDER_EDGE = 0.5  # of an Order's pay over the market's counted when held barrels fill it
+UPGRADE_FIT = {"MACH": (10.0, 25.0, 10.0), "CO": (8.0, 15.0, 5.0)}  # when they fit the plan
+
+_MACHINES = C.ActionName.MACHINES.value
+
+
+def _reaches(state: State, seat: int) -> tuple[list[int], list[int], list[int]]:
+    """Per Pipeline of the seat: the grade it reaches, split into those attached to a Machine
+    and the rest; and per colour the best grade any Pipeline reaches."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    attached: list[int] = []
+    loose: list[int] = []
+    best = [0, 0, 0]
+    costs = state.refinement_costs
+    for p in network_map(player).pipelines:
+        v = p.value(eng)
+        a, b, c = costs[p.colour][0], costs[p.colour][0] + costs[p.colour][1], sum(costs[p.colour])
+        reach = 3 if v >= c else 2 if v >= b else 1 if v >= a else 0
+        best[p.colour] = max(best[p.colour], reach)
+        (attached if p.machines else loose).append(reach)
+    return attached, loose, best
+
+
+def economy(state: State, seat: int, turn_done: bool = True) -> float:
+    """What the seat's Machines, Contracts, Orders and fitting Upgrades will still pay, in
+    dollars, beyond what :func:`~pipeline_tui.ai.evaluate.evaluate` counts."""
+    if state.over:
+        return 0.0
+    player = state.players[seat]
+    left, in_year = rounds_left(state, turn_done)
+    phases = min(MACHINE_PHASES, left + (0 if turn_done else 1) - 1)
+    attached, _loose, best = _reaches(state, seat)
+    worth = 0.0
+    if player.machines:
+        run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+        gains = sorted((SALE[r] - SALE[0] for r in attached if r > 0), reverse=True)
+        per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
+        worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
+        if not gains:
+            worth += MACHINE_OPTION * max(0, left) / 18 * len(player.machines)
+    oil = player.oil
+    for held in player.contracts:
+        tile = C.contract_tile(held.tile)
+        if held.deferred or tile.kind != C.ContractKind.CONTRACT:
+            continue
+        for need, (colour, grade) in enumerate(tile.needs):
+            if held.filled[need] >= 0:
+                continue
+            held_barrel = any(oil[g][colour] for g in range(grade, 4))
+            can = held_barrel or (best[colour] >= grade and oil[0][colour] > 0)
+            if can and in_year > 0:
+                worth += CONTRACT_FILL * C.CONTRACT_PAY[grade]
+    for row in state.order_rows:
+        for tile_id in row:
+            if tile_id < 0:
+                continue
+            needs = C.contract_tile(tile_id).needs
+            spare = [r[:] for r in oil]
+            filled = True
+            for colour, grade in needs:
+                used = next((g for g in range(grade, 4) if spare[g][colour] > 0), -1)
+                if used < 0:
+                    filled = False
+                    break
+                spare[used][colour] -= 1
+            if filled:
+                edge = sum(max(0, C.ORDER_PAY[g] - SALE[g]) for _, g in needs)
+                worth += ORDER_EDGE * edge
+    h = max(0, left) / 18
+    for family, fits in UPGRADE_FIT.items():
+        plan = player.machines if family == "MACH" else player.contracts
+        if plan:
+            worth += h * sum(fits[: player.level(family)])
+    return worth
+
+
+def value(state: State, seat: int, turn_done: bool = True) -> float:
+    """The expert's worth of a position for ``seat``: ``evaluate`` plus :func:`economy`."""
+    return evaluate(state, seat, turn_done) + economy(state, seat, turn_done)
+
+
+def relative(state: State, seat: int) -> float:
+    """The seat's :func:`value` less the best rival's: what winning depends on."""
+    mine = value(state, seat)
+    others = [value(state, p.seat) for p in state.players if p.seat != seat]
+    return mine - max(others) if others else mine
+
+
+def machine_plan(state: State, seat: int) -> Plan | None:
+    """The turn that takes the Machines & Pipes Action and buys the cheapest Machine first
+    (placed where :func:`value` likes it best), then completes the Action and the turn."""
+    if state.turn.stage != Stage.WORK or state.turn.mains:
+        return None
+    action = next(
+        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _MACHINES),
+        None,
+    )
+    if action is None:
+        return None
+    st = clone_state(state)
+    moves: list[M.Move] = []
+    apply_trusted(st, action)
+    moves.append(action)
+    buys = [m for m in legal_moves(st) if type(m) is M.BuyMachine]
+    if not buys:
+        return None
+    buy = min(buys, key=lambda m: m.shop_row)
+    apply_trusted(st, buy)
+    moves.append(buy)
+    resolve(st, seat, moves, value)
+    complete_action(st, seat, moves, value)
+    finish_turn(st, seat, moves, value)
+    return Plan(moves, value(st, seat), st)
+
+
+def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
+    """The turn plans worth sampling, best first by :func:`value`, each ending the turn."""
+    plans = turn_plans(state, seat, wide=True, value=value)
+    extra = machine_plan(state, seat)
+    if extra is not None:
+        plans.append(extra)
+    plans.sort(key=lambda p: -p.value)
+    out: list[list[M.Move]] = []
+    seen: set[tuple[M.Move, ...]] = set()
+    for plan in plans:
+        key = tuple(plan.moves)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(plan.moves + [M.EndTurn()])
+        if len(out) >= TOP_PLANS:
+            break
+    if extra is not None and extra.moves + [M.EndTurn()] not in out:
+        out[-1] = extra.moves + [M.EndTurn()]
+    return out
+
+
+def _own_turn(state: State, seat: int) -> list[M.Move]:
+    plans = turn_plans(state, seat, wide=False, value=value)
+    return plans[0].moves + [M.EndTurn()]
+
+
+def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
+    sim = determinize(state, seat, rng)
+    for move in moves:
+        apply_trusted(sim, move)
+    own = 0
+    for _ in range(ROLLOUT_TURN_LIMIT):
+        if sim.over:
+            break
+        player = sim.turn.player
+        mine = player == seat
+        if mine and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
+            if own >= OWN_TURNS:
+                break
+            own += 1
+        if sim.turn.stage == Stage.SETUP:
+            turn = [setup_move(sim)]
+        elif mine:
+            turn = _own_turn(sim, seat)
+        else:
+            turn = heuristic_turn(sim, player, wide=False)
+        for move in turn:
+            apply_trusted(sim, move)
+    return relative(sim, seat)
+
+
+def plan_turn(
+    state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
+) -> list[M.Move]:
+    """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
+    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    if state.turn.stage == Stage.SETUP:
+        return [setup_move(state)]
+    started = time.perf_counter()
+    arms = candidate_plans(state, seat)
+    if len(arms) == 1:
+        return arms[0]
+    limit = samples if samples is not None else MAX_SAMPLES
+    deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
+    totals = [0.0] * len(arms)
+    counts = [0] * len(arms)
+    low, high = math.inf, -math.inf
+    for n in range(limit):
+        if deadline is not None and n >= 1 and time.perf_counter() > deadline:
+            break
+        if n < len(arms):
+            arm = n
+        else:
+            scale = max(1.0, high - low)
+            arm = max(
+                range(len(arms)),
+                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(n) / counts[a]),
+            )
+        reward = _rollout(state, seat, arms[arm], rng)
+        low, high = min(low, reward), max(high, reward)
+        totals[arm] += reward
+        counts[arm] += 1
+    best = max((a for a in range(len(arms)) if counts[a]), key=lambda a: totals[a] / counts[a])
+    return arms[best]
