@@ -19,18 +19,18 @@ from dataclasses import dataclass, field
 
 from ..engine import moves as M
 from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
-from ..i18n import _
+from ..i18n import N_, _
 from . import evaluate as evaluation, expert, heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
 KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # the bot kinds
 STRONGEST = SeatKind.EXPERT.value  # the kind a hint asks: the strongest bot there is
 LEVELS = ("easy", "normal", "hard", "expert")  # what players call KINDS, in the same order
-LEVEL_LINES = (
-    "plays any legal move at random",
-    "plays the turn that looks best for it now",
-    "tries its best turns against what the others do next (about 1 s a turn)",
-    "plans Machines, Contracts and Orders and searches the hidden stacks (about 1 s a turn)",
+LEVEL_LINES = (  # marked for translation; shown translated where the levels are listed
+    N_("plays any legal move at random"),
+    N_("plays the turn that looks best for it now"),
+    N_("tries its best turns against what the others do next (about 1 s a turn)"),
+    N_("plans Machines, Contracts and Orders and searches the hidden stacks (about 1 s a turn)"),
 )
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)

@@ -5,16 +5,18 @@ plus what the economy will still pay. A Machine is worth its future Machine Phas
 every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
 Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
 Machine where long Pipelines meet is worth the refining it does each turn without an Action,
-less the run cost. A held Contract a Pipeline can fill is worth the rest of its pay; one it
-cannot fill counts the Penalty it will bring at the Refresh or the end of the game
-("Refresh Phase", "End of Game"). Orders on the board it can fill from its Tanks are worth
-their pay over the market's. Upgrades count by what they add to this plan: Machines levels when
-it owns Machines, Contracts & Orders levels when it holds Contracts.
+less the run cost. Orders on the board it can fill from its Tank Farm are worth their pay over
+the market's ("Fulfilling Contracts and Orders": an Order pays $30/$45/$55 a barrel, more than
+a market slot). Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
+(counting them higher made it take Contracts it then failed, measured). Only refining that
+will happen counts: a Machine no refining Pipeline reaches, or an Upgrade bought for a plan,
+adds nothing (valuing those made it buy Machines that never paid, measured); Machines II shows
+in the lower run cost.
 
 Its turn plans are the heuristic's, completed greedily with :func:`value` instead of
-``evaluate`` (so a Machines & Pipes Action buys a Machine and places it where it runs the most
-refining, and a Contracts Action takes what its Pipelines can fill), plus a plan that buys the
-cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
+``evaluate`` (so a Machines & Pipes Action buys a Machine when its runs pay and places it
+where it runs the most refining, and deliveries and Orders are made when they pay), plus a plan
+that buys the cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
 plan on a fresh determinization of the hidden Pipe and Contract stacks (information-set Monte
 Carlo: each sample a possible deal of what the seat cannot see), lets each rival play its next
 turn as the heuristic would and then the seat its own next turn as the expert would, and scores
@@ -52,61 +54,42 @@ OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 MACHINE_SHARE = 0.45  # of a Machine Phase's refining that is expected to happen each turn
 MACHINE_PHASES = 7  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
-MACHINE_OPTION = 12.0  # a Machine that no refining Pipeline reaches yet, over a whole game
-CONTRACT_FILL = 0.35  # of a fillable need's pay counted beyond the heuristic's estimate
 ORDER_EDGE = 0.5  # of an Order's pay over the market's counted when held barrels fill it
-UPGRADE_FIT = {"MACH": (10.0, 25.0, 10.0), "CO": (8.0, 15.0, 5.0)}  # when they fit the plan
 
 _MACHINES = C.ActionName.MACHINES.value
 
 
-def _reaches(state: State, seat: int) -> tuple[list[int], list[int], list[int]]:
-    """Per Pipeline of the seat: the grade it reaches, split into those attached to a Machine
-    and the rest; and per colour the best grade any Pipeline reaches."""
+def _attached_reaches(state: State, seat: int) -> list[int]:
+    """The grade each of the seat's Pipelines attached to a Machine reaches from Crude
+    (``rules.highest_grade_from_crude``, with the Engineering bonus in the Pipeline's value)."""
     player = state.players[seat]
     eng = player.level("ENG")
-    attached: list[int] = []
-    loose: list[int] = []
-    best = [0, 0, 0]
-    costs = state.refinement_costs
+    out = []
     for p in network_map(player).pipelines:
-        v = p.value(eng)
-        a, b, c = costs[p.colour][0], costs[p.colour][0] + costs[p.colour][1], sum(costs[p.colour])
-        reach = 3 if v >= c else 2 if v >= b else 1 if v >= a else 0
-        best[p.colour] = max(best[p.colour], reach)
-        (attached if p.machines else loose).append(reach)
-    return attached, loose, best
+        if p.machines:
+            costs = state.refinement_costs[p.colour]
+            v = p.value(eng)
+            steps = (costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
+            out.append(sum(1 for step in steps if v >= step))
+    return out
 
 
 def economy(state: State, seat: int, turn_done: bool = True) -> float:
-    """What the seat's Machines, Contracts, Orders and fitting Upgrades will still pay, in
+    """What the seat's Machines and the Orders it can fill will still pay, in
     dollars, beyond what :func:`~pipeline_tui.ai.evaluate.evaluate` counts."""
     if state.over:
         return 0.0
     player = state.players[seat]
-    left, in_year = rounds_left(state, turn_done)
+    left, _in_year = rounds_left(state, turn_done)
     phases = min(MACHINE_PHASES, left + (0 if turn_done else 1) - 1)
-    attached, _loose, best = _reaches(state, seat)
+    attached = _attached_reaches(state, seat)
     worth = 0.0
     if player.machines:
         run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
         gains = sorted((SALE[r] - SALE[0] for r in attached if r > 0), reverse=True)
         per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
         worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
-        if not gains:
-            worth += MACHINE_OPTION * max(0, left) / 18 * len(player.machines)
     oil = player.oil
-    for held in player.contracts:
-        tile = C.contract_tile(held.tile)
-        if held.deferred or tile.kind != C.ContractKind.CONTRACT:
-            continue
-        for need, (colour, grade) in enumerate(tile.needs):
-            if held.filled[need] >= 0:
-                continue
-            held_barrel = any(oil[g][colour] for g in range(grade, 4))
-            can = held_barrel or (best[colour] >= grade and oil[0][colour] > 0)
-            if can and in_year > 0:
-                worth += CONTRACT_FILL * C.CONTRACT_PAY[grade]
     for row in state.order_rows:
         for tile_id in row:
             if tile_id < 0:
@@ -123,11 +106,6 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
             if filled:
                 edge = sum(max(0, C.ORDER_PAY[g] - SALE[g]) for _, g in needs)
                 worth += ORDER_EDGE * edge
-    h = max(0, left) / 18
-    for family, fits in UPGRADE_FIT.items():
-        plan = player.machines if family == "MACH" else player.contracts
-        if plan:
-            worth += h * sum(fits[: player.level(family)])
     return worth
 
 
