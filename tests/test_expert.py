@@ -12,7 +12,7 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import network_map
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
-from pipeline_tui.engine.state import HeldContract, Stage
+from pipeline_tui.engine.state import Stage
 
 
 def _setup(kinds: list[str], seed: int) -> GameSetup:
@@ -73,39 +73,32 @@ def test_the_expert_never_makes_an_illegal_move_over_a_whole_game(seed):
     assert len(game.scores()) == 2
 
 
-def _hold_contract(game: Game, seat: int) -> int:
-    """Give ``seat`` a Contract from below a stack, with a barrel in its Tank Farm for each need
-    (a position built to deliver); returns the tile."""
+def _fill_an_order(game: Game, seat: int) -> int:
+    """Put in ``seat``'s Tank Farm the barrels one Order on the board needs (a position built
+    to fulfil it); returns the Order tile."""
     state = game.state
-    stack = next(s for s in state.contract_stacks if len(s) > 1)
-    tile = stack.pop(0)
-    needs = C.contract_tile(tile).needs
+    tile = next(t for row in state.order_rows for t in row if t >= 0)
     player = state.players[seat]
-    player.contracts.append(HeldContract(tile=tile, filled=[-1] * len(needs)))
-    for colour, grade in needs:
+    for colour, grade in C.contract_tile(tile).needs:
         player.oil[grade][colour] += 1
         player.tanks[grade] = max(player.tanks[grade], sum(player.oil[grade]))
     return tile
 
 
-def test_the_expert_delivers_to_a_contract_it_can_fill():
+def test_the_expert_fulfils_an_order_it_can_fill():
     game = _played(6, 70)
     seat = game.current_player
-    _hold_contract(game, seat)
+    _fill_an_order(game, seat)
     moves = _turn(game, ai.make_bot("expert", samples=4))
-    assert any(type(m) is M.Deliver for m in moves), moves
+    assert any(type(m) is M.FulfilOrder for m in moves), moves
 
 
-def test_a_machine_where_long_pipelines_meet_is_worth_its_future_runs():
-    game = _played(6, 70)
-    state = game.state
-    seat = game.current_player
-    player = state.players[seat]
-    before = expert.economy(state, seat)
-    cells = sorted(network_map(player).cells)
-    best = max((expert.economy(_with_machine(game, seat, cell).state, seat), cell) for cell in cells)
-    assert best[0] > before
-    assert expert.value(_with_machine(game, seat, best[1]).state, seat) > expert.value(state, seat)
+def _refining(game: Game) -> Game:
+    """The same table where every Pipeline of 1 segment reaches Low, 2 Mid and 3 High: long
+    Pipelines that a Machine can run."""
+    table = game.clone()
+    table.state.refinement_costs = [[1, 1, 1] for _ in range(3)]
+    return table
 
 
 def _with_machine(game: Game, seat: int, cell: tuple[int, int]) -> Game:
@@ -114,9 +107,36 @@ def _with_machine(game: Game, seat: int, cell: tuple[int, int]) -> Game:
     return table
 
 
-def test_the_expert_buys_a_machine_when_it_pays():
-    game = _played(6, 70)
+def test_a_machine_where_pipelines_refine_is_worth_its_future_runs():
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    assert expert.economy(state, seat) == 0
+    cells = sorted(network_map(state.players[seat]).cells)
+    worth = {cell: expert.economy(_with_machine(game, seat, cell).state, seat) for cell in cells}
+    assert max(worth.values()) > 50
+    late = game.clone()
+    late.state.year = 3
+    best = max(worth, key=lambda cell: worth[cell])
+    assert expert.economy(_with_machine(late, seat, best).state, seat) < worth[best]
+
+
+def test_the_expert_plans_to_buy_a_machine_when_it_pays():
+    game = _refining(_played(6, 70))
     seat = game.current_player
     game.state.players[seat].money = 120
-    plans = expert.candidate_plans(game.state, seat)
-    assert any(any(type(m) is M.BuyMachine for m in plan) for plan in plans)
+    best = expert.candidate_plans(game.state, seat)[0]
+    assert any(type(m) is M.BuyMachine for m in best), best
+
+
+def test_the_expert_runs_its_machines_when_it_pays():
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    player = state.players[seat]
+    cells = sorted(network_map(player).cells)
+    cell = max(cells, key=lambda c: expert.economy(_with_machine(game, seat, c).state, seat))
+    player.machines.append(cell)
+    player.money = 200
+    player.oil[0] = [1, 1, 1]
+    player.tanks[0] = max(player.tanks[0], 3)
+    moves = _turn(game, ai.make_bot("expert", samples=4))
+    assert any(type(m) in (M.RunMachines, M.RunMachine) for m in moves), moves

@@ -5,9 +5,10 @@ plus what the economy will still pay. A Machine is worth its future Machine Phas
 every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
 Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
 Machine where long Pipelines meet is worth the refining it does each turn without an Action,
-less the run cost. Orders on the board it can fill from its Tank Farm are worth their pay over
-the market's ("Fulfilling Contracts and Orders": an Order pays $30/$45/$55 a barrel, more than
-a market slot). Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
+less the run cost. A fulfilled Order counts a bonus a barrel ("Fulfilling Contracts and
+Orders": an Order pays $30/$45/$55 a barrel, more than a market slot, and the Valuation card
+"Number of Refined Oil types in Fulfilled Contracts and Orders" counts its barrels), so it fills
+Orders from its Tank Farm rather than selling the same barrels. Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
 (counting them higher made it take Contracts it then failed, measured). Only refining that
 will happen counts: a Machine no refining Pipeline reaches, or an Upgrade bought for a plan,
 adds nothing (valuing those made it buy Machines that never paid, measured); Machines II shows
@@ -54,7 +55,7 @@ OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 MACHINE_SHARE = 0.45  # of a Machine Phase's refining that is expected to happen each turn
 MACHINE_PHASES = 7  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
-ORDER_EDGE = 0.5  # of an Order's pay over the market's counted when held barrels fill it
+ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
 
 _MACHINES = C.ActionName.MACHINES.value
 
@@ -75,7 +76,7 @@ def _attached_reaches(state: State, seat: int) -> list[int]:
 
 
 def economy(state: State, seat: int, turn_done: bool = True) -> float:
-    """What the seat's Machines and the Orders it can fill will still pay, in
+    """What the seat's Machines will still refine and its fulfilled Orders are worth, in
     dollars, beyond what :func:`~pipeline_tui.ai.evaluate.evaluate` counts."""
     if state.over:
         return 0.0
@@ -89,23 +90,7 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
         gains = sorted((SALE[r] - SALE[0] for r in attached if r > 0), reverse=True)
         per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
         worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
-    oil = player.oil
-    for row in state.order_rows:
-        for tile_id in row:
-            if tile_id < 0:
-                continue
-            needs = C.contract_tile(tile_id).needs
-            spare = [r[:] for r in oil]
-            filled = True
-            for colour, grade in needs:
-                used = next((g for g in range(grade, 4) if spare[g][colour] > 0), -1)
-                if used < 0:
-                    filled = False
-                    break
-                spare[used][colour] -= 1
-            if filled:
-                edge = sum(max(0, C.ORDER_PAY[g] - SALE[g]) for _, g in needs)
-                worth += ORDER_EDGE * edge
+    worth += ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
     return worth
 
 
