@@ -52,8 +52,8 @@ MAX_SAMPLES = 30  # a bound on samples a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 
-MACHINE_SHARE = 0.45  # of a Machine Phase's refining that is expected to happen each turn
-MACHINE_PHASES = 7  # at most this many future Machine Phases are counted
+MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude must be bought)
+MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
 ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
 
@@ -202,7 +202,7 @@ def plan_turn(
     counts = [0] * len(arms)
     low, high = math.inf, -math.inf
     for n in range(limit):
-        if deadline is not None and n >= 1 and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             break
         if n < len(arms):
             arm = n
@@ -216,5 +216,7 @@ def plan_turn(
         low, high = min(low, reward), max(high, reward)
         totals[arm] += reward
         counts[arm] += 1
-    best = max((a for a in range(len(arms)) if counts[a]), key=lambda a: totals[a] / counts[a])
-    return arms[best]
+    sampled = [a for a in range(len(arms)) if counts[a]]
+    if not sampled:  # planning used the whole budget: the plan worth most as it stands
+        return arms[0]
+    return arms[max(sampled, key=lambda a: totals[a] / counts[a])]
