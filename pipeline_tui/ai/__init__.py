@@ -30,7 +30,7 @@ LEVEL_LINES = (  # marked for translation; shown translated where the levels are
     N_("plays any legal move at random"),
     N_("plays the turn that looks best for it now"),
     N_("tries its best turns against what the others do next (about 1 s a turn)"),
-    N_("plans Machines, Contracts and Orders and searches the hidden stacks (about 1 s a turn)"),
+    N_("plans Machines, Contracts and Orders; looks ahead (1 s a turn)"),
 )
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)
