@@ -3,7 +3,7 @@
 A bot is an object, one per seat (:func:`make_bot`): it holds its own turn plan, its seed (the
 random source of every decision, derived from that seed and the public position, so a decision
 is reproducible and peeks at nothing) and its time budget. ``bot.choose(game)`` returns the move
-it plays now. The heuristic and search bots plan whole turns and keep the plan, returning its
+it plays now. The heuristic, search and expert bots plan whole turns and keep the plan, returning its
 moves one per call while the table is as the plan expects (otherwise they plan again). A bot is
 safe to call from any thread; share one between seats or tables and it only replans more.
 ``choose_move(game, kind)`` asks a fresh bot once (no plan kept). ``KINDS`` lists the kinds;
@@ -48,7 +48,7 @@ def _safe(legal: list[M.Move]) -> M.Move:
 
 class Bot:
     """One seat's computer player of ``kind``. ``seed`` varies its random choices; ``seconds``
-    and ``samples`` bound the search bot's work per turn (``samples`` makes it reproducible)."""
+    and ``samples`` bound the search and expert bots' work per turn (``samples`` makes it reproducible)."""
 
     def __init__(
         self, kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None
