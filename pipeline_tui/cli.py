@@ -452,7 +452,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .ai import bot_kind
-    from .ai.arena import report, run_games, summarise
+    from .ai.arena import economy_report, report, run_games, summarise
 
     try:
         bots = [bot_kind(b) for b in args.bots.split(",")]
@@ -490,6 +490,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     )
     for line in report(summarise(records)):
         _out(line)
+    _out()
+    for line in economy_report(records):
+        _out(line)
     if args.balance:
         from .ai.balance import balance_report
 
@@ -501,7 +504,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
-    from .ai.arena import ladder_report, round_robin
+    from .ai.arena import economy_report, ladder_report, round_robin
 
     if args.players != 2:
         raise CliError(_("--round-robin plays 2-player games (leave out --players or give 2)"))
@@ -532,6 +535,9 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
         )
     )
     for line in ladder_report(pairings):
+        _out(line)
+    _out()
+    for line in economy_report([r for p in pairings for r in p.records]):
         _out(line)
     _out(_("total time {seconds} s").format(seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
@@ -726,7 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         metavar="LEVEL",
         default=None,
-        help=_("every seat after yours is a computer player: easy, normal, hard or expert"),
+        help=_("every seat after yours is a computer player: easy, normal or hard"),
     )
     _app_options(p)
     p.set_defaults(func=cmd_new)
@@ -759,16 +765,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="heuristic,random",
         help=_(
-            "one bot per seat, cycled to fill the seats: easy (random), normal (heuristic), hard (search)"
+            "one bot per seat, cycled to fill the seats: easy (random), normal (heuristic), hard (search), "
+            "expert"
         ),
     )
     p.add_argument("--jobs", type=_positive, default=1, help=_("processes to play in (at most 2 is wise)"))
-    p.add_argument("--seconds", type=float, default=None, help=_("search bot: time per turn"))
+    p.add_argument("--seconds", type=float, default=None, help=_("search and expert bots: time per turn"))
     p.add_argument(
         "--samples",
         type=_positive,
         default=None,
-        help=_("search bot: rollouts per turn (reproducible, instead of --seconds)"),
+        help=_("search and expert bots: rollouts per turn (reproducible, instead of --seconds)"),
     )
     p.add_argument(
         "--balance",

@@ -25,11 +25,11 @@ def _played(kinds: list[str], moves: int, seed: int = 5) -> Game:
 
 
 def test_the_strongest_kind_is_a_bot_kind() -> None:
-    assert ai.STRONGEST in ai.KINDS
-    assert ai.STRONGEST == "search"
+    assert ai.STRONGEST in ai.OFFERED
+    assert ai.STRONGEST == "search"  # until the expert is measured stronger (docs/bots.md)
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "search"])
+@pytest.mark.parametrize("kind", ["heuristic", "search", "expert"])
 def test_advice_is_a_legal_move_with_a_reason_and_changes_nothing(kind: str) -> None:
     for moves in (10, 40, 75, 110):
         game = _played(["heuristic", "heuristic"], moves)
@@ -46,13 +46,13 @@ def test_advice_is_a_legal_move_with_a_reason_and_changes_nothing(kind: str) -> 
         assert game.state == before and game.moves == log
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "search"])
+@pytest.mark.parametrize("kind", ["heuristic", "search", "expert"])
 def test_advice_is_the_move_the_bot_would_play(kind: str) -> None:
     game = _played(["heuristic", "heuristic"], 30)
     assert ai.make_bot(kind, samples=2).advise(game).move == ai.make_bot(kind, samples=2).choose(game)
 
 
-@pytest.mark.parametrize("kind", ["heuristic", "search"])
+@pytest.mark.parametrize("kind", ["heuristic", "search", "expert"])
 def test_asking_for_hints_does_not_change_what_a_computer_seat_plays(kind: str) -> None:
     """Two bots of one kind play the same seat of the same game; one is asked for a hint before
     every move, twice. Both keep the same turn plan and choose the same moves throughout."""

@@ -42,7 +42,7 @@ def _fresh(game: Game, kind: str, **options) -> M.Move:
 
 
 def test_kinds_and_the_ui_signature():
-    assert ai.KINDS == ("random", "heuristic", "search")
+    assert ai.KINDS == ("random", "heuristic", "search", "expert")
     game = Game(GameSetup.default(players=2, seed=1))
     for kind in ai.KINDS:
         assert ai.choose_move(game.clone(), kind) in game.legal_moves()
@@ -57,6 +57,7 @@ def test_kinds_and_the_ui_signature():
         ["heuristic", "search"],
         ["random", "heuristic", "search"],
         ["search", "random", "heuristic", "heuristic"],
+        ["expert", "heuristic", "search"],
     ],
 )
 def test_bots_play_complete_games_without_illegal_moves(kinds, edition):
@@ -77,7 +78,7 @@ def test_heuristic_beats_random_in_a_seeded_game():
 @pytest.mark.parametrize("kind", ai.KINDS)
 def test_a_decision_is_reproducible(kind):
     game = _mid_game()
-    options = {"samples": 3} if kind == "search" else {}
+    options = {"samples": 3} if kind in ("search", "expert") else {}
     assert _fresh(game, kind, **options) == _fresh(game, kind, **options)
 
 
@@ -105,7 +106,7 @@ def test_decisions_ignore_the_real_deck_order(kind):
     game = _mid_game()
     other = _reshuffled(game, 99)
     assert other.state.pipe_deck != game.state.pipe_deck
-    options = {"samples": 3} if kind == "search" else {}
+    options = {"samples": 3} if kind in ("search", "expert") else {}
     assert _fresh(game, kind, **options) == _fresh(other, kind, **options)
 
 

@@ -12,6 +12,8 @@ from pipeline_tui.ai.arena import (
     Pairing,
     SeatRecord,
     bradley_terry,
+    economy,
+    economy_report,
     play_game,
     run_games,
     seat_bots,
@@ -31,7 +33,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _without_timings(out: str) -> list[str]:
     lines = [line for line in out.splitlines() if not line.startswith("total time")]
-    return [line.rsplit(maxsplit=2)[0] for line in lines]
+    return [line.rsplit(maxsplit=2)[0] if line else line for line in lines]
 
 
 def test_arena_prints_the_table_and_is_deterministic_for_a_seed(capsys):
@@ -50,7 +52,8 @@ def test_arena_prints_the_table_and_is_deterministic_for_a_seed(capsys):
         assert 0 <= low <= rate <= high <= 100
         assert float(row[6]) >= 0 and float(row[7]) >= float(row[6])
     assert int(rows["heuristic"][2]) + int(rows["random"][2]) == 2
-    assert lines[4].startswith("total time ") and lines[4].endswith(" s")
+    assert lines[4] == "" and lines[5].split()[:4] == ["bot", "games", "machine", "%"]
+    assert lines[-1].startswith("total time ") and lines[-1].endswith(" s")
     assert _without_timings(run(capsys, *argv)[1]) == _without_timings(out)
 
 
@@ -168,7 +171,31 @@ def test_round_robin_prints_pairings_and_ratings(capsys):
     assert set(table) == {"random", "heuristic"}
     assert int(table["random"][1]) + int(table["heuristic"][1]) == 0
     assert (int(table["heuristic"][1]) > 0) == (losses > wins)
-    assert lines[7].startswith("total time ")
+    assert lines[7] == "" and lines[8].split()[:4] == ["bot", "games", "machine", "%"]
+    assert lines[-1].startswith("total time ")
     again = run(capsys, *argv)[1].splitlines()
     assert again[:5] == lines[:5]
     assert [line.split()[:5] for line in again[5:7]] == [line.split()[:5] for line in lines[5:7]]
+
+
+def _seat(bot: str, rank: int, score: int, machines: int = 0, money: int = 0) -> SeatRecord:
+    seat = SeatRecord(bot, score, rank, machines=machines, contract_money=money)
+    seat.parts.update({"cash": score - 10, "contracts": 10})
+    return seat
+
+
+def test_economy_counts_machines_contract_money_and_winning_scores():
+    records = [
+        GameRecord(1, [_seat("expert", 1, 200, machines=1, money=45), _seat("heuristic", 2, 150)], 0),
+        GameRecord(2, [_seat("heuristic", 1, 180, money=30), _seat("expert", 2, 170, machines=2)], 0),
+        GameRecord(3, [_seat("expert", 1, 260, money=20), _seat("heuristic", 2, 100)], 0),
+    ]
+    stats = {s.bot: s for s in economy(records)}
+    expert, heuristic = stats["expert"], stats["heuristic"]
+    assert (expert.games, expert.with_machine, expert.with_contract_money) == (3, 2, 2)
+    assert (heuristic.with_machine, heuristic.with_contract_money, heuristic.contract_money) == (0, 1, 30)
+    assert expert.wins == 2 and expert.win_score == 460 and expert.win_parts["contracts"] == 20
+    lines = economy_report(records)
+    row = lines[1].split()
+    assert row[0] == "expert" and row[1:4] == ["3", "66.7", "66.7"] and row[4:7] == ["21.7", "2", "230.0"]
+    assert "expert winning score parts (mean): cash 220.0, contracts 10.0" in lines

@@ -54,7 +54,7 @@ def test_enum_values_are_the_strings_saves_and_notation_hold():
         "machines_phase",
         "machines_early",
     ]
-    assert [k.value for k in SeatKind] == ["human", "random", "heuristic", "search"]
+    assert [k.value for k in SeatKind] == ["human", "random", "heuristic", "search", "expert"]
     assert [g.value for g in GrantKind] == ["gov", "tank", "pipe", "machine"]
     assert [c.value for c in ContractKind] == ["contract", "order"]
     setup = GameSetup.default(players=2, seed=1)

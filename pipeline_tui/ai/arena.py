@@ -30,6 +30,8 @@ class SeatRecord:
     seconds: float = 0.0
     actions: Counter = field(default_factory=Counter)  # Main and Secondary Actions taken
     parts: Counter = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
+    machines: int = 0  # Machines placed (bought or received as a grant)
+    contract_money: int = 0  # dollars paid by Contract deliveries and Orders fulfilled
 
 
 @dataclass
@@ -93,7 +95,12 @@ def play_game(
         name = action_name(move)
         if name:
             records[seat].actions[name] += 1
+        records[seat].machines += type(move) is M.PlaceMachine
+        paid = type(move) in (M.Deliver, M.FulfilOrder)
+        before = game.state.players[seat].money
         game.apply_trusted(move)
+        if paid:
+            records[seat].contract_money += game.state.players[seat].money - before
     for score in game.scores():
         records[score.seat].score = score.total
         records[score.seat].rank = score.rank
@@ -349,4 +356,65 @@ def ladder_report(pairings: list[Pairing]) -> list[str]:
             f"{bot:<10} {ratings[bot]:>7.0f} {s.games:>6} {s.wins:>6} "
             f"{100 * s.win_rate:>6.1f} {ms:>12.2f} {per_turn:>8.1f}"
         )
+    return lines
+
+
+# --- The economy: what each bot did with Machines, Contracts and Orders ------------------------
+
+
+@dataclass
+class EconomyStats:
+    """Per bot, over the games it sat in: games where one of its seats placed a Machine (bought
+    or received) or was paid by Contracts or Orders, and its winning scores with their parts."""
+
+    bot: str
+    games: int = 0
+    with_machine: int = 0
+    with_contract_money: int = 0
+    contract_money: int = 0
+    wins: int = 0
+    win_score: int = 0
+    win_parts: Counter = field(default_factory=Counter)
+
+
+def economy(records: list[GameRecord]) -> list[EconomyStats]:
+    """Per bot: how often it used Machines and Contracts or Orders, and how it won (a win is a
+    game one of its seats ranked first; the winning seat's score and parts are counted)."""
+    stats: dict[str, EconomyStats] = {}
+    for record in records:
+        for bot in dict.fromkeys(s.bot for s in record.seats):
+            seats = [s for s in record.seats if s.bot == bot]
+            entry = stats.setdefault(bot, EconomyStats(bot))
+            entry.games += 1
+            entry.with_machine += any(s.machines for s in seats)
+            entry.with_contract_money += any(s.contract_money > 0 for s in seats)
+            entry.contract_money += sum(s.contract_money for s in seats)
+            winner = next((s for s in seats if s.rank == 1), None)
+            if winner is not None:
+                entry.wins += 1
+                entry.win_score += winner.score
+                entry.win_parts.update(winner.parts)
+    return list(stats.values())
+
+
+def economy_report(records: list[GameRecord]) -> list[str]:
+    """The economy table: per bot, the share of its games with a Machine and with money from
+    Contracts or Orders, that money per game, and its mean winning score with the mean parts."""
+    stats = economy(records)
+    lines = [
+        f"{'bot':<10} {'games':>6} {'machine %':>10} {'contract/order $ %':>19} "
+        f"{'$ a game':>9} {'wins':>5} {'win score':>10}"
+    ]
+    for s in stats:
+        n = max(1, s.games)
+        mean_win = s.win_score / s.wins if s.wins else 0.0
+        lines.append(
+            f"{s.bot:<10} {s.games:>6} {100 * s.with_machine / n:>10.1f} "
+            f"{100 * s.with_contract_money / n:>19.1f} {s.contract_money / n:>9.1f} "
+            f"{s.wins:>5} {mean_win:>10.1f}"
+        )
+    for s in stats:
+        if s.wins:
+            parts = ", ".join(f"{k} {v / s.wins:.1f}" for k, v in sorted(s.win_parts.items()))
+            lines.append(f"{s.bot} winning score parts (mean): {parts}")
     return lines

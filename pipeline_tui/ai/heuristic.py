@@ -12,6 +12,7 @@ wins. Pipe tiles are placed where they lengthen same-colour Pipelines most.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -35,6 +36,8 @@ from ..engine import (
     tile_cells,
 )
 from .evaluate import SALE, evaluate
+
+Value = Callable[..., float]  # evaluate's signature: (state, seat, turn_done=True) -> dollars
 
 EPS = 0.5  # a step must gain at least this much to be taken
 MAX_STEPS = 60  # safety bound on the steps of one Action
@@ -173,14 +176,14 @@ def _play(state: State, move: M.Move, out: list[M.Move]) -> None:
     out.append(move)
 
 
-def _forced_move(state: State, seat: int) -> M.Move:
+def _forced_move(state: State, seat: int, value: Value = evaluate) -> M.Move:
     """The step to take when a tile, Machine or grant must be dealt with first."""
     t = state.turn
     if t.hand_tile >= 0:
         return best_placement(state, seat, t.hand_tile)[1]
     legal = legal_moves(state)
     if t.hand_machine:
-        return _best_by_eval(state, seat, legal)[1]
+        return _best_by_eval(state, seat, legal, value)[1]
     kind = t.grants[0].kind
     options = [m for m in legal if not isinstance(m, M.Decline)]
     if not options:
@@ -194,30 +197,32 @@ def _forced_move(state: State, seat: int) -> M.Move:
             options,
             key=lambda m: best_placement(state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0],
         )
-    return _best_by_eval(state, seat, options)[1]
+    return _best_by_eval(state, seat, options, value)[1]
 
 
-def resolve(state: State, seat: int, out: list[M.Move]) -> None:
+def resolve(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     """Deal with whatever is in hand or due, in place."""
     t = state.turn
     while not state.over and t.player == seat and (t.hand_tile >= 0 or t.hand_machine or t.grants):
-        _play(state, _forced_move(state, seat), out)
+        _play(state, _forced_move(state, seat, value), out)
         t = state.turn
 
 
-def _after(state: State, seat: int, move: M.Move) -> tuple[State, list[M.Move]]:
+def _after(state: State, seat: int, move: M.Move, value: Value = evaluate) -> tuple[State, list[M.Move]]:
     c = clone_state(state)
     done: list[M.Move] = []
     _play(c, move, done)
-    resolve(c, seat, done)
+    resolve(c, seat, done, value)
     return c, done
 
 
-def _best_by_eval(state: State, seat: int, moves: list[M.Move]) -> tuple[float, M.Move]:
+def _best_by_eval(
+    state: State, seat: int, moves: list[M.Move], value: Value = evaluate
+) -> tuple[float, M.Move]:
     best: tuple[float, M.Move] | None = None
     for move in moves:
-        c, _ = _after(state, seat, move)
-        v = evaluate(c, seat, turn_done=False)
+        c, _ = _after(state, seat, move, value)
+        v = value(c, seat, turn_done=False)
         if best is None or v > best[0] + 1e-9:
             best = (v, move)
     assert best is not None
@@ -255,19 +260,19 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
     return [m for _, m in sells.values()] + [m for _, m in buys.values()] + out
 
 
-def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
+def complete_action(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     """Play the Action in progress step by step, each the most valuable, then end it."""
     for _ in range(MAX_STEPS):
         if state.turn.stage != Stage.ACTION or state.turn.player != seat:
             return
-        resolve(state, seat, out)
+        resolve(state, seat, out, value)
         legal = legal_moves(state)
         options = _action_options(state, legal)
-        base = evaluate(state, seat, turn_done=False)
+        base = value(state, seat, turn_done=False)
         best_value, best_moves = base + EPS, None
         for move in options:
-            c, done = _after(state, seat, move)
-            v = evaluate(c, seat, turn_done=False)
+            c, done = _after(state, seat, move, value)
+            v = value(c, seat, turn_done=False)
             if v > best_value:
                 best_value, best_moves = v, done
         if best_moves is None:
@@ -279,44 +284,44 @@ def complete_action(state: State, seat: int, out: list[M.Move]) -> None:
         _play(state, M.EndAction(), out)
 
 
-def fulfil(state: State, seat: int, out: list[M.Move]) -> None:
+def fulfil(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     """Deliver to Contracts and fulfil Orders while that gains."""
     for _ in range(MAX_STEPS):
         legal = [m for m in legal_moves(state) if type(m) in (M.Deliver, M.FulfilOrder)]
         if not legal:
             return
-        base = evaluate(state, seat, turn_done=False)
-        v, move = _best_by_eval(state, seat, legal)
+        base = value(state, seat, turn_done=False)
+        v, move = _best_by_eval(state, seat, legal, value)
         if v <= base + EPS:
             return
         _play(state, move, out)
-        resolve(state, seat, out)
+        resolve(state, seat, out, value)
 
 
-def _machine_phase(state: State, seat: int, out: list[M.Move]) -> None:
+def _machine_phase(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     if M.RunMachines() not in legal_moves(state):
         return
     c = clone_state(state)
     done: list[M.Move] = []
     _play(c, M.RunMachines(), done)
-    complete_action(c, seat, done)
-    fulfil(c, seat, done)
-    if evaluate(c, seat) > evaluate(state, seat) + EPS:
+    complete_action(c, seat, done, value)
+    fulfil(c, seat, done, value)
+    if value(c, seat) > value(state, seat) + EPS:
         for move in done:
             _play(state, move, out)
 
 
-def finish_turn(state: State, seat: int, out: list[M.Move]) -> None:
+def finish_turn(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     """After the Actions: deliveries, Turn Order, Machine Phase, end of turn."""
-    resolve(state, seat, out)
-    fulfil(state, seat, out)
+    resolve(state, seat, out, value)
+    fulfil(state, seat, out, value)
     legal = legal_moves(state)
     if M.ChooseTurnOrder(position=0) in legal:
         _play(state, M.ChooseTurnOrder(position=0), out)
     if state.turn.stage == Stage.WORK and state.turn.mains == 0:
         _play(state, M.Pass(), out)
-    _machine_phase(state, seat, out)
-    fulfil(state, seat, out)
+    _machine_phase(state, seat, out, value)
+    fulfil(state, seat, out, value)
 
 
 # --- Candidate Main Actions --------------------------------------------------------------------
@@ -371,21 +376,23 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
     return out
 
 
-def _take_main(state: State, seat: int, move: M.Move, out: list[M.Move]) -> None:
+def take_main(state: State, seat: int, move: M.Move, out: list[M.Move], value: Value = evaluate) -> None:
+    """Take a Main (or Secondary) Action and complete it greedily, then deliver."""
     _play(state, move, out)
-    resolve(state, seat, out)
-    complete_action(state, seat, out)
-    fulfil(state, seat, out)
+    resolve(state, seat, out, value)
+    complete_action(state, seat, out, value)
+    fulfil(state, seat, out, value)
 
 
-def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
+def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evaluate) -> list[Plan]:
     """Every candidate plan for the turn starting (or resumed) at ``state``, best first. Each
-    plan ends just before its End Turn move (added by :func:`plan_turn`)."""
+    plan ends just before its End Turn move (added by :func:`plan_turn`). ``value`` rates
+    positions (the expert bot passes its own)."""
     start = clone_state(state)
     prefix: list[M.Move] = []
-    resolve(start, seat, prefix)
+    resolve(start, seat, prefix, value)
     if start.turn.stage == Stage.ACTION:
-        complete_action(start, seat, prefix)
+        complete_action(start, seat, prefix, value)
     legal = legal_moves(start)
     firsts: list[Plan] = []
     mains = (
@@ -397,10 +404,10 @@ def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
         st = clone_state(start)
         moves = list(prefix)
         if type(move) is not M.Pass:
-            _take_main(st, seat, move, moves)
-        firsts.append(Plan(moves, evaluate(st, seat, turn_done=False), st))
+            take_main(st, seat, move, moves, value)
+        firsts.append(Plan(moves, value(st, seat, turn_done=False), st))
     if not mains:
-        firsts.append(Plan(list(prefix), evaluate(start, seat, turn_done=False), start))
+        firsts.append(Plan(list(prefix), value(start, seat, turn_done=False), start))
     firsts.sort(key=lambda p: -p.value)
     plans: list[Plan] = []
     for rank, plan in enumerate(firsts):
@@ -410,13 +417,13 @@ def turn_plans(state: State, seat: int, wide: bool = True) -> list[Plan]:
                 if type(extra) in (M.Secondary, M.Action):
                     st = clone_state(plan.state)
                     moves = list(plan.moves)
-                    _take_main(st, seat, extra, moves)
-                    options.append(Plan(moves, evaluate(st, seat, turn_done=False), st))
+                    take_main(st, seat, extra, moves, value)
+                    options.append(Plan(moves, value(st, seat, turn_done=False), st))
         for option in options:
             st = clone_state(option.state)
             moves = list(option.moves)
-            finish_turn(st, seat, moves)
-            plans.append(Plan(moves, evaluate(st, seat, turn_done=True), st))
+            finish_turn(st, seat, moves, value)
+            plans.append(Plan(moves, value(st, seat, turn_done=True), st))
     plans.sort(key=lambda p: -p.value)
     return plans
 

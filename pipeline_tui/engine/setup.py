@@ -27,6 +27,7 @@ class SeatKind(StrEnum):
     RANDOM = "random"
     HEURISTIC = "heuristic"
     SEARCH = "search"
+    EXPERT = "expert"
 
 
 class PlayerSetup(msgspec.Struct, frozen=True):

@@ -66,7 +66,9 @@ def bot_module():
 def bot_kinds() -> tuple[str, ...]:
     """Computer seat kinds that can be chosen (none until the bots exist)."""
     ai = bot_module()
-    return tuple(ai.KINDS) if ai is not None else ()
+    if ai is None:
+        return ()
+    return tuple(getattr(ai, "OFFERED", ai.KINDS))
 
 
 def bot_levels() -> list[tuple[str, str, str]]:

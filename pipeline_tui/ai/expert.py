@@ -1,0 +1,222 @@
+"""The expert bot: it plans around the game's economy and searches over the hidden stacks.
+
+Its evaluation, :func:`value`, is the heuristic's (:func:`~pipeline_tui.ai.evaluate.evaluate`)
+plus what the economy will still pay. A Machine is worth its future Machine Phases: each runs
+every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
+Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
+Machine where long Pipelines meet is worth the refining it does each turn without an Action,
+less the run cost. A fulfilled Order counts a bonus a barrel ("Fulfilling Contracts and
+Orders": an Order pays $30/$45/$55 a barrel, more than a market slot, and the Valuation card
+"Number of Refined Oil types in Fulfilled Contracts and Orders" counts its barrels), so it fills
+Orders from its Tank Farm rather than selling the same barrels. Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
+(counting them higher made it take Contracts it then failed, measured). Only refining that
+will happen counts: a Machine no refining Pipeline reaches, or an Upgrade bought for a plan,
+adds nothing (valuing those made it buy Machines that never paid, measured); Machines II shows
+in the lower run cost.
+
+Its turn plans are the heuristic's, completed greedily with :func:`value` instead of
+``evaluate`` (so a Machines & Pipes Action buys a Machine when its runs pay and places it
+where it runs the most refining, and deliveries and Orders are made when they pay), plus a plan
+that buys the cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
+plan on a fresh determinization of the hidden Pipe and Contract stacks (information-set Monte
+Carlo: each sample a possible deal of what the seat cannot see), lets each rival play its next
+turn as the heuristic would and then the seat its own next turn as the expert would, and scores
+the position by the seat's :func:`value` less the best rival's. The plan with the best mean
+is played. ``samples`` fixes the work (reproducible); otherwise ``seconds`` bounds it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..data import components as C
+from ..engine import moves as M
+from ..engine import Stage, State, apply_trusted, clone_state, legal_moves, network_map
+from .evaluate import SALE, evaluate, rounds_left
+from .heuristic import (
+    Plan,
+    complete_action,
+    finish_turn,
+    plan_turn as heuristic_turn,
+    resolve,
+    setup_move,
+    turn_plans,
+)
+from .view import determinize
+
+TOP_PLANS = 5  # turn plans sampled
+DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
+MAX_SAMPLES = 30  # a bound on samples a turn when only time bounds the search
+ROLLOUT_TURN_LIMIT = 12
+OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
+
+MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude must be bought)
+MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
+MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
+ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
+
+_MACHINES = C.ActionName.MACHINES.value
+
+
+def _attached_reaches(state: State, seat: int) -> list[int]:
+    """The grade each of the seat's Pipelines attached to a Machine reaches from Crude
+    (``rules.highest_grade_from_crude``, with the Engineering bonus in the Pipeline's value)."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    out = []
+    for p in network_map(player).pipelines:
+        if p.machines:
+            costs = state.refinement_costs[p.colour]
+            v = p.value(eng)
+            steps = (costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
+            out.append(sum(1 for step in steps if v >= step))
+    return out
+
+
+def economy(state: State, seat: int, turn_done: bool = True) -> float:
+    """What the seat's Machines will still refine and its fulfilled Orders are worth, in
+    dollars, beyond what :func:`~pipeline_tui.ai.evaluate.evaluate` counts."""
+    if state.over:
+        return 0.0
+    player = state.players[seat]
+    left, _in_year = rounds_left(state, turn_done)
+    phases = min(MACHINE_PHASES, left + (0 if turn_done else 1) - 1)
+    attached = _attached_reaches(state, seat)
+    worth = 0.0
+    if player.machines:
+        run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+        gains = sorted((SALE[r] - SALE[0] for r in attached if r > 0), reverse=True)
+        per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
+        worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
+    worth += ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
+    return worth
+
+
+def value(state: State, seat: int, turn_done: bool = True) -> float:
+    """The expert's worth of a position for ``seat``: ``evaluate`` plus :func:`economy`."""
+    return evaluate(state, seat, turn_done) + economy(state, seat, turn_done)
+
+
+def relative(state: State, seat: int) -> float:
+    """The seat's :func:`value` less the best rival's: what winning depends on."""
+    mine = value(state, seat)
+    others = [value(state, p.seat) for p in state.players if p.seat != seat]
+    return mine - max(others) if others else mine
+
+
+def machine_plan(state: State, seat: int) -> Plan | None:
+    """The turn that takes the Machines & Pipes Action and buys the cheapest Machine first
+    (placed where :func:`value` likes it best), then completes the Action and the turn."""
+    if state.turn.stage != Stage.WORK or state.turn.mains:
+        return None
+    action = next(
+        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _MACHINES),
+        None,
+    )
+    if action is None:
+        return None
+    st = clone_state(state)
+    moves: list[M.Move] = []
+    apply_trusted(st, action)
+    moves.append(action)
+    buys = [m for m in legal_moves(st) if type(m) is M.BuyMachine]
+    if not buys:
+        return None
+    buy = min(buys, key=lambda m: m.shop_row)
+    apply_trusted(st, buy)
+    moves.append(buy)
+    resolve(st, seat, moves, value)
+    complete_action(st, seat, moves, value)
+    finish_turn(st, seat, moves, value)
+    return Plan(moves, value(st, seat), st)
+
+
+def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
+    """The turn plans worth sampling, best first by :func:`value`, each ending the turn."""
+    plans = turn_plans(state, seat, wide=True, value=value)
+    extra = machine_plan(state, seat)
+    if extra is not None:
+        plans.append(extra)
+    plans.sort(key=lambda p: -p.value)
+    out: list[list[M.Move]] = []
+    seen: set[tuple[M.Move, ...]] = set()
+    for plan in plans:
+        key = tuple(plan.moves)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(plan.moves + [M.EndTurn()])
+        if len(out) >= TOP_PLANS:
+            break
+    if extra is not None and extra.moves + [M.EndTurn()] not in out:
+        out[-1] = extra.moves + [M.EndTurn()]
+    return out
+
+
+def _own_turn(state: State, seat: int) -> list[M.Move]:
+    plans = turn_plans(state, seat, wide=False, value=value)
+    return plans[0].moves + [M.EndTurn()]
+
+
+def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
+    sim = determinize(state, seat, rng)
+    for move in moves:
+        apply_trusted(sim, move)
+    own = 0
+    for _ in range(ROLLOUT_TURN_LIMIT):
+        if sim.over:
+            break
+        player = sim.turn.player
+        mine = player == seat
+        if mine and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
+            if own >= OWN_TURNS:
+                break
+            own += 1
+        if sim.turn.stage == Stage.SETUP:
+            turn = [setup_move(sim)]
+        elif mine:
+            turn = _own_turn(sim, seat)
+        else:
+            turn = heuristic_turn(sim, player, wide=False)
+        for move in turn:
+            apply_trusted(sim, move)
+    return relative(sim, seat)
+
+
+def plan_turn(
+    state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
+) -> list[M.Move]:
+    """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
+    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    if state.turn.stage == Stage.SETUP:
+        return [setup_move(state)]
+    started = time.perf_counter()
+    arms = candidate_plans(state, seat)
+    if len(arms) == 1:
+        return arms[0]
+    limit = samples if samples is not None else MAX_SAMPLES
+    deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
+    totals = [0.0] * len(arms)
+    counts = [0] * len(arms)
+    low, high = math.inf, -math.inf
+    for n in range(limit):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if n < len(arms):
+            arm = n
+        else:
+            scale = max(1.0, high - low)
+            arm = max(
+                range(len(arms)),
+                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(n) / counts[a]),
+            )
+        reward = _rollout(state, seat, arms[arm], rng)
+        low, high = min(low, reward), max(high, reward)
+        totals[arm] += reward
+        counts[arm] += 1
+    sampled = [a for a in range(len(arms)) if counts[a]]
+    if not sampled:  # planning used the whole budget: the plan worth most as it stands
+        return arms[0]
+    return arms[max(sampled, key=lambda a: totals[a] / counts[a])]

@@ -1,0 +1,142 @@
+"""The expert bot: reproducible, public views only, legal over whole games, and it plays the
+economy (Contracts, Machines) when a position is built for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline_tui import ai
+from pipeline_tui.ai import expert
+from pipeline_tui.data import components as C
+from pipeline_tui.engine import moves as M
+from pipeline_tui.engine import network_map
+from pipeline_tui.engine.game import Game
+from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+from pipeline_tui.engine.state import Stage
+
+
+def _setup(kinds: list[str], seed: int) -> GameSetup:
+    return GameSetup(
+        seed=seed, players=tuple(PlayerSetup(f"P{i}", k) for i, k in enumerate(kinds)), edition=2
+    )
+
+
+def _played(seed: int, moves: int) -> Game:
+    """Two heuristic seats play ``moves`` moves, then stop at the start of a turn."""
+    game = Game(_setup(["heuristic", "heuristic"], seed))
+    bots = [ai.make_bot("heuristic") for _ in range(2)]
+    while not game.is_over() and len(game.moves) < moves:
+        game.apply(bots[game.current_player].choose(game))
+    while not game.is_over():
+        turn = game.state.turn
+        if turn.stage == Stage.WORK and turn.mains == 0 and not turn.action and not turn.secondary:
+            break
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def _turn(game: Game, bot: ai.Bot) -> list[M.Move]:
+    """The moves ``bot`` plays for the seat to act until its turn ends (on a copy)."""
+    table = game.clone()
+    seat, moves = table.current_player, []
+    while not table.is_over() and table.current_player == seat:
+        move = bot.choose(table)
+        assert move in table.legal_moves()
+        table.apply(move)
+        moves.append(move)
+        if type(move) is M.EndTurn:
+            break
+    return moves
+
+
+def test_the_expert_plays_by_name_but_is_not_offered_to_players_yet():
+    assert ai.KINDS[-1] == "expert" and "expert" not in ai.OFFERED
+    assert ai.bot_kind("Expert") == "expert" and ai.level_of("expert") == "expert"
+    assert "Machines" in ai.LEVEL_LINES[ai.KINDS.index("expert")]
+
+
+def test_the_expert_is_reproducible_with_a_seed():
+    game = _played(4, 90)
+    first = _turn(game, ai.make_bot("expert", seed=3, samples=4))
+    assert first == _turn(game, ai.make_bot("expert", seed=3, samples=4))
+    assert type(first[-1]) is M.EndTurn
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_the_expert_never_makes_an_illegal_move_over_a_whole_game(seed):
+    game = Game(_setup(["expert", "heuristic"] if seed % 2 else ["heuristic", "expert"], seed))
+    bots = [ai.make_bot(p.kind, seed=seed, samples=2) for p in game.setup.players]
+    while not game.is_over():
+        move = bots[game.current_player].choose(game)
+        assert move in game.legal_moves(), move
+        game.apply(move)
+    assert len(game.scores()) == 2
+
+
+def _fill_an_order(game: Game, seat: int) -> int:
+    """Put in ``seat``'s Tank Farm the barrels one Order on the board needs (a position built
+    to fulfil it); returns the Order tile."""
+    state = game.state
+    tile = next(t for row in state.order_rows for t in row if t >= 0)
+    player = state.players[seat]
+    for colour, grade in C.contract_tile(tile).needs:
+        player.oil[grade][colour] += 1
+        player.tanks[grade] = max(player.tanks[grade], sum(player.oil[grade]))
+    return tile
+
+
+def test_the_expert_fulfils_an_order_it_can_fill():
+    game = _played(6, 70)
+    seat = game.current_player
+    _fill_an_order(game, seat)
+    moves = _turn(game, ai.make_bot("expert", samples=4))
+    assert any(type(m) is M.FulfilOrder for m in moves), moves
+
+
+def _refining(game: Game) -> Game:
+    """The same table where every Pipeline of 1 segment reaches Low, 2 Mid and 3 High: long
+    Pipelines that a Machine can run."""
+    table = game.clone()
+    table.state.refinement_costs = [[1, 1, 1] for _ in range(3)]
+    return table
+
+
+def _with_machine(game: Game, seat: int, cell: tuple[int, int]) -> Game:
+    table = game.clone()
+    table.state.players[seat].machines.append(cell)
+    return table
+
+
+def test_a_machine_where_pipelines_refine_is_worth_its_future_runs():
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    assert expert.economy(state, seat) == 0
+    cells = sorted(network_map(state.players[seat]).cells)
+    worth = {cell: expert.economy(_with_machine(game, seat, cell).state, seat) for cell in cells}
+    assert max(worth.values()) > 10
+    late = game.clone()
+    late.state.year, late.state.round = 3, C.ROUNDS_PER_YEAR[2]  # no Machine Phase left to pay
+    best = max(worth, key=lambda cell: worth[cell])
+    assert expert.economy(_with_machine(late, seat, best).state, seat) < worth[best]
+
+
+def test_the_expert_plans_to_buy_a_machine_when_it_pays():
+    game = _refining(_played(6, 70))
+    seat = game.current_player
+    game.state.players[seat].money = 120
+    best = expert.candidate_plans(game.state, seat)[0]
+    assert any(type(m) is M.BuyMachine for m in best), best
+
+
+def test_the_expert_runs_its_machines_when_it_pays():
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    player = state.players[seat]
+    cells = sorted(network_map(player).cells)
+    cell = max(cells, key=lambda c: expert.economy(_with_machine(game, seat, c).state, seat))
+    player.machines.append(cell)
+    player.money = 200
+    player.oil[0] = [1, 1, 1]
+    player.tanks[0] = max(player.tanks[0], 3)
+    moves = _turn(game, ai.make_bot("expert", samples=4))
+    assert any(type(m) in (M.RunMachines, M.RunMachine) for m in moves), moves
