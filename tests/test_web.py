@@ -321,8 +321,8 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
 
             first.focus(".xterm-helper-textarea")
             first.keyboard.press("Enter")  # the highlighted entry: New game
-            new_game = _wait_for_text(first, "New game: 2 to 4 seats")
-            assert "Seat 1" in new_game and "Start" in new_game
+            new_game = _wait_for_text(first, "Players")
+            assert "New game" in new_game and "Seat 1" in new_game and "Start" in new_game
             assert "Rules and keys" in second.evaluate(SCREEN_TEXT)  # the other tab is untouched
 
             first.keyboard.press("Escape")  # back to the title screen

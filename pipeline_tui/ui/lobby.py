@@ -207,7 +207,7 @@ class LobbyScreen(Screen):
             self.app.join(info.id, None)
 
     def action_new_table(self) -> None:
-        self.app.push_screen(NewGameScreen())
+        self.app.push_screen(NewGameScreen(computers=False))  # a shared table waits for people
 
     def action_toggle_hints(self) -> None:
         """h: whether the tables made from here on offer hints (a table's option, chosen when

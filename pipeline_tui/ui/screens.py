@@ -187,8 +187,11 @@ class NewGameScreen(Screen):
         Binding("enter", "start", N_("Start"), priority=True),
     ]
 
-    def __init__(self, seed: int | None = None, first_game: bool = False, players: int = 2) -> None:
+    def __init__(
+        self, seed: int | None = None, first_game: bool = False, players: int = 2, computers: bool = True
+    ) -> None:
         super().__init__()
+        self.computers = computers  # seats after the first start as computer players
         self.seed = seed
         self.first_game = first_game
         self.players = players
@@ -199,7 +202,7 @@ class NewGameScreen(Screen):
         kinds = [(_("human"), SeatKind.HUMAN.value)] + [
             (_("bot: {level}").format(level=_(level)), kind) for kind, level, _line in levels
         ]
-        computer = default_bot_kind() or SeatKind.HUMAN.value
+        computer = (default_bot_kind() if self.computers else None) or SeatKind.HUMAN.value
         with VerticalScroll(id="new-box", can_focus=False):  # Tab goes field to field
             yield Label(_("New game"), classes="heading")
             with Horizontal(classes="seat-row"):
