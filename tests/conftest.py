@@ -78,3 +78,15 @@ def layouts(monkeypatch) -> list[Screen]:
 
     monkeypatch.setattr(Screen, "_refresh_layout", counted)
     return seen
+
+
+@pytest.fixture
+def russian():
+    """Russian for one test, English again after it (the suite's language)."""
+    from pipeline_tui import i18n
+
+    i18n.set_language("ru")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")

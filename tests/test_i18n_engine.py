@@ -21,15 +21,6 @@ from pipeline_tui.storage import SaveError, decode_save, load_game
 from tests.helpers import me, new_game, play
 
 
-@pytest.fixture
-def russian() -> Iterator[None]:
-    i18n.set_language("ru")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
-
-
 def _refusal(game: Game, text: str) -> str:
     with pytest.raises(IllegalMove) as refused:
         game.play(text)

@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 
 from pipeline_tui import i18n
 from pipeline_tui.engine.game import Game
@@ -61,16 +60,6 @@ def test_repeated_buys_group_with_their_money():
     assert _text("machines", (), 1, -15) == "ran Machines, $15"
     assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
     assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
-
-
-@pytest.fixture
-def russian():
-    """Russian for one test, English again after it (the suite's language)."""
-    i18n.set_language("ru")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def test_a_russian_summary_counts_barrels_in_the_three_russian_forms(russian):

@@ -8,7 +8,6 @@ import re
 import msgspec
 import pytest
 
-from pipeline_tui import i18n
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import Game, GameSetup, rules
 from pipeline_tui.engine.setup import RULES_VERSION
@@ -205,13 +204,6 @@ def test_render_scores_table(players, seed):
 
 
 # --- in Russian (issue 15): the words translated, letters, codes and notation as they are ------
-
-
-@pytest.fixture
-def russian():
-    i18n.set_language("ru")
-    yield
-    i18n.set_language("en")
 
 
 def test_upgrade_gifts_due_are_counted_and_named():

@@ -4,7 +4,6 @@ Russian once it is chosen (issue 15), and a live switch keeps what the new-game 
 from __future__ import annotations
 
 import msgspec
-import pytest
 from textual.widgets import DataTable, Input, Label, Markdown, OptionList, Select, Static, TabbedContent
 
 from pipeline_tui import i18n
@@ -17,15 +16,6 @@ from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAs
 
 from tests.helpers import new_game
 from tests.ui.pilot import table_for
-
-
-@pytest.fixture
-def russian():
-    i18n.set_language("ru")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def _menu(screen) -> list[str]:

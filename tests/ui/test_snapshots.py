@@ -14,7 +14,7 @@ pytest.importorskip("pytest_textual_snapshot")
 import os  # noqa: E402
 from datetime import datetime  # noqa: E402
 
-from pipeline_tui import i18n, storage  # noqa: E402
+from pipeline_tui import storage  # noqa: E402
 from pipeline_tui.engine.game import Game  # noqa: E402
 from pipeline_tui.engine.moves import Action, BuyPipe  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup  # noqa: E402
@@ -22,16 +22,6 @@ from pipeline_tui.ui.app import PipelineApp  # noqa: E402
 
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 OPENING = ["start-tank C", "start-tank L", "start-tank M", "start-tank H", "start-tank C"] * 2
-
-
-@pytest.fixture
-def russian():
-    """Speak Russian for one test, English again after it."""
-    i18n.set_language("ru")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def table_app(tmp_path, players=4):

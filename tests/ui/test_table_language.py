@@ -16,16 +16,6 @@ from pipeline_tui.ui.widgets import MoveList, MoveLog, SteadyFooter, TooSmall
 from tests.ui.pilot import choose, hint
 
 
-@pytest.fixture
-def russian():
-    """Russian for one test, English again after it (the suite's language)."""
-    i18n.set_language("ru")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
-
-
 def listed(screen) -> list[str]:
     return [option.prompt.plain for option in screen.query_one("#moves", MoveList).options]
 
