@@ -8,14 +8,17 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rich._wrap import divide_line as _divide_line
+from rich.console import RenderableType
+from rich.table import Table
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
+from textual.widgets._key_panel import BindingsTable as BindingsTable
 
 TESTED = {"textual": "8.2.8", "rich": "15.0.0", "textual-serve": "1.1.3"}
 
@@ -39,6 +42,13 @@ def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:
     for key, key_bindings in BindingsMap(bindings).key_to_bindings.items():
         keys[key] = key_bindings
     node._bindings = BindingsMap.from_keys(keys)
+
+
+def retell_column(table: Table, index: int, retell: Callable[[RenderableType], RenderableType]) -> None:
+    """Put ``retell(cell)`` in place of every cell of one column of a Rich Table, after the
+    rows are added (``Column._cells``, which ``Table.add_row`` fills)."""
+    column = table.columns[index]
+    column._cells = [retell(cell) for cell in column._cells]
 
 
 def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
