@@ -64,6 +64,13 @@ class TableError(Exception):
         return shown(self.msgid, self.values)
 
 
+class RuleRefusal(TableError):
+    """A move or an undo the rules refused (the engine's ``why_illegal``, ``why_no_undo`` or a
+    notation error): its text is written by the engine in the Hub's language, so a client works
+    the reason out again from its own replica, in its own language (``RemoteGame``), and shows
+    this text only when its replica finds nothing wrong."""
+
+
 class FrameError(Exception):
     """A frame that breaks the protocol (too big, cut short, not a known message)."""
 
@@ -208,13 +215,22 @@ class Refused(Reply, tag="refused"):
     reason: str  # in English; clients show msgid and values in their language
     msgid: str = ""
     values: dict[str, str] = {}
+    rules: bool = False  # a RuleRefusal: the reason is the engine's, in the Hub's language
 
     @classmethod
     def of(cls, rid: int, error: TableError) -> "Refused":
-        return cls(id=rid, reason=one_line(str(error)), msgid=error.msgid, values=error.values)
+        return cls(
+            id=rid,
+            reason=one_line(str(error)),
+            msgid=error.msgid,
+            values=error.values,
+            rules=isinstance(error, RuleRefusal),
+        )
 
     def error(self) -> TableError:
         """The refusal as the client raises it (its English text stays the Hub's)."""
+        if self.rules:
+            return RuleRefusal(self.reason)
         if not self.msgid:
             return TableError(self.reason)
         return TableError(self.msgid, **self.values)

@@ -29,7 +29,7 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from ..i18n import N_
-from .protocol import Joined, SeatInfo, TableError, TableInfo, Update, one_line
+from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
 
 log = logging.getLogger(__name__)
 
@@ -360,7 +360,7 @@ class TableService:
         try:
             move = parse_move(text)
         except NotationError as exc:
-            raise TableError(str(exc)) from None
+            raise RuleRefusal(str(exc)) from None
         return self._play(table, move, seat)
 
     def play_bot(self, table_id: str, move: Move, expected_moves: int) -> Update | None:
@@ -400,12 +400,12 @@ class TableService:
         game = table.game
         reason = game.why_illegal(move)
         if reason is not None:
-            raise TableError(reason)
+            raise RuleRefusal(reason)
         base = len(game.moves)
         try:
             game.apply(move)
         except IllegalMove as exc:
-            raise TableError(str(exc)) from None
+            raise RuleRefusal(str(exc)) from None
         try:
             self._save(table)
         except TableError:
@@ -423,7 +423,7 @@ class TableService:
         count = len(game.moves)
         reason = game.why_no_undo(seat)
         if reason is not None:
-            raise TableError(reason)
+            raise RuleRefusal(reason)
         move = game.undo()
         assert move is not None  # the log was not empty
         try:
