@@ -18,6 +18,7 @@ one table read the same note each in theirs.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Union
 
 import msgspec
@@ -43,6 +44,22 @@ def shown(message: str, values: dict[str, str] | None = None) -> str:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
         return message.format(**values)
+
+
+_NUMBERED_TABLE = re.compile(r"t([0-9]+)")
+
+
+def table_name(table_id: str, name: str) -> str:
+    """What a table is called on screen: the name it was given, else "Table 3" in the viewer's
+    language (the Hub stores no name for an unnamed table, so each viewer reads it in theirs).
+
+    >>> table_name("t3", ""), table_name("t3", "Friday game"), table_name("friday", "")
+    ('Table 3', 'Friday game', 'Table friday')
+    """
+    if name:
+        return name
+    numbered = _NUMBERED_TABLE.fullmatch(table_id)
+    return _("Table {id}").format(id=numbered.group(1) if numbered else table_id)
 
 
 class TableError(Exception):

@@ -80,7 +80,11 @@ class Table:
         self.id = table_id
         self.path = path
         self.game = game
-        self.name = meta.name
+        # An unnamed table has no name: each viewer calls it "Table 3" in their own language
+        # (protocol.table_name). Tables made before that stored the English, read as none.
+        self.name = (
+            "" if meta.name == f"Table {table_id[1:]}" and _NUMBERED.fullmatch(table_id) else meta.name
+        )
         self.bindings: list[SeatBinding | None] = list(meta.seats)
         self.colours = list(meta.colours)
         self.hints = meta.hints
@@ -267,7 +271,7 @@ class TableService:
         ):
             raise TableError(N_("Setup: colours must be a different colour name for each seat"))
         table_id = self._next_id()
-        label = _clean_name(name, MAX_NAME) or f"Table {table_id[1:]}"
+        label = _clean_name(name, MAX_NAME)
         table = Table(
             table_id,
             self.dir / f"{table_id}.json",
@@ -276,7 +280,7 @@ class TableService:
         )
         self._save(table)
         self.tables[table_id] = table
-        log.info("table %s created (%s)", table_id, label)
+        log.info("table %s created (%s)", table_id, label or "unnamed")
         return table
 
     def join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
