@@ -26,6 +26,15 @@ from .protocol import Joined, RuleRefusal, SeatInfo, TableError, Update
 REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
 
 
+def level_name(kind: str) -> str:
+    """A bot kind as players know it: its level (``heuristic`` is "normal") in the language
+    spoken. The bots are imported here, when a computer seat is named, not at the session's
+    start (a session that never meets one never loads them)."""
+    from ..ai import level_of
+
+    return _(level_of(kind))
+
+
 class RemoteGame:
     """A Game-like replica of a shared table that plays through a ``TableClient``.
 
@@ -114,7 +123,8 @@ class RemoteGame:
         return any(s.seat == seat and s.handed_back for s in self.seats)
 
     def seat_label(self, seat: int) -> str:
-        """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, heuristic)``."""
+        """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, normal)`` (the level players know
+        the bot by, in the language spoken)."""
         info = next((s for s in self.seats if s.seat == seat), None)
         name = self.setup.players[seat].name
         if info is None:
@@ -122,7 +132,7 @@ class RemoteGame:
         if info.handed_back:
             return _("{name} (computer seat played by the table)").format(name=name)
         if info.kind != SeatKind.HUMAN:
-            return _("{name} (computer, {kind})").format(name=name, kind=info.kind)
+            return _("{name} (computer, {kind})").format(name=name, kind=level_name(info.kind))
         if info.holder is None:
             return _("{name} (open seat)").format(name=name)
         if not info.connected:

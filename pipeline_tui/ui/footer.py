@@ -53,14 +53,24 @@ class TranslatedBindingsTable(BindingsTable):
 
     def render_bindings_table(self) -> Table:
         table = super().render_bindings_table()
-        retell_column(table, 1, _translated_cell)
+        shown: dict[str, Text] = {}  # a description as Textual writes it -> as said here
+        for _node, binding, _enabled, _tooltip in self.screen.active_bindings.values():
+            tip = binding.tooltip  # what Textual's table adds after the description, dimmed
+            english = " ".join(part for part in (binding.description, tip) if part)
+            said = Text(_(binding.description) if binding.description else "", end="")
+            if tip:
+                said.append((" " if binding.description else "") + _(tip), "dim")
+            shown[english] = said
+
+        def retold(cell: RenderableType) -> RenderableType:
+            if isinstance(cell, Text) and cell.plain in shown:
+                said = shown[cell.plain].copy()
+                said.style = cell.style
+                return said
+            return cell
+
+        retell_column(table, 1, retold)
         return table
-
-
-def _translated_cell(cell: RenderableType) -> RenderableType:
-    if isinstance(cell, Text) and cell.plain:
-        return Text(_(cell.plain), style=cell.style, end=cell.end)
-    return cell
 
 
 class TranslatedKeyPanel(KeyPanel):

@@ -71,6 +71,13 @@ def bot_kinds() -> tuple[str, ...]:
     return tuple(getattr(ai, "OFFERED", ai.KINDS))
 
 
+def level_name(kind: str) -> str:
+    """A bot kind as players know it: its level (``heuristic`` is "normal") in the language
+    spoken, or the kind itself where the bots name no levels."""
+    ai = bot_module()
+    return _(ai.level_of(kind)) if ai is not None and hasattr(ai, "level_of") else kind
+
+
 def bot_levels() -> list[tuple[str, str, str]]:
     """Each computer seat kind as players choose it: (kind, level name, one-line description);
     a bot module without levels names its kinds as they are."""
