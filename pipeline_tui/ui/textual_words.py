@@ -47,6 +47,7 @@ KEY_DESCRIPTIONS = (
     N_("Delete character right"),
     N_("Delete left to start of word"),
     N_("Delete right to start of word"),
+    N_("Dismiss menu"),
     N_("Down"),
     N_("End"),
     N_("Exit the command palette"),
@@ -79,7 +80,9 @@ KEY_DESCRIPTIONS = (
     N_("Paste text from the clipboard"),
     N_("Previous command"),
     N_("Previous page"),
+    N_("Press button"),
     N_("Previous tab"),
+    N_("Quit the app and return to the command prompt."),
     N_("Scroll Down"),
     N_("Scroll End"),
     N_("Scroll Home"),
@@ -90,11 +93,13 @@ KEY_DESCRIPTIONS = (
     N_("Select all"),
     N_("Select line end"),
     N_("Select line start"),
+    N_("Show menu"),
     N_("Submit"),
     N_("Toggle"),
     N_("Top"),
     N_("Up"),
 )
 """The descriptions of the key bindings of Textual's screens and of the widgets the app uses
-(Input, OptionList, DataTable, Checkbox, Tabs, scroll containers, the command palette): the
+(Input, OptionList, DataTable, Checkbox, Select, Button, Tabs, scroll containers, the command
+palette): the
 keys panel lists every binding of the focused widget, shown or not in the footer."""
