@@ -35,10 +35,18 @@ from .screens import (
 from .reference_screen import ReferenceScreen
 from .seats import HotSeat, Replay
 from .table_screen import TableScreen
+from .compat import SayingPalette
 from .footer import TranslatedFooter, TranslatedHelpPanel
 from .tutorial import Tutorial, tutorial_setup
 
 MODES = ("title", "new", "load", "replay")
+
+
+class GamePalette(SayingPalette):
+    """The command palette in the language the game speaks (its prompt is given to it)."""
+
+    def no_matches(self) -> str:
+        return _("No matches found")
 
 
 class PipelineApp(App):
@@ -209,7 +217,7 @@ class PipelineApp(App):
     def action_command_palette(self) -> None:
         """Open the command palette, its prompt in the language spoken."""
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+            self.push_screen(GamePalette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def action_show_help_panel(self) -> None:
         """Show the keys panel (the palette's "Keys"), its descriptions in the language spoken."""

@@ -29,9 +29,14 @@ SYSTEM_COMMANDS = (
 )
 """Titles and help of ``App.get_system_commands`` (Textual 8.2.8)."""
 
-PALETTE = (N_("Search for commands…"), N_("palette"), N_("Open the command palette"))
-"""The command palette's prompt (``PipelineApp.action_command_palette`` passes it translated),
-and its key's description and tooltip, which footers and the keys panel show."""
+PALETTE = (
+    N_("Search for commands…"),
+    N_("No matches found"),
+    N_("palette"),
+    N_("Open the command palette"),
+)
+"""The command palette's prompt and what it says when nothing matches (``ui/app.py``
+``GamePalette``), and its key's description and tooltip, which footers and the keys panel show."""
 
 KEY_DESCRIPTIONS = (
     N_("Bottom"),

@@ -242,7 +242,7 @@ async def test_the_lobby_of_shared_tables_speaks_only_russian(tmp_path, russian)
     sock = tmp_path / "hub.sock"
     await hub.start(sock)
     try:
-        hub.service.create(GameSetup(seed=3, players=(PlayerSetup("Ada"), PlayerSetup("Bo"))))
+        hub.service.create(GameSetup(seed=3, players=(PlayerSetup("Ada"), PlayerSetup("Bo", "heuristic"))))
         audit = Audit()
         app = SharedApp(sock, hub.issue_token("SHA256:alice", "alice"))
         async with app.run_test(size=(120, 40)) as pilot:
@@ -256,6 +256,19 @@ async def test_the_lobby_of_shared_tables_speaks_only_russian(tmp_path, russian)
             await pilot.press("escape")
             await pilot.press("n")
             await audit.read(pilot, "new table", NewGameScreen)
+            await pilot.press("escape")
+            await audit.read(pilot, "lobby again", LobbyScreen)
+            await pilot.press("enter")
+            await audit.read(pilot, "seat menu again", SeatScreen)
+            await pilot.press("enter")  # sit at the first open seat
+            for _ in range(100):
+                if isinstance(app.screen, TableScreen):
+                    break
+                await pilot.pause(0.02)
+            audit.game = app.screen.game
+            await audit.read(pilot, "shared table", TableScreen)
+            await pilot.press("f5")
+            await audit.read(pilot, "shared table log", TableScreen)
         assert audit.found == {}, audit.report()
     finally:
         await hub.close()

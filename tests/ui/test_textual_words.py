@@ -91,3 +91,21 @@ async def test_the_keys_panel_follows_the_language_and_a_live_switch(tmp_path):
 @pytest.mark.parametrize("word", ["Focus Next", "Move cursor left", "Show menu"])
 def test_textuals_words_read_in_russian(word, russian) -> None:
     assert i18n._(word) != word
+
+
+async def test_the_palette_says_no_matches_in_russian(tmp_path, russian):
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"zqzq")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            listed = app.screen.query_one(CommandList)
+            prompts = [
+                str(listed.get_option_at_index(i).prompt.renderable) for i in range(listed.option_count)
+            ]
+            if prompts:
+                break
+        assert prompts == ["Ничего не найдено"]
