@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -46,6 +47,7 @@ from tests.latin import english_words
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "alice", "SHA")  # the seats; the shared table's user and key
 SIZES = [(80, 24), (160, 48)]
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "saves"
 
 
 def drawn(app) -> str:
@@ -272,3 +274,40 @@ async def test_the_lobby_of_shared_tables_speaks_only_russian(tmp_path, russian)
         assert audit.found == {}, audit.report()
     finally:
         await hub.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_finished_game_speaks_only_russian_and_its_sheet_fits(tmp_path, russian, size) -> None:
+    """The end of a 4-player game: the table, the final scores (which fit the width without
+    scrolling sideways), the chart, the full networks and the help at the table."""
+    game = storage.load_game(FIXTURES / "v2-ed2-finished-4p.json")
+    assert game.is_over()
+    audit = Audit(game)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=size) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await audit.read(pilot, "finished table", TableScreen)
+        await pilot.press("f4")
+        await audit.read(pilot, "finished networks", TableScreen)
+        await pilot.press("f1")
+        await audit.read(pilot, "help at the table", HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("f6")
+        await audit.read(pilot, "final scores", EndScreen)
+        sheet = app.screen.query_one("#scores", DataTable)
+        assert sheet.max_scroll_x == 0, "the score sheet scrolls sideways"
+        await pilot.press("g")
+        await audit.read(pilot, "final chart", EndScreen)
+    assert audit.found == {}, audit.report()
+
+
+async def test_the_too_small_notice_speaks_only_russian(tmp_path, russian) -> None:
+    game = played(2, 10)
+    audit = Audit(game)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await audit.read(pilot, "title, too small", TitleScreen)
+        app.push_screen(TableScreen(game, tmp_path))
+        await audit.read(pilot, "table, too small", TableScreen)
+        assert "80" in drawn(app)  # the notice names the size it needs
+    assert audit.found == {}, audit.report()
