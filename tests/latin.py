@@ -6,7 +6,8 @@ The list, and why each stays Latin:
 - the move notation (``docs/notation.md``), the same ASCII in every language: its verbs and
   action names (``act``, ``put-machine``, ``refined2``), barrel, row and tile-half codes made
   of the colour and grade letters (``OL``, ``SH``, ``CL``, ``TT``), market codes (``C-OC``),
-  upgrade family codes (``GOV``);
+  upgrade family codes (``GOV``); a pipe tile's paths as the plain-text table writes them, by
+  the compass letters of the edges they join (``EW:S``, as ``docs/architecture.md`` does);
 - Roman numerals of upgrade levels (``I``, ``II``, ``III``);
 - key names as Textual and the keyboard print them (``Tab``, ``Enter``, ``pgup``, ``super``);
 - the program's and file formats' names as typed (``pipeline-tui components``, ``SVG``), and
@@ -23,7 +24,7 @@ from pipeline_tui.data import components as C
 from pipeline_tui.i18n import LANGUAGE_NAMES
 
 WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
-CODE = re.compile(r"^(?:[OSTCLMH]{2,3}|C-[OST][CLMH])$")  # colour and grade letters
+CODE = re.compile(r"^(?:[OSTCLMH]{2,3}|C-[OST][CLMH]|[NESW]{2})$")  # colour, grade, compass letters
 PATH = re.compile(r"(?:/[\w.+-]+)+/?|[\w.+-]+\.json\b")
 ROMAN = {"I", "II", "III", "IV", "V"}
 KEYS = {
