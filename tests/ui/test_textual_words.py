@@ -50,6 +50,8 @@ async def test_the_palette_says_textuals_commands_in_russian_with_their_own_call
     app = PipelineApp(mode="title", saves_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        textuals = list(App.get_system_commands(app, app.screen))
+        assert {part for c in textuals for part in (c.title, c.help)} <= set(SYSTEM_COMMANDS)
         commands = {command.title: command for command in app.get_system_commands(app.screen)}
         assert {"Тема", "Выход", "Клавиши", "Снимок экрана", "Новая игра", "Загрузить игру"} <= set(commands)
         assert not {"Theme", "Quit", "Keys", "Screenshot", "New game"} & set(commands)
