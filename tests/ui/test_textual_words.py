@@ -71,7 +71,8 @@ def keys_shown(screen) -> str:
     return " ".join(str(cell) for cell in rendered.columns[1].cells)
 
 
-async def test_the_keys_panel_follows_the_language_and_a_live_switch(tmp_path):
+async def test_the_keys_panel_follows_the_language_and_a_live_switch(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # the switch is remembered there
     app = PipelineApp(mode="title", saves_dir=tmp_path)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
