@@ -16,6 +16,8 @@ from pipeline_tui.cli import main
 from pipeline_tui.engine import Game, GameSetup, IllegalMove, format_move, parse_move
 from pipeline_tui.storage import load_game, read_save
 
+from .latin import english_words
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "saves"
 
@@ -480,3 +482,15 @@ def test_check_saves_and_simulate_in_russian_count_in_russian(capsys, saves, fix
     code, out, _ = run(capsys, "simulate", "--games", "1", "--seed", "3")
     last = out.splitlines()[-1]
     assert code == 0 and last.startswith("1 партия за ") and last.endswith(" с")
+
+
+@pytest.mark.parametrize("name", ["v2-ed2-finished-4p.json", "v2-ed2-midgame-3p.json"])
+def test_replay_text_in_russian_has_no_english_word(capsys, russian, name):
+    """The plain-text table in Russian, read as the UI audit reads screens (tests/latin.py):
+    every word of Latin letters is notation, a code or a player's name."""
+    game = load_game(FIXTURES / name)
+    for to in (len(game.moves) // 2, len(game.moves)):
+        code, out, _ = run(capsys, "replay", str(FIXTURES / name), "--to", str(to), "--text")
+        assert code == 0
+        names = tuple(p.name for p in game.setup.players)
+        assert english_words(out, names=names, notation=tuple(map(format_move, game.moves))) == []

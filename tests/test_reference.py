@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from pipeline_tui import i18n
 from pipeline_tui.data import components as C
 from pipeline_tui.data import editions as E
 from pipeline_tui.data.components import Source
@@ -20,6 +21,8 @@ from pipeline_tui.data.reference import (
     valuation_text,
 )
 from pipeline_tui.text import COMPONENT_SECTIONS, render_components, render_components_text
+
+from .latin import english_words
 
 
 def test_new_games_and_the_reference_use_the_printed_edition():
@@ -160,3 +163,23 @@ def test_the_text_shows_each_editions_markets():
 def test_an_unknown_edition_is_refused():
     with pytest.raises(ValueError, match="edition 9 is not known"):
         reference(9)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_text_speaks_russian_to_the_last_source_note(edition, russian):
+    """Every table's source note, name and the edition's name come out in Russian; only codes
+    of the notation, Roman levels and the command's name stay Latin (issue 15)."""
+    text = render_components_text(reference(edition))
+    assert "Источник" in text
+    assert english_words(text) == []
+
+
+def test_the_json_is_the_same_in_every_language():
+    """``components --json`` is language-neutral (issue 15): English keys and notes in Russian too."""
+    english = reference_json()
+    i18n.set_language("ru")
+    try:
+        assert reference_json() == english
+    finally:
+        i18n.set_language("en")
+    assert b"the 30 Contracts as printed" in english

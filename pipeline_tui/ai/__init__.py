@@ -30,7 +30,8 @@ KINDS = tuple(kind.value for kind in SeatKind if kind is not SeatKind.HUMAN)  # 
 # (docs/bots.md).
 OFFERED = (SeatKind.RANDOM.value, SeatKind.HEURISTIC.value, SeatKind.SEARCH.value)
 STRONGEST = SeatKind.SEARCH.value  # the kind a hint asks: the strongest bot measured
-LEVELS = ("easy", "normal", "hard", "expert")  # what players call KINDS, in the same order
+# What players call KINDS, in the same order; marked for translation, shown through _().
+LEVELS = (N_("easy"), N_("normal"), N_("hard"), N_("expert"))
 LEVEL_LINES = (  # marked for translation; shown translated where the levels are listed
     N_("plays any legal move at random"),
     N_("plays the turn that looks best for it now"),

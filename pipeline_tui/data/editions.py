@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import msgspec
 
-from ..i18n import _
+from ..i18n import N_, _
 from . import components as C
 from .components import ContractTile, MarketRow, Source
 from .oil import barrel_code
@@ -32,8 +32,8 @@ from .oil import barrel_code
 EDITIONS = (1, 2)
 PRINTED_EDITION = 2  # what new games use
 EDITION_NAMES = {
-    1: "our design (before the printed components were known)",
-    2: "printed components (public transcription)",
+    1: N_("our design (before the printed components were known)"),
+    2: N_("printed components (public transcription)"),
 }
 
 
@@ -252,13 +252,13 @@ PINWHEEL_LAYOUT = (
 )
 
 _COMMON_SOURCES = (
-    TableSource("upgrades", Source.RULEBOOK, "7 families, Level I x3, II x1, III x1; card texts"),
-    TableSource("valuation", Source.RULEBOOK, "the tile and the 16 cards of Appendix 2"),
-    TableSource("refinement markers", Source.RULEBOOK, "three each of 4, 5, 6, 7; 9 dealt"),
+    TableSource(N_("upgrades"), Source.RULEBOOK, N_("7 families, Level I x3, II x1, III x1; card texts")),
+    TableSource(N_("valuation"), Source.RULEBOOK, N_("the tile and the 16 cards of Appendix 2")),
+    TableSource(N_("refinement markers"), Source.RULEBOOK, N_("three each of 4, 5, 6, 7; 9 dealt")),
     TableSource(
-        "pipe tiles",
+        N_("pipe tiles"),
         Source.RULEBOOK,
-        "the 135 tiles of the tile model; equal to the printed 135 (docs/components.md)",
+        N_("the 135 tiles of the tile model; equal to the printed 135 (docs/components.md)"),
     ),
 )
 
@@ -277,35 +277,41 @@ _EDITION_1 = Edition(
     machine_shop_printed=2,
     government_layout=C.GOVERNMENT_LAYOUT,
     sources=(
-        TableSource("contracts", Source.DESIGN, "30 tiles, 10 per row, 2-3 barrels each"),
-        TableSource("orders", Source.DESIGN, "24 tiles, 8 each of 3, 4 and 5 barrels"),
+        TableSource(N_("contracts"), Source.DESIGN, N_("30 tiles, 10 per row, 2-3 barrels each")),
+        TableSource(N_("orders"), Source.DESIGN, N_("24 tiles, 8 each of 3, 4 and 5 barrels")),
         TableSource(
-            "markets",
+            N_("markets"),
             Source.DESIGN,
-            "fixed colours; crude rows 6 slots, refined rows 4; prices fitted to the "
-            "rulebook's market example",
+            N_(
+                "fixed colours; crude rows 6 slots, refined rows 4; prices fitted to the "
+                "rulebook's market example"
+            ),
         ),
         TableSource(
-            "market overlays", Source.DESIGN, "2 players: crude 4 of 6 slots, refined the middle 2 of 4"
-        ),
-        TableSource(
-            "market overlays 3-4 players",
+            N_("market overlays"),
             Source.DESIGN,
-            "3 players: crude 5, refined the right 3; 4 players: every slot",
+            N_("2 players: crude 4 of 6 slots, refined the middle 2 of 4"),
         ),
         TableSource(
-            "refresh", Source.DESIGN, "supply 2-4 per crude row, demand 0-2 per refined row, any player count"
-        ),
-        TableSource("refresh 3-4 players", Source.DESIGN, "as at 2 players"),
-        TableSource("tank shop", Source.DESIGN, "$5 / $10 / $15, 2 Tanks a row at 2 players"),
-        TableSource("tank shop 3-4 players", Source.DESIGN, "3/3/2 Tanks, and 4/4/3"),
-        TableSource(
-            "machine shop",
+            N_("market overlays 3-4 players"),
             Source.DESIGN,
-            "$20 / $30 from the rulebook, $40 ours; 1 Machine a row at 2 players",
+            N_("3 players: crude 5, refined the right 3; 4 players: every slot"),
         ),
-        TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
-        TableSource("government layout", Source.DESIGN, "our domino layout of a quadrant"),
+        TableSource(
+            N_("refresh"),
+            Source.DESIGN,
+            N_("supply 2-4 per crude row, demand 0-2 per refined row, any player count"),
+        ),
+        TableSource(N_("refresh 3-4 players"), Source.DESIGN, N_("as at 2 players")),
+        TableSource(N_("tank shop"), Source.DESIGN, N_("$5 / $10 / $15, 2 Tanks a row at 2 players")),
+        TableSource(N_("tank shop 3-4 players"), Source.DESIGN, N_("3/3/2 Tanks, and 4/4/3")),
+        TableSource(
+            N_("machine shop"),
+            Source.DESIGN,
+            N_("$20 / $30 from the rulebook, $40 ours; 1 Machine a row at 2 players"),
+        ),
+        TableSource(N_("machine shop 3-4 players"), Source.DESIGN, N_("1/2/1 Machines, and 2/2/2")),
+        TableSource(N_("government layout"), Source.DESIGN, N_("our domino layout of a quadrant")),
     )
     + _COMMON_SOURCES,
 )
@@ -325,43 +331,47 @@ _EDITION_2 = Edition(
     machine_shop_printed=2,
     government_layout=PINWHEEL_LAYOUT,
     sources=(
-        TableSource("contracts", Source.PRINTED, "the 30 Contracts as printed"),
-        TableSource("orders", Source.PRINTED, "the 24 Orders as printed"),
+        TableSource(N_("contracts"), Source.PRINTED, N_("the 30 Contracts as printed")),
+        TableSource(N_("orders"), Source.PRINTED, N_("the 24 Orders as printed")),
         TableSource(
-            "markets",
+            N_("markets"),
             Source.PRINTED,
-            "3 crude ladders of 8 slots, 2 refined patterns of 4 slots; tiles placed at random at setup",
+            N_("3 crude ladders of 8 slots, 2 refined patterns of 4 slots; tiles placed at random at setup"),
         ),
         TableSource(
-            "market overlays",
+            N_("market overlays"),
             Source.PRINTED,
-            "2 players: crude rows the first 6 of 8 slots, refined rows the dearer pair",
+            N_("2 players: crude rows the first 6 of 8 slots, refined rows the dearer pair"),
         ),
         TableSource(
-            "market overlays 3-4 players",
+            N_("market overlays 3-4 players"),
             Source.DESIGN,
-            "from the printed slots: crude 7 (the '3+' slot) and 8; refined the dearer 3, and all 4",
+            N_("from the printed slots: crude 7 (the '3+' slot) and 8; refined the dearer 3, and all 4"),
         ),
         TableSource(
-            "refresh",
+            N_("refresh"),
             Source.PRINTED,
-            "2 players: every crude row gains up to 4; refined demand per market "
-            "position and grade as on the overlays",
+            N_(
+                "2 players: every crude row gains up to 4; refined demand per market "
+                "position and grade as on the overlays"
+            ),
         ),
         TableSource(
-            "refresh 3-4 players",
+            N_("refresh 3-4 players"),
             Source.DESIGN,
-            "the 2-player amounts scaled with the slots in play, rounded up",
+            N_("the 2-player amounts scaled with the slots in play, rounded up"),
         ),
         TableSource(
-            "tank shop", Source.PRINTED, "$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players"
+            N_("tank shop"), Source.PRINTED, N_("$5 / $10 / $15, 4 printed spaces a row, 2 used at 2 players")
         ),
-        TableSource("tank shop 3-4 players", Source.DESIGN, "3 Tanks a row, and all 4"),
+        TableSource(N_("tank shop 3-4 players"), Source.DESIGN, N_("3 Tanks a row, and all 4")),
         TableSource(
-            "machine shop", Source.PRINTED, "$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players"
+            N_("machine shop"),
+            Source.PRINTED,
+            N_("$20 / $30 / $40, 2 printed spaces a row, 1 used at 2 players"),
         ),
-        TableSource("machine shop 3-4 players", Source.DESIGN, "1/2/1 Machines, and 2/2/2"),
-        TableSource("government layout", Source.PRINTED, "the pinwheel of the transcription"),
+        TableSource(N_("machine shop 3-4 players"), Source.DESIGN, N_("1/2/1 Machines, and 2/2/2")),
+        TableSource(N_("government layout"), Source.PRINTED, N_("the pinwheel of the transcription")),
     )
     + _COMMON_SOURCES,
 )

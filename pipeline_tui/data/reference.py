@@ -294,12 +294,12 @@ def valuation_text(card_id: int) -> str:
 
 # --- The tables ----------------------------------------------------------------------------------
 
-_SHOP_PIPES = TableSource(Source.RULEBOOK, "prices, and 2 tiles per player by each shop")
+_SHOP_PIPES = TableSource(Source.RULEBOOK, N_("prices, and 2 tiles per player by each shop"))
 
 
 def _sources(ed: E.Edition) -> dict[str, TableSource]:
     out = {entry.table: TableSource(entry.source, entry.note) for entry in ed.sources}
-    out["shop pipes"] = _SHOP_PIPES
+    out[N_("shop pipes")] = _SHOP_PIPES
     return out
 
 
@@ -370,13 +370,13 @@ def reference(edition: int = LATEST_EDITION) -> Reference:
         markets=[_market_entry(row) for row in rows],
         shops=[
             ShopEntry(
-                "Tank Shop",
+                N_("Tank Shop"),
                 list(ed.tank_shop_prices),
                 ed.tank_shop_printed,
                 {n: list(s) for n, s in ed.tank_shop_spaces.items()},
             ),
             ShopEntry(
-                "Machine Shop",
+                N_("Machine Shop"),
                 list(ed.machine_shop_prices),
                 ed.machine_shop_printed,
                 {n: list(s) for n, s in ed.machine_shop_spaces.items()},

@@ -22,7 +22,7 @@ from typing import Any, Iterable, NamedTuple
 import msgspec
 
 from . import rules
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
@@ -31,8 +31,8 @@ from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, clone_state, freeze_state, thaw_state
 
 CHECKPOINT_EVERY = 32
-NOTHING_TO_UNDO = "Undo: there is no move to take back"
-NOT_YOUR_TURNS_MOVE = "Undo: only your own moves of your current turn can be taken back"
+NOTHING_TO_UNDO = N_("Undo: there is no move to take back")
+NOT_YOUR_TURNS_MOVE = N_("Undo: only your own moves of your current turn can be taken back")
 
 
 class Turn(NamedTuple):
@@ -248,9 +248,9 @@ class Game:
         """Why ``seat`` may not take back the last move at a shared table (``None``: it may).
         A seat takes back only its own moves of the turn it is still playing."""
         if not self.entries:
-            return NOTHING_TO_UNDO
+            return _(NOTHING_TO_UNDO)
         if self.entries[-1].turn.seat != seat or self.entries[-1].turn != Turn.of(self.state):
-            return NOT_YOUR_TURNS_MOVE
+            return _(NOT_YOUR_TURNS_MOVE)
         return None
 
     def is_over(self) -> bool:

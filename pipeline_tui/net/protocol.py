@@ -18,6 +18,7 @@ one table read the same note each in theirs.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Union
 
 import msgspec
@@ -45,6 +46,22 @@ def shown(message: str, values: dict[str, str] | None = None) -> str:
         return message.format(**values)
 
 
+_NUMBERED_TABLE = re.compile(r"t([0-9]+)")
+
+
+def table_name(table_id: str, name: str) -> str:
+    """What a table is called on screen: the name it was given, else "Table 3" in the viewer's
+    language (the Hub stores no name for an unnamed table, so each viewer reads it in theirs).
+
+    >>> table_name("t3", ""), table_name("t3", "Friday game"), table_name("friday", "")
+    ('Table 3', 'Friday game', 'Table friday')
+    """
+    if name:
+        return name
+    numbered = _NUMBERED_TABLE.fullmatch(table_id)
+    return _("Table {id}").format(id=numbered.group(1) if numbered else table_id)
+
+
 class TableError(Exception):
     """A request the Hub refused, or a lost connection; the message is one player-readable line
     ("Seat: Bo's seat belongs to bob", "Server: connection lost").
@@ -62,6 +79,13 @@ class TableError(Exception):
     def shown(self) -> str:
         """The message in the language this process speaks now."""
         return shown(self.msgid, self.values)
+
+
+class RuleRefusal(TableError):
+    """A move or an undo the rules refused (the engine's ``why_illegal``, ``why_no_undo`` or a
+    notation error): its text is written by the engine in the Hub's language, so a client works
+    the reason out again from its own replica, in its own language (``RemoteGame``), and shows
+    this text only when its replica finds nothing wrong."""
 
 
 class FrameError(Exception):
@@ -208,13 +232,22 @@ class Refused(Reply, tag="refused"):
     reason: str  # in English; clients show msgid and values in their language
     msgid: str = ""
     values: dict[str, str] = {}
+    rules: bool = False  # a RuleRefusal: the reason is the engine's, in the Hub's language
 
     @classmethod
     def of(cls, rid: int, error: TableError) -> "Refused":
-        return cls(id=rid, reason=one_line(str(error)), msgid=error.msgid, values=error.values)
+        return cls(
+            id=rid,
+            reason=one_line(str(error)),
+            msgid=error.msgid,
+            values=error.values,
+            rules=isinstance(error, RuleRefusal),
+        )
 
     def error(self) -> TableError:
         """The refusal as the client raises it (its English text stays the Hub's)."""
+        if self.rules:
+            return RuleRefusal(self.reason)
         if not self.msgid:
             return TableError(self.reason)
         return TableError(self.msgid, **self.values)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable, Coroutine
 
-from ..engine.errors import IllegalMove
+from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game, LogEntry
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.scoring import Score
@@ -21,9 +21,18 @@ from ..engine.setup import SeatKind
 from ..engine.state import State
 from ..i18n import _
 from .client import TableClient
-from .protocol import Joined, SeatInfo, TableError, Update
+from .protocol import Joined, RuleRefusal, SeatInfo, TableError, Update
 
 REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
+
+
+def level_name(kind: str) -> str:
+    """A bot kind as players know it: its level (``heuristic`` is "normal") in the language
+    spoken. The bots are imported here, when a computer seat is named, not at the session's
+    start (a session that never meets one never loads them)."""
+    from ..ai import level_of
+
+    return _(level_of(kind))
 
 
 class RemoteGame:
@@ -114,7 +123,8 @@ class RemoteGame:
         return any(s.seat == seat and s.handed_back for s in self.seats)
 
     def seat_label(self, seat: int) -> str:
-        """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, heuristic)``."""
+        """``Bo (bob)``, ``Bo (open seat)``, ``Cy (computer, normal)`` (the level players know
+        the bot by, in the language spoken)."""
         info = next((s for s in self.seats if s.seat == seat), None)
         name = self.setup.players[seat].name
         if info is None:
@@ -122,7 +132,7 @@ class RemoteGame:
         if info.handed_back:
             return _("{name} (computer seat played by the table)").format(name=name)
         if info.kind != SeatKind.HUMAN:
-            return _("{name} (computer, {kind})").format(name=name, kind=info.kind)
+            return _("{name} (computer, {kind})").format(name=name, kind=level_name(info.kind))
         if info.holder is None:
             return _("{name} (open seat)").format(name=name)
         if not info.connected:
@@ -184,13 +194,36 @@ class RemoteGame:
         except TableError as exc:
             self._pending = [p for p in self._pending if p[0] < index]
             self._sync()
-            self._refused(exc.shown())
+            self._refused(self.move_refusal(exc, text))
 
     async def _undo(self) -> None:
         try:
             await self.client.undo(self.table_id)
         except TableError as exc:
-            self._refused(exc.shown())
+            self._refused(self.undo_refusal(exc))
+
+    def move_refusal(self, error: TableError, text: str) -> str:
+        """Why the Hub refused the move ``text``, in this session's language. A refusal by the
+        rules was written in the Hub's language, so it is worked out again here, on the replica
+        brought to the Hub's log (where the Hub judged the move); any other refusal travels as
+        a message id and is shown as such, and so is a rule refusal the replica cannot explain."""
+        if isinstance(error, RuleRefusal):
+            try:
+                reason = self._game.why_illegal(parse_move(text))
+            except NotationError as exc:
+                reason = str(exc)
+            if reason:
+                return reason
+        return error.shown()
+
+    def undo_refusal(self, error: TableError) -> str:
+        """Why the Hub refused an undo, in this session's language (as :meth:`move_refusal`:
+        the rules' reason worked out again on the replica, for the seat to act)."""
+        if isinstance(error, RuleRefusal):
+            reason = self._game.why_no_undo(self._game.current_player)
+            if reason:
+                return reason
+        return error.shown()
 
     def _refused(self, reason: str) -> None:
         if self.on_refused is not None:

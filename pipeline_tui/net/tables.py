@@ -29,7 +29,7 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from ..i18n import N_
-from .protocol import Joined, SeatInfo, TableError, TableInfo, Update, one_line
+from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,11 @@ class Table:
         self.id = table_id
         self.path = path
         self.game = game
-        self.name = meta.name
+        # An unnamed table has no name: each viewer calls it "Table 3" in their own language
+        # (protocol.table_name). Tables made before that stored the English, read as none.
+        self.name = (
+            "" if meta.name == f"Table {table_id[1:]}" and _NUMBERED.fullmatch(table_id) else meta.name
+        )
         self.bindings: list[SeatBinding | None] = list(meta.seats)
         self.colours = list(meta.colours)
         self.hints = meta.hints
@@ -267,7 +271,7 @@ class TableService:
         ):
             raise TableError(N_("Setup: colours must be a different colour name for each seat"))
         table_id = self._next_id()
-        label = _clean_name(name, MAX_NAME) or f"Table {table_id[1:]}"
+        label = _clean_name(name, MAX_NAME)
         table = Table(
             table_id,
             self.dir / f"{table_id}.json",
@@ -276,7 +280,7 @@ class TableService:
         )
         self._save(table)
         self.tables[table_id] = table
-        log.info("table %s created (%s)", table_id, label)
+        log.info("table %s created (%s)", table_id, label or "unnamed")
         return table
 
     def join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
@@ -360,7 +364,7 @@ class TableService:
         try:
             move = parse_move(text)
         except NotationError as exc:
-            raise TableError(str(exc)) from None
+            raise RuleRefusal(str(exc)) from None
         return self._play(table, move, seat)
 
     def play_bot(self, table_id: str, move: Move, expected_moves: int) -> Update | None:
@@ -400,12 +404,12 @@ class TableService:
         game = table.game
         reason = game.why_illegal(move)
         if reason is not None:
-            raise TableError(reason)
+            raise RuleRefusal(reason)
         base = len(game.moves)
         try:
             game.apply(move)
         except IllegalMove as exc:
-            raise TableError(str(exc)) from None
+            raise RuleRefusal(str(exc)) from None
         try:
             self._save(table)
         except TableError:
@@ -423,7 +427,7 @@ class TableService:
         count = len(game.moves)
         reason = game.why_no_undo(seat)
         if reason is not None:
-            raise TableError(reason)
+            raise RuleRefusal(reason)
         move = game.undo()
         assert move is not None  # the log was not empty
         try:

@@ -16,7 +16,8 @@ from typing import Iterable, Sequence
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.command import CommandPalette
+from textual.widgets import Footer, HelpPanel
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
@@ -34,10 +35,18 @@ from .screens import (
 from .reference_screen import ReferenceScreen
 from .seats import HotSeat, Replay
 from .table_screen import TableScreen
-from .footer import TranslatedFooter
+from .compat import SayingPalette
+from .footer import TranslatedFooter, TranslatedHelpPanel
 from .tutorial import Tutorial, tutorial_setup
 
 MODES = ("title", "new", "load", "replay")
+
+
+class GamePalette(SayingPalette):
+    """The command palette in the language the game speaks (its prompt is given to it)."""
+
+    def no_matches(self) -> str:
+        return _("No matches found")
 
 
 class PipelineApp(App):
@@ -205,6 +214,16 @@ class PipelineApp(App):
             table.autosave()
         self.exit()
 
+    def action_command_palette(self) -> None:
+        """Open the command palette, its prompt in the language spoken."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(GamePalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
+    def action_show_help_panel(self) -> None:
+        """Show the keys panel (the palette's "Keys"), its descriptions in the language spoken."""
+        if not self.screen.query(HelpPanel):
+            self.screen.mount(TranslatedHelpPanel())
+
     # --- language ---
     def language_commands(self) -> Iterable[SystemCommand]:
         """One palette command per other language, each named in its own language."""
@@ -263,27 +282,37 @@ class PipelineApp(App):
             )
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """The palette's commands in the language spoken: Textual's own (Theme, Quit, Keys,
+        ...) with their titles and help through ``_()`` (marked in ``textual_words.py``) but
+        their own callbacks, then the game's."""
+        for command in super().get_system_commands(screen):
+            yield command._replace(title=_(command.title), help=_(command.help))
         yield from self.language_commands()
-        yield SystemCommand("New game", "Set up a new game", lambda: self.push_screen(NewGameScreen()))
+        yield SystemCommand(_("New game"), _("Set up a new game"), lambda: self.push_screen(NewGameScreen()))
         yield SystemCommand(
-            "Load game", "Open a saved game", lambda: self.push_screen(LoadScreen(replay=False))
+            _("Load game"), _("Open a saved game"), lambda: self.push_screen(LoadScreen(replay=False))
         )
         yield SystemCommand(
-            "Replay game", "Step through a saved game", lambda: self.push_screen(LoadScreen(replay=True))
+            _("Replay game"),
+            _("Step through a saved game"),
+            lambda: self.push_screen(LoadScreen(replay=True)),
         )
-        yield SystemCommand("Rules and keys", "The rules in brief and every key", self.action_help)
-        yield SystemCommand("Components", "Every component table with its source", self.action_reference)
+        yield SystemCommand(_("Rules and keys"), _("The rules in brief and every key"), self.action_help)
+        yield SystemCommand(
+            _("Components"), _("Every component table with its source"), self.action_reference
+        )
         table = self._table()
         if table is not None:
             yield SystemCommand(
-                "Save game as",
-                "Save this game under a name",
+                _("Save game as"),
+                _("Save this game under a name"),
                 lambda: self.ask_save_as(table.game, table.save_meta()),
             )
             yield SystemCommand(
-                "Scores", "The score sheet (a projection until the end)", lambda: self.show_scores(table.game)
+                _("Scores"),
+                _("The score sheet (a projection until the end)"),
+                lambda: self.show_scores(table.game),
             )
-            yield SystemCommand("Undo move", "Take back the last move", table.action_undo)
-            yield SystemCommand("Redo move", "Play the undone move again", table.action_redo)
-        yield SystemCommand("Title screen", "Back to the title screen", self.action_to_title)
+            yield SystemCommand(_("Undo move"), _("Take back the last move"), table.action_undo)
+            yield SystemCommand(_("Redo move"), _("Play the undone move again"), table.action_redo)
+        yield SystemCommand(_("Title screen"), _("Back to the title screen"), self.action_to_title)

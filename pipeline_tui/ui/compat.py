@@ -8,14 +8,21 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rich._wrap import divide_line as _divide_line
+from rich.align import Align
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.command import CommandList, CommandPalette
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
+from textual.widgets._key_panel import BindingsTable as BindingsTable
+from textual.widgets.option_list import Option
 
 TESTED = {"textual": "8.2.8", "rich": "15.0.0", "textual-serve": "1.1.3"}
 
@@ -39,6 +46,42 @@ def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:
     for key, key_bindings in BindingsMap(bindings).key_to_bindings.items():
         keys[key] = key_bindings
     node._bindings = BindingsMap.from_keys(keys)
+
+
+def retell_column(table: Table, index: int, retell: Callable[[RenderableType], RenderableType]) -> None:
+    """Put ``retell(cell)`` in place of every cell of one column of a Rich Table, after the
+    rows are added (``Column._cells``, which ``Table.add_row`` fills)."""
+    column = table.columns[index]
+    column._cells = [retell(cell) for cell in column._cells]
+
+
+class SayingPalette(CommandPalette):
+    """Textual's command palette with its "No matches found" said by :meth:`no_matches`
+    (``CommandPalette._start_no_matches_countdown`` of Textual 8.2.8, the one literal replaced;
+    it uses the palette's ``_stop_no_matches_countdown``, ``_no_matches_timer``,
+    ``_list_visible``, ``_NO_MATCHES`` and ``_NO_MATCHES_COUNTDOWN``)."""
+
+    def no_matches(self) -> str:
+        """What the palette says when a search finds no command."""
+        return "No matches found"
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(
+                    Option(
+                        Align.center(Text(self.no_matches(), style="not bold")),
+                        disabled=True,
+                        id=self._NO_MATCHES,
+                    )
+                )
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
 def update_scrollbars(widget: Widget, virtual_size: Size) -> None:

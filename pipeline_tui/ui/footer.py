@@ -1,20 +1,26 @@
-"""The footer in the language the game speaks now.
+"""The footer and the keys panel in the language the game speaks now.
 
 Binding descriptions are class attributes, made at import time, so they are marked with ``N_``
 and translated here, where they are shown (issue 15: strings built at import time are
 translated at display). A live language switch recomposes every footer
-(``PipelineApp.switch_language``), and the keys come out in the new language.
+(``PipelineApp.switch_language``), and the keys come out in the new language. The keys panel
+(the palette's "Keys") translates each description as it draws its table, so it follows a
+switch too; Textual's own descriptions are marked in ``ui/textual_words.py``.
 """
 
 from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import Footer, HelpPanel, KeyPanel, Markdown
 
 from ..i18n import _
+from .compat import BindingsTable, retell_column
 
 
 class TranslatedFooter(Footer):
@@ -38,3 +44,46 @@ class TranslatedFooter(Footer):
         for widget, description in list(self._english.items()):
             setattr(widget, "description", _(description))
             widget.refresh(layout=True)
+
+
+class TranslatedBindingsTable(BindingsTable):
+    """The keys panel's table with each description through ``_()``: Textual's table reads the
+    English descriptions of the screen's active bindings; this one says them in the language
+    spoken when it is drawn, and Textual draws it again whenever the bindings change."""
+
+    def render_bindings_table(self) -> Table:
+        table = super().render_bindings_table()
+        shown: dict[str, Text] = {}  # a description as Textual writes it -> as said here
+        for _node, binding, _enabled, _tooltip in self.screen.active_bindings.values():
+            tip = binding.tooltip  # what Textual's table adds after the description, dimmed
+            english = " ".join(part for part in (binding.description, tip) if part)
+            said = Text(_(binding.description) if binding.description else "", end="")
+            if tip:
+                said.append((" " if binding.description else "") + _(tip), "dim")
+            shown[english] = said
+
+        def retold(cell: RenderableType) -> RenderableType:
+            if isinstance(cell, Text) and cell.plain in shown:
+                said = shown[cell.plain].copy()
+                said.style = cell.style
+                return said
+            return cell
+
+        retell_column(table, 1, retold)
+        return table
+
+
+class TranslatedKeyPanel(KeyPanel):
+    """Textual's KeyPanel with :class:`TranslatedBindingsTable`."""
+
+    def compose(self) -> ComposeResult:
+        yield TranslatedBindingsTable(shrink=True, expand=False)
+
+
+class TranslatedHelpPanel(HelpPanel):
+    """The keys panel the palette's "Keys" opens, in the language the game speaks (its widget
+    help part stays empty: no widget of the app has a ``HELP`` text)."""
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(id="widget-help")
+        yield TranslatedKeyPanel(id="keys-help")

@@ -41,7 +41,7 @@ from ..i18n import (
     set_language,
 )
 from ..net.client import TableClient
-from ..net.protocol import TableError, TableInfo, Update
+from ..net.protocol import TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
@@ -170,7 +170,7 @@ class LobbyScreen(Screen):
         for info in tables:
             state = _("finished") if info.over else _("in play")
             table.add_row(
-                info.name or info.id,
+                table_name(info.id, info.name),
                 ", ".join(seat_text(s, info) for s in info.seats),
                 str(info.year),
                 str(info.round),
@@ -239,7 +239,7 @@ class SeatScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seat-box"):
-            yield Label(self.info.name or _("Table {id}").format(id=self.info.id), classes="heading")
+            yield Label(table_name(self.info.id, self.info.name), classes="heading")
             yield OptionList(*self.options(), id="seat-menu")
 
     def options(self) -> list[Option]:

@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup, SeatKind, round_history
+from ..engine import Game, GameSetup, PlayerSetup, Score, SeatKind, round_history
 from ..i18n import N_, _, ngettext
 from .chart import RoundChart
 from .help import help_text
@@ -69,6 +69,13 @@ def bot_kinds() -> tuple[str, ...]:
     if ai is None:
         return ()
     return tuple(getattr(ai, "OFFERED", ai.KINDS))
+
+
+def level_name(kind: str) -> str:
+    """A bot kind as players know it: its level (``heuristic`` is "normal") in the language
+    spoken, or the kind itself where the bots name no levels."""
+    ai = bot_module()
+    return _(ai.level_of(kind)) if ai is not None and hasattr(ai, "level_of") else kind
 
 
 def bot_levels() -> list[tuple[str, str, str]]:
@@ -462,6 +469,18 @@ class SaveAsScreen(ModalScreen[None]):
         self.dismiss()
 
 
+SCORE_SHEET_FRAME = 4  # columns the score sheet's box and scrollbar take from the screen's width
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the cut marked with an ellipsis.
+
+    >>> shortened("1. Alexandra", 8), shortened("1. Bo", 8)
+    ('1. Alex…', '1. Bo')
+    """
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
 class EndScreen(Screen):
     """Final scores: one column per player (winner first), one row per scoring step; and the
     story of the game, each player's money and projected final score by Round (``g``)."""
@@ -509,23 +528,40 @@ class EndScreen(Screen):
             Text(title.format(names=", ".join(winners)), style="bold")
         )
         table = self.query_one("#scores", DataTable)
+        lines = scores[0].lines if scores else ()
+        labels = [score_label(line.step, line.label) for line in lines]
+        columns = [[self._cell(s, i, line.step) for i, line in enumerate(lines)] for s in scores]
+        widest = max([len(_("Step")), len(_("Total")), *map(len, labels)])
+        room = self._name_room(widest, columns)
         table.add_column(_("Step"))
         for s in scores:
-            table.add_column(f"{s.rank}. {s.name}")
-        for i, line in enumerate(scores[0].lines if scores else ()):
-            row = [score_label(line.step, line.label)]
-            for s in scores:
-                amount = dollars(s.lines[i].amount)
-                if line.step == "penalties":  # each player's own count beside their amount
-                    count = self.game.state.players[s.seat].penalties
-                    markers = ngettext("{n} marker", "{n} markers", count).format(n=count)
-                    amount = f"{markers}  {amount}"
-                row.append(Text(amount, justify="right"))
-            table.add_row(*row)
+            table.add_column(shortened(f"{s.rank}. {s.name}", room))
+        for i, (line, label) in enumerate(zip(lines, labels)):
+            cells = [Text(column[i], justify="right") for column in columns]
+            table.add_row(label, *cells, height=max(cell.plain.count("\n") + 1 for cell in cells))
         table.add_row(
             Text(_("Total"), style="bold"),
             *[Text(dollars(s.total), style="bold", justify="right") for s in scores],
         )
+
+    def _cell(self, score: Score, index: int, step: str) -> str:
+        """One player's amount for one scoring step; under Penalties, their marker count on a
+        line above it (a line of its own keeps the column narrow: four players fit 80 columns)."""
+        amount = dollars(score.lines[index].amount)
+        if step != "penalties":
+            return amount
+        count = self.game.state.players[score.seat].penalties
+        return ngettext("{n} marker", "{n} markers", count).format(n=count) + "\n" + amount
+
+    def _name_room(self, label_width: int, columns: list[list[str]]) -> int:
+        """How wide a player's column head may be so the sheet fits the screen's width: the
+        room left beside the step names, shared by the players, but never narrower than the
+        column's own amounts (a column's two cells of padding and the box's frame counted)."""
+        if not columns:
+            return 0
+        left = self.app.size.width - SCORE_SHEET_FRAME - (label_width + 2)
+        widest = max(len(part) for column in columns for cell in column for part in cell.split("\n"))
+        return max(left // len(columns) - 2, widest)
 
 
 class HelpScreen(ModalScreen[None]):

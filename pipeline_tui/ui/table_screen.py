@@ -46,7 +46,7 @@ from .preview import preview_text
 from .network_panel import Ghost, NetworkPanel
 from .network_view import NetworkViewScreen
 from .reference_screen import CARD_GROUPS, CardsScreen
-from .screens import bot_module
+from .screens import bot_module, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
@@ -403,7 +403,7 @@ class TableScreen(Screen):
             out.append_text(self.message)
         elif self.thinking:
             player = state.players[state.turn.player]
-            kind = self.game.setup.players[player.seat].kind
+            kind = level_name(self.game.setup.players[player.seat].kind)
             out.append(
                 _("{name} (computer, {kind}) is thinking...").format(name=player.name, kind=kind),
                 style="bold",

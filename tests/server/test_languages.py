@@ -16,7 +16,10 @@ from textual.widgets import Label
 
 from pipeline_tui import i18n
 from pipeline_tui.engine import Game, GameSetup, PlayerSetup, format_move
+from pipeline_tui.engine import parse_move
 from pipeline_tui.net.client import TableClient, TableError, Update
+from pipeline_tui.net.protocol import RuleRefusal
+from pipeline_tui.net.remote import RemoteGame
 from pipeline_tui.net.hub import Hub
 from pipeline_tui.net.players import KeyLanguages
 from pipeline_tui.serve.session import session_language
@@ -198,3 +201,72 @@ async def a_later_session(hub, sock) -> None:
     client = await TableClient.connect(sock, hub.issue_token("SHA256:bob", "bob"))
     assert client.language == ""  # bob chose nothing: his session speaks his client's language
     await client.close()
+
+
+@contextlib.contextmanager
+def judged_in(game: Game, language: str):
+    """The Hub's copy of a table ``game`` writes the rules' reasons in ``language``, as a Hub
+    started in that language would (the test's clients share its process)."""
+    real_illegal, real_undo = game.why_illegal, game.why_no_undo
+
+    def illegal(move):
+        spoken = i18n.current_language()
+        i18n.set_language(language)
+        try:
+            return real_illegal(move)
+        finally:
+            i18n.set_language(spoken)
+
+    def no_undo(seat):
+        spoken = i18n.current_language()
+        i18n.set_language(language)
+        try:
+            return real_undo(seat)
+        finally:
+            i18n.set_language(spoken)
+
+    game.why_illegal, game.why_no_undo = illegal, no_undo
+    try:
+        yield
+    finally:
+        del game.why_illegal, game.why_no_undo
+
+
+async def test_a_refusal_by_the_rules_reaches_each_client_in_its_own_language(hub) -> None:
+    """Issue 15, point 3: the Hub's engine writes its reasons in the Hub's language; each client
+    works a rules refusal out again on its replica, so the player to move (English) under a
+    Russian Hub and the other (Russian) under an English Hub each read it in their own."""
+    hub, connect = hub
+    alice, bob = await connect("SHA256:alice", "alice"), await connect("SHA256:bob", "bob")
+    table_id = await alice.create_table(two_humans())
+    seated = [RemoteGame(alice, await alice.join(table_id, 0)), RemoteGame(bob, await bob.join(table_id, 1))]
+    hub_game = hub.service.get(table_id).game
+    mover, other = seated[hub_game.current_player], seated[1 - hub_game.current_player]
+    reasons: dict[int, list[str]] = {0: [], 1: []}
+    seated[0].on_refused, seated[1].on_refused = reasons[0].append, reasons[1].append
+    alice.on_update, bob.on_update = seated[0].update, seated[1].update
+
+    with judged_in(hub_game, "ru"):
+        with pytest.raises(RuleRefusal) as refused:
+            await mover.client.move(table_id, "loan")
+        mover.undo()
+        await mover.wait_sent()
+    assert str(refused.value) == hub_russian(lambda game: game.why_illegal(parse_move("loan")))
+    assert mover.move_refusal(refused.value, "loan") == Game(two_humans()).why_illegal(parse_move("loan"))
+    assert reasons[mover.seat] == ["Undo: there is no move to take back"]
+
+    while mover.my_turn():  # the mover places its starting Tanks; then it is the other's turn
+        mover.apply(mover.legal_moves()[0])
+        await mover.wait_sent()
+    while other.moves != mover.moves:
+        await other.client.list_tables()  # a round trip: every Update sent before it has arrived
+    with speaking("ru"), judged_in(hub_game, "en"):
+        other.undo()
+        await other.wait_sent()
+    assert reasons[other.seat] == ["Отмена: отменить можно только свои ходы в текущем ходу"]
+
+
+def hub_russian(reason) -> str:
+    """What the engine says in Russian of a new game of :func:`two_humans`."""
+    with speaking("ru"):
+        return reason(Game(two_humans()))

@@ -165,7 +165,7 @@ def test_a_computer_seat_handed_back_is_played_by_the_seated_players():
     ]
     game = RemoteGame(RefusingClient(), Joined(table_id="t1", setup=setup, moves=[], seats=seats, seat=0))
     assert game.current_player == 1  # seed 3: Bo, the computer seat, starts
-    assert not game.my_turn() and "Bo (computer, heuristic)'s turn" in game.why_not_yours()
+    assert not game.my_turn() and "Bo (computer, normal)'s turn" in game.why_not_yours()
     seats[1].handed_back = True
     assert game.my_turn() and game.why_not_yours() is None
     assert game.seat_label(1) == "Bo (computer seat played by the table)"

@@ -8,7 +8,8 @@ import pytest
 
 from pipeline_tui.ai import choose_move
 from pipeline_tui.engine import GameSetup, PlayerSetup, format_move, parse_move
-from pipeline_tui.net.protocol import TableError
+from pipeline_tui import i18n
+from pipeline_tui.net.protocol import TableError, table_name
 from pipeline_tui.net.tables import TableService
 from pipeline_tui.storage import load_game, read_save
 
@@ -65,7 +66,7 @@ def test_create_writes_a_loadable_table_file_with_open_seats(service: TableServi
         ("Cy", "heuristic", None),
     ]
     assert [t.id for t in service.list()] == ["t1", "t2"]
-    assert second.name == "Table 2"
+    assert (first.name, second.name) == ("Friday game", "")  # unnamed: each viewer names it
 
 
 @pytest.mark.parametrize(
@@ -313,3 +314,23 @@ def test_a_plain_save_in_the_folder_is_a_table_with_open_seats(tmp_path: Path) -
     assert table.log() == ["start-tank C"] and table.bindings == [None, None]
     assert table.name == "friday"
     assert table.bot_to_act() == ("heuristic" if table.game.current_player == 1 else None)
+
+
+def test_an_unnamed_table_is_named_in_each_viewers_language(service: TableService) -> None:
+    """Issue 15: no English name is stored for an unnamed table; the lobby of each session
+    calls it "Table 1" or "Стол 1". A table stored with the English name before reads as unnamed."""
+    table = service.create(setup("human", "human"))
+    info = service.list()[0]
+    assert info.name == "" and read_save(table.path).meta["table"]["name"] == ""
+    assert table_name(info.id, info.name) == "Table 1"
+    i18n.set_language("ru")
+    try:
+        assert table_name(info.id, info.name) == "Стол 1"
+    finally:
+        i18n.set_language("en")
+    text = table.path.read_text()
+    table.path.write_text(
+        text.replace('"name": ""', '"name": "Table 1"').replace('"name":""', '"name":"Table 1"')
+    )
+    assert read_save(table.path).meta["table"]["name"] == "Table 1"
+    assert TableService(service.dir).list()[0].name == ""

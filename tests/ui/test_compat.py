@@ -162,3 +162,19 @@ def test_no_other_module_uses_a_private_hook():
         str(path.relative_to(package)) for path in package.rglob("*.py") if private.search(path.read_text())
     ]
     assert users == ["ui/compat.py"]
+
+
+def test_the_palettes_no_matches_countdown_is_still_textuals():
+    """SayingPalette replaces CommandPalette._start_no_matches_countdown, which uses these."""
+    from textual.command import CommandPalette
+
+    for name in (
+        "_start_no_matches_countdown",
+        "_stop_no_matches_countdown",
+        "_NO_MATCHES",
+        "_NO_MATCHES_COUNTDOWN",
+    ):
+        assert hasattr(CommandPalette, name), name
+    palette = CommandPalette()
+    assert palette._no_matches_timer is None and palette._list_visible is False
+    assert compat.SayingPalette().no_matches() == "No matches found"

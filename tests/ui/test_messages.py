@@ -62,7 +62,7 @@ async def test_the_score_sheet_shows_each_players_own_penalty_markers(tmp_path):
         rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
         penalties = next(row for row in rows if row[0] == "Penalties")
         cells = sorted(penalties[1:])
-        assert cells == ["1 marker  -$20", "2 markers  -$50"], penalties
+        assert cells == ["1 marker\n-$20", "2 markers\n-$50"], penalties
 
 
 async def test_a_refusal_leaves_the_hint_once_the_player_moves_on_in_the_list(tmp_path):

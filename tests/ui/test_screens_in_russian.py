@@ -4,6 +4,7 @@ Russian once it is chosen (issue 15), and a live switch keeps what the new-game 
 from __future__ import annotations
 
 import msgspec
+import pytest
 from textual.widgets import DataTable, Input, Label, Markdown, OptionList, Select, Static, TabbedContent
 
 from pipeline_tui import i18n
@@ -11,6 +12,7 @@ from pipeline_tui.data import components as C
 from pipeline_tui.data.reference import contract_text, reference_json, valuation_text
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.help import HELP_BLOCKS, help_text
+from pipeline_tui.ui.panels import score_label
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, table_cards
 from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen, TitleScreen
 
@@ -97,12 +99,12 @@ async def test_scores_in_russian_count_penalty_markers_in_three_forms(tmp_path, 
         cells = [str(table.get_cell_at((r, c))) for r in range(table.row_count) for c in range(4)]
         assert "Итого" in cells
         markers = " ".join(cells)
-        assert "1 куб " in markers and "3 куба " in markers and "5 кубов " in markers
+        assert "1 куб\n" in markers and "3 куба\n" in markers and "5 кубов\n" in markers
 
 
 def test_help_in_russian_translates_every_block(russian):
     text = help_text()
-    assert text.startswith("# Pipeline вкратце\n\n**Цель.**")
+    assert text.startswith("# «Нефтепровод» вкратце\n\n**Цель.**")
     assert "| Клавиша | Что делает |\n|---|---|\n" in text
     lines = [line for block in HELP_BLOCKS for line in block if line != "|---|---|"]
     assert [line for line in lines if i18n._(line) == line] == []
@@ -186,3 +188,22 @@ async def test_cards_and_save_as_follow_a_live_switch(tmp_path):
             assert app.screen.query_one("#save-name", Input).value == "evening"
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_the_russian_score_sheet_fits_80_columns(tmp_path, russian, players):
+    """Issue 15, point 5: the sheet with the longest Russian step names and four players does
+    not scroll sideways at 80 columns (marker counts on a line of their own, heads shortened)."""
+    game = new_game(players=players)
+    game.state.valuation_cards = sorted(
+        C.VALUATION_BY_ID, key=lambda c: -len(score_label("card:" + C.VALUATION_BY_ID[c].code, ""))
+    )[:2]
+    game.state.players[0].penalties = 5
+    async with table_for(game, tmp_path, (80, 24)) as (app, pilot):
+        app.push_screen(EndScreen(game))
+        await pilot.pause()
+        table = app.screen.query_one("#scores", DataTable)
+        assert "Карта: $100 за улучшение III уровня" in [
+            str(table.get_cell_at((r, 0))) for r in range(table.row_count)
+        ]
+        assert table.max_scroll_x == 0 and table.virtual_size.width <= table.region.width
