@@ -37,7 +37,7 @@ async def test_the_table_speaks_russian(tmp_path, russian, size):
         assert screen.query_one("#moves").border_title == "Ходы"
         assert "Подготовка" in listed(screen)  # the heading of the starting Tanks
         assert "start-tank C  Бесплатная цистерна в ряд сырой нефти" in listed(screen)
-        assert "Отменить" in footer_words(app) and "Undo" not in footer_words(app)
+        assert "Отмена" in footer_words(app) and "Undo" not in footer_words(app)
         for _ in range(10):
             assert screen.play(parse_move("start-tank C"))
         await pilot.pause()
@@ -61,7 +61,7 @@ async def test_a_live_switch_redraws_the_table_in_the_new_language(tmp_path, rus
         assert screen.query_one("#cross").border_title == "Action cross"
         assert "Tank Farm" in str(screen.query_one("#board").render())
         assert "start-tank C  Free Tank in the Crude row" in listed(screen)
-        assert "Undo" in footer_words(app) and "Отменить" not in footer_words(app)
+        assert "Undo" in footer_words(app) and "Отмена" not in footer_words(app)
         assert "Pipeline needs at least 80 x 24" in str(screen.query_one(TooSmall).render())
 
 

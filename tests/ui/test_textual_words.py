@@ -85,7 +85,7 @@ async def test_the_keys_panel_follows_the_language_and_a_live_switch(tmp_path, m
             app.switch_language("ru")
             await pilot.pause()
             russian = keys_shown(app.screen)
-            assert "Выход" in russian and "палитра Открыть палитру команд" in russian
+            assert "Выход" in russian and "меню Открыть палитру команд" in russian
             assert "Quit" not in russian
     finally:
         i18n.set_language("en")
