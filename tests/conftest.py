@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 import signal
@@ -90,3 +91,13 @@ def russian():
         yield
     finally:
         i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def heap_unfrozen():
+    """Each test starts with nothing frozen for the garbage collector: ``cli.main`` freezes the
+    heap it starts with (``_settle_heap``), which would otherwise carry into the next test run
+    in the same process and change what a test of freezing sees."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
