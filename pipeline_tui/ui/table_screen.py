@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Input
@@ -50,7 +50,7 @@ from .screens import bot_module
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
-from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
+from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall, View
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
@@ -148,7 +148,7 @@ class TableScreen(Screen):
         yield TextPanel(id="status")
         with Horizontal(id="main"):
             with Grid(id="views"):
-                with VerticalScroll(id="table-view", classes="view -active"):
+                with View(id="table-view", classes="view -active"):
                     with Grid(classes="table-grid"):
                         yield TextPanel(id="cross", classes="panel")
                         yield TextPanel(id="market-C", classes="panel")
@@ -162,7 +162,7 @@ class TableScreen(Screen):
                         yield TextPanel(id="upgrades", classes="panel")
                         yield TextPanel(id="refinement", classes="panel")
                         yield TextPanel(id="valuation", classes="panel")
-                with VerticalScroll(id="board-view", classes="view"):
+                with View(id="board-view", classes="view"):
                     yield TextPanel(id="board")
                 yield NetworkPanel(id="network-view", classes="view")
                 yield MoveLog(id="log-view", classes="view")
@@ -836,7 +836,7 @@ class TableScreen(Screen):
         self._show_view(view)
         target = self.query_one(f"#{view}")
         if view == "network-view" or self.ghost is None:
-            target.focus()
+            self.set_focus(target)  # Widget.focus would repaint the whole view, look changed or not
 
     def _show_view(self, view: str) -> None:
         """Make ``view`` the one shown on a narrow terminal. A wide terminal shows every view,
