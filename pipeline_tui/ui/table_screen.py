@@ -249,18 +249,24 @@ class TableScreen(Screen):
         self._set("upgrades", panels.upgrades(state))
         self._set("refinement", panels.refinement(state))
         self._set("valuation", panels.valuation(state))
-        seat = self.shown_seat
-        who = f"{seat + 1}: {state.players[seat].name}"
-        self._set("board", panels.board(state, seat, self.colours))
-        self._title("board-view", _("Player board {who}").format(who=who))
-        self._title("network-view", _("Pipe Network {who}").format(who=who))
+        self._refresh_board()
         self._refresh_log()
-        self._refresh_ghost()
         # The hint before the move list: at a shared table the list is made after the next
         # frame (call_after_refresh), which wakes the screen; the panels changed before that
         # reach it in time for one frame, and a hint changed after it took a frame of its own.
         self._refresh_hint()
         self._list_moves()
+
+    def _refresh_board(self) -> None:
+        """The board on show, with its Pipe Network (and the ghost tile over it) and their
+        titles: all that showing another player's board changes."""
+        state = self.current_state()
+        seat = self.shown_seat
+        who = f"{seat + 1}: {state.players[seat].name}"
+        self._set("board", panels.board(state, seat, self.colours))
+        self._title("board-view", _("Player board {who}").format(who=who))
+        self._title("network-view", _("Pipe Network {who}").format(who=who))
+        self._refresh_ghost()
 
     def _list_moves(self) -> None:
         """The move list; a deferred policy (a shared table) makes it in the frame after the
@@ -900,7 +906,10 @@ class TableScreen(Screen):
         if seat >= len(self.game.state.players):
             return
         self.seat_shown = None if seat < 0 else seat
-        self.refresh_table()
+        if self.language != current_language():
+            self.refresh_table()  # says everything again in the new language
+        else:
+            self._refresh_board()  # the rest of the table does not depend on the board shown
 
     def action_network_view(self) -> None:
         """The shown seat's Pipe Network on most of the screen (``network_view.py``)."""
