@@ -131,6 +131,7 @@ class TextPanel(Widget):
         """Wrap the text at ``width`` (0: not laid out yet) and forget the lines drawn."""
         self._lines, self._width = (self._wrap(width), width) if width else ([], 0)
         self._strips.clear()
+        self._blank = None
 
     def on_resize(self) -> None:
         if self.content_region.width != self._width:
@@ -148,7 +149,6 @@ class TextPanel(Widget):
         width = self.content_region.width
         if width != self._width:  # drawn at a new width before the Resize event
             self._rewrap(width)
-            self._blank = None
         if y >= len(self._lines):
             if self._blank is None:
                 self._blank = Strip.blank(width, self.rich_style)

@@ -396,3 +396,24 @@ async def test_a_view_switch_restyles_and_repaints_only_the_views_whose_focus_ch
             await pilot.pause()
             # (None: the scrollbars of the widgets named)
             assert (restyled - {None}, repainted - {None}) == (styled, painted), key
+
+
+class TallPanelApp(App):
+    CSS = "TextPanel { width: 100%; height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield TextPanel()
+
+
+async def test_the_lines_below_a_panels_text_follow_its_width():
+    """The blank line below the text is made once, and made again at a new width."""
+    app = TallPanelApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(TextPanel)
+        panel.show(Text("two\nlines"))
+        await pilot.pause()
+        assert panel.render_line(4) is panel.render_line(5)
+        assert panel.render_line(5).cell_length == 40
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        assert panel.render_line(5).cell_length == 30
