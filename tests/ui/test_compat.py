@@ -16,6 +16,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import Vertical
 from textual.css.stylesheet import Stylesheet
 from textual.geometry import Size
@@ -172,7 +173,7 @@ class Box(Vertical, compat.StyledFocus, can_focus=True):
 
 
 class FocusApp(App):
-    CSS = "#styled:focus { border: round red; }"
+    CSS = "Box { border: round blue; } #styled:focus { border: round red; }"  # no new layout
     AUTO_FOCUS = None
 
     def __init__(self) -> None:
@@ -222,7 +223,7 @@ async def test_styled_focus_restyles_and_repaints_only_what_its_focus_changes(mo
         await pilot.pause()
         assert styled.has_focus and not plain.has_focus
         assert restyled == {"plain", "styled"} and repainted - {"_default"} == {"styled"}
-        assert styled.styles.border_top[0] == "round"
+        assert styled.styles.border_top[1] == Color.parse("red")
         assert app.told == [("focus", "plain"), ("blur", "plain"), ("focus", "styled")]
 
 
