@@ -21,7 +21,7 @@ from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
-from tests.ui.pilot import table_for
+from tests.ui.pilot import settled, table_for
 from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
 
 
@@ -364,7 +364,7 @@ async def test_a_view_switch_restyles_and_repaints_only_the_views_whose_focus_ch
     app = new_app(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         await place_starting_tanks(pilot)
-        await pilot.pause()
+        await settled(pilot)
         restyled: set[str | None] = set()
         repainted: set[str | None] = set()
         real_apply, real_refresh = Stylesheet.apply, Screen._compositor_refresh
@@ -393,7 +393,7 @@ async def test_a_view_switch_restyles_and_repaints_only_the_views_whose_focus_ch
             restyled.clear()
             repainted.clear()
             await pilot.press(key)
-            await pilot.pause()
+            await settled(pilot)
             # (None: the scrollbars of the widgets named)
             assert (restyled - {None}, repainted - {None}) == (styled, painted), key
 
