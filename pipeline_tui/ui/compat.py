@@ -16,6 +16,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.command import CommandList, CommandPalette
+from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.geometry import Size
@@ -88,6 +89,36 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     """Tell the scrollbars a new scrollable size without laying the screen out
     (``Widget._scroll_update``, which a layout calls)."""
     widget._scroll_update(virtual_size)
+
+
+class StyledFocus(Widget, can_focus=True):
+    """A widget whose focus shows only through CSS rules of its own (a ``:focus`` border), not
+    through its render nor through rules on its descendants.
+
+    Textual restyles a widget and every descendant when its focus changes
+    (``Widget.watch_has_focus``) and repaints it whole (``Widget._on_focus``, ``_on_blur``). A
+    view of the table holds a dozen panels, so a view switch restyled them all and repainted the
+    whole 82 x 46 Table view even when its look did not change at all. Here only the widget is
+    restyled, and the restyle repaints it when, and only when, its look changes
+    (``tests/ui/test_compat.py`` checks that no rule of the app styles a descendant by an
+    ancestor's focus). Name it after the Textual class among a widget's bases: Textual finds a
+    widget's default CSS along the first base of each class only.
+    """
+
+    def watch_has_focus(self, _has_focus: bool) -> None:
+        self.app.stylesheet.update_nodes([self], animate=True)
+
+    def _on_focus(self, event: events.Focus) -> None:
+        event.prevent_default()  # Widget._on_focus, without its repaint
+        self.has_focus = True
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantFocus(self))
+
+    def _on_blur(self, event: events.Blur) -> None:
+        event.prevent_default()  # Widget._on_blur, without its repaint
+        self.has_focus = False
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantBlur(self))
 
 
 class ValueWatchedInput(Input):

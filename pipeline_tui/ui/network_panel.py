@@ -19,6 +19,7 @@ from ..i18n import N_, _
 from .panels import row_words
 from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
 from .style import OIL_LETTERS, OIL_STYLES
+from .compat import StyledFocus
 from .widgets import TextPanel
 
 # Blank room the grid gains when a network outgrows its panel: two cells each way. Each time
@@ -39,7 +40,7 @@ class Ghost:
     reason: str = ""
 
 
-class NetworkPanel(ScrollableContainer, can_focus=True):
+class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
     """A player's network. With a ghost: arrows move it, ``r`` turns it, enter places it.
     ``v`` shows its Pipelines; the one highlighted there is lit on the grid."""
 

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Input
@@ -50,7 +50,7 @@ from .screens import bot_module, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
-from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall
+from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall, View
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
@@ -148,7 +148,7 @@ class TableScreen(Screen):
         yield TextPanel(id="status")
         with Horizontal(id="main"):
             with Grid(id="views"):
-                with VerticalScroll(id="table-view", classes="view -active"):
+                with View(id="table-view", classes="view -active"):
                     with Grid(classes="table-grid"):
                         yield TextPanel(id="cross", classes="panel")
                         yield TextPanel(id="market-C", classes="panel")
@@ -162,7 +162,7 @@ class TableScreen(Screen):
                         yield TextPanel(id="upgrades", classes="panel")
                         yield TextPanel(id="refinement", classes="panel")
                         yield TextPanel(id="valuation", classes="panel")
-                with VerticalScroll(id="board-view", classes="view"):
+                with View(id="board-view", classes="view"):
                     yield TextPanel(id="board")
                 yield NetworkPanel(id="network-view", classes="view")
                 yield MoveLog(id="log-view", classes="view")
@@ -249,18 +249,24 @@ class TableScreen(Screen):
         self._set("upgrades", panels.upgrades(state))
         self._set("refinement", panels.refinement(state))
         self._set("valuation", panels.valuation(state))
-        seat = self.shown_seat
-        who = f"{seat + 1}: {state.players[seat].name}"
-        self._set("board", panels.board(state, seat, self.colours))
-        self._title("board-view", _("Player board {who}").format(who=who))
-        self._title("network-view", _("Pipe Network {who}").format(who=who))
+        self._refresh_board()
         self._refresh_log()
-        self._refresh_ghost()
         # The hint before the move list: at a shared table the list is made after the next
         # frame (call_after_refresh), which wakes the screen; the panels changed before that
         # reach it in time for one frame, and a hint changed after it took a frame of its own.
         self._refresh_hint()
         self._list_moves()
+
+    def _refresh_board(self) -> None:
+        """The board on show, with its Pipe Network (and the ghost tile over it) and their
+        titles: all that showing another player's board changes."""
+        state = self.current_state()
+        seat = self.shown_seat
+        who = f"{seat + 1}: {state.players[seat].name}"
+        self._set("board", panels.board(state, seat, self.colours))
+        self._title("board-view", _("Player board {who}").format(who=who))
+        self._title("network-view", _("Pipe Network {who}").format(who=who))
+        self._refresh_ghost()
 
     def _list_moves(self) -> None:
         """The move list; a deferred policy (a shared table) makes it in the frame after the
@@ -836,7 +842,7 @@ class TableScreen(Screen):
         self._show_view(view)
         target = self.query_one(f"#{view}")
         if view == "network-view" or self.ghost is None:
-            target.focus()
+            self.set_focus(target)  # Widget.focus would repaint the whole view, look changed or not
 
     def _show_view(self, view: str) -> None:
         """Make ``view`` the one shown on a narrow terminal. A wide terminal shows every view,
@@ -900,7 +906,10 @@ class TableScreen(Screen):
         if seat >= len(self.game.state.players):
             return
         self.seat_shown = None if seat < 0 else seat
-        self.refresh_table()
+        if self.language != current_language():
+            self.refresh_table()  # says everything again in the new language
+        else:
+            self._refresh_board()  # the rest of the table does not depend on the board shown
 
     def action_network_view(self) -> None:
         """The shown seat's Pipe Network on most of the screen (``network_view.py``)."""

@@ -10,6 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -21,7 +22,7 @@ from textual.widgets import Checkbox, Static
 
 from ..i18n import _, current_language
 from .footer import TranslatedFooter
-from .compat import ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
+from .compat import StyledFocus, ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -60,6 +61,7 @@ class TextPanel(Widget):
         self._width = 0  # the width _lines are wrapped at
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}
+        self._blank: Strip | None = None  # a line below the text
 
     def render(self) -> Text:
         """The text shown, whole (what tests and a reader ask for; drawing is by line)."""
@@ -129,6 +131,7 @@ class TextPanel(Widget):
         """Wrap the text at ``width`` (0: not laid out yet) and forget the lines drawn."""
         self._lines, self._width = (self._wrap(width), width) if width else ([], 0)
         self._strips.clear()
+        self._blank = None
 
     def on_resize(self) -> None:
         if self.content_region.width != self._width:
@@ -138,15 +141,21 @@ class TextPanel(Widget):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._blank = None
 
     def render_line(self, y: int) -> Strip:
-        width, style = self.content_region.width, self.rich_style
+        """A line of the text, rendered once. The widget's style (``rich_style`` walks every
+        ancestor's styles) is looked up only for a line not rendered before."""
+        width = self.content_region.width
         if width != self._width:  # drawn at a new width before the Resize event
             self._rewrap(width)
         if y >= len(self._lines):
-            return Strip.blank(width, style)
+            if self._blank is None:
+                self._blank = Strip.blank(width, self.rich_style)
+            return self._blank
         strip = self._strips.get(y)
         if strip is None:
+            style = self.rich_style
             strip = text_strip(self.app.console, self._lines[y], style)
             strip = strip.crop_extend(0, width, style)
             self._strips[y] = strip
@@ -237,10 +246,20 @@ class LineView(ScrollView):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._strips: dict = {}
+        self._blanks: dict[int, Strip] = {}  # a line below the last, by width
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._blanks.clear()
+
+    def blank(self, width: int) -> Strip:
+        """A line below the last: made once per width and style (``rich_style`` walks every
+        ancestor's styles, and a short list has dozens of such lines to repaint)."""
+        strip = self._blanks.get(width)
+        if strip is None:
+            strip = self._blanks[width] = Strip.blank(width, self.rich_style)
+        return strip
 
     def _resize(self, size: Size) -> None:
         """Set the scrollable size; lay the screen out only if the scrollbars shown change."""
@@ -256,7 +275,12 @@ class LineView(ScrollView):
             self.refresh(layout=True)
 
 
-class MoveLog(LineView, can_focus=True):
+class View(VerticalScroll, StyledFocus):
+    """A scrolling view of the table (the Table, a player board): taking or losing the focus
+    restyles and repaints the view alone, not the panels in it (``StyledFocus``)."""
+
+
+class MoveLog(LineView, StyledFocus, can_focus=True):
     """The move log, drawn a line at a time.
 
     Only the lines in sight are rendered, and each once, so a long game's log costs no more to
@@ -275,12 +299,15 @@ class MoveLog(LineView, can_focus=True):
         return list(self._lines)
 
     def set_lines(self, lines: list[Text]) -> None:
-        """Show ``lines`` and scroll to the last; lines that did not change keep their render."""
+        """Show ``lines`` and scroll to the last; lines that did not change keep their render,
+        and a log that did not change at all (another board shown) is not repainted."""
         same = 0
         for old, new in zip(self._lines, lines):
             if old is not new and old != new:  # the table hands back the same Text per move
                 break
             same += 1
+        if same == len(self._lines) == len(lines):
+            return
         for index in range(same, max(len(self._lines), len(lines))):
             self._strips.pop(index, None)
         self._lines = list(lines)
@@ -301,10 +328,10 @@ class MoveLog(LineView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
-        style = self.rich_style
         width = self.scrollable_content_region.width
         if index >= len(self._lines):
-            return Strip.blank(width, style)
+            return self.blank(width)
+        style = self.rich_style
         strip = self._strips.get(index)
         if strip is None:
             line = self._lines[index]
@@ -500,7 +527,7 @@ class MoveList(LineView, can_focus=True):
         row = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
         if row >= len(self._rows):
-            return Strip.blank(width, self.rich_style)
+            return self.blank(width)
         index, line = self._rows[row]
         option = self._options[index]
         kind = (

@@ -12,6 +12,15 @@ from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, TextPanel
 
 
+async def settled(pilot) -> None:
+    """Until the screen has drawn all it was asked to draw so far (events, not time): a
+    callback after its next frame runs once the callbacks queued before it have run, and a
+    second one once what those changed has been drawn too."""
+    await pilot.pause()
+    for _ in range(2):
+        await pilot.app.screen.wait_for_refresh()
+
+
 def hint(app) -> str:
     return str(app.screen.query_one("#hint", TextPanel).render())
 

@@ -13,14 +13,21 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
+from textual.containers import Vertical
+from textual.css.stylesheet import Stylesheet
 from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from pipeline_tui.ui import compat
+
+from tests.ui.pilot import settled
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
@@ -156,7 +163,7 @@ def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
     private = re.compile(
         r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-        r"\b_watch_value\b|\b_make_app\b|\._bindings\b"
+        r"\b_watch_value\b|\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
     )
     users = [
         str(path.relative_to(package)) for path in package.rglob("*.py") if private.search(path.read_text())
@@ -178,3 +185,90 @@ def test_the_palettes_no_matches_countdown_is_still_textuals():
     palette = CommandPalette()
     assert palette._no_matches_timer is None and palette._list_visible is False
     assert compat.SayingPalette().no_matches() == "No matches found"
+
+
+class Box(Vertical, compat.StyledFocus, can_focus=True):
+    """A container whose focus shows (``#styled:focus``) or does not (``#plain``)."""
+
+
+class FocusScreen(Screen):
+    # as TableScreen: Textual's Screen repaints itself whole on every focus change
+    focused: Reactive = Reactive(None, repaint=False)
+
+    def compose(self) -> ComposeResult:
+        for name in ("plain", "styled"):
+            with Box(id=name):
+                yield Static(name, id=f"{name}-text")
+
+
+class FocusApp(App):
+    CSS = "Box { border: round blue; } #styled:focus { border: round red; }"  # no new layout
+    AUTO_FOCUS = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[tuple[str, str | None]] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(FocusScreen())
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.told.append(("focus", event.widget.id))
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.told.append(("blur", event.widget.id))
+
+
+async def test_styled_focus_restyles_and_repaints_only_what_its_focus_changes(monkeypatch):
+    """Widget's focus and blur, less the restyle of the children and the repaint of a widget
+    whose look the focus does not change; the ancestors are told as Widget tells them."""
+    app = FocusApp()
+    async with app.run_test() as pilot:
+        await settled(pilot)
+        restyled: set[str | None] = set()
+        repainted: set[str | None] = set()
+        real_apply, real_refresh = Stylesheet.apply, Screen._compositor_refresh
+
+        def apply(stylesheet, node, **kwargs):
+            restyled.add(node.id)
+            return real_apply(stylesheet, node, **kwargs)
+
+        def compositor_refresh(screen):
+            repainted.update(widget.id for widget in screen._dirty_widgets)
+            return real_refresh(screen)
+
+        monkeypatch.setattr(Stylesheet, "apply", apply)
+        monkeypatch.setattr(Screen, "_compositor_refresh", compositor_refresh)
+        plain, styled = app.screen.query_one("#plain", Box), app.screen.query_one("#styled", Box)
+        app.set_focus(plain)
+        await settled(pilot)
+        assert plain.has_focus and app.focused is plain
+        assert restyled == {"plain"} and not repainted  # its look is as it was
+        restyled.clear()
+        app.set_focus(styled)
+        await settled(pilot)
+        assert styled.has_focus and not plain.has_focus
+        assert restyled == {"plain", "styled"} and repainted == {"styled"}
+        assert styled.styles.border_top[1] == Color.parse("red")
+        assert app.told == [("focus", "plain"), ("blur", "plain"), ("focus", "styled")]
+
+
+async def test_no_rule_at_the_table_styles_a_widget_by_its_ancestors_focus(tmp_path):
+    """What StyledFocus relies on: restyling a focused widget without its children misses no
+    rule. Only a widget's own component classes may follow its :focus (Textual restyles them
+    with the widget); and no rule names :focus-within, which restyles whole subtrees."""
+    from pipeline_tui.ui.app import PipelineApp
+
+    app = PipelineApp(mode="new", players=2, seed=3, saves_dir=tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("n")  # the network view's widgets too
+        await pilot.pause()
+        selectors = [
+            selector_set.selectors for rule in app.stylesheet.rules for selector_set in rule.selector_set
+        ]
+        assert len(selectors) > 50
+        for chain in selectors:
+            pseudo = set().union(*(selector.pseudo_classes for selector in chain))
+            assert "focus-within" not in pseudo, chain
+            if any("focus" in selector.pseudo_classes for selector in chain[:-1]):
+                assert "--" in chain[-1].name, chain  # a component class, e.g. .move-list--highlighted

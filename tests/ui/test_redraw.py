@@ -9,6 +9,9 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
@@ -18,7 +21,7 @@ from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
-from tests.ui.pilot import table_for
+from tests.ui.pilot import settled, table_for
 from tests.ui.test_table import NARROW, WIDE, choose, new_app, place_starting_tanks
 
 
@@ -352,3 +355,65 @@ async def test_the_pipelines_list_is_filled_when_it_is_shown(tmp_path):
         await pilot.press("v")
         await pilot.pause()
         assert str(pipelines.get_option_at_index(0).prompt).startswith("O  4 seg")
+
+
+async def test_a_view_switch_restyles_and_repaints_only_the_views_whose_focus_changes(tmp_path, monkeypatch):
+    """Textual restyled a focused widget with all its children and repainted it whole: F2 to
+    the Table restyled its dozen panels and repainted 82 x 46 cells whose look had not changed
+    (``StyledFocus``). Showing another board leaves the log alone."""
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await place_starting_tanks(pilot)
+        await settled(pilot)
+        restyled: set[str | None] = set()
+        repainted: set[str | None] = set()
+        real_apply, real_refresh = Stylesheet.apply, Screen._compositor_refresh
+
+        def apply(stylesheet, node, **kwargs):
+            if isinstance(node, Widget):
+                restyled.add(node.id)
+            return real_apply(stylesheet, node, **kwargs)
+
+        def compositor_refresh(screen):
+            repainted.update(widget.id for widget in screen._dirty_widgets)
+            return real_refresh(screen)
+
+        monkeypatch.setattr(Stylesheet, "apply", apply)
+        monkeypatch.setattr(Screen, "_compositor_refresh", compositor_refresh)
+        expected = {  # key: (restyled, repainted), from the move list
+            "f3": ({"moves", "board-view"}, {"moves", "board-view"}),
+            "f2": ({"board-view", "table-view"}, {"board-view"}),  # the Table has no focus border
+            "f4": ({"table-view", "network-view"}, {"network-view"}),
+            "f5": ({"network-view", "log-view"}, {"network-view", "log-view"}),
+            "escape": ({"log-view", "moves"}, {"log-view", "moves"}),
+        }
+        other = "2" if app.screen.shown_seat == 0 else "1"  # another player's board
+        expected[other] = (set(), {"board", "board-view", "network-view"})
+        for key, (styled, painted) in expected.items():
+            restyled.clear()
+            repainted.clear()
+            await pilot.press(key)
+            await settled(pilot)
+            # (None: the scrollbars of the widgets named)
+            assert (restyled - {None}, repainted - {None}) == (styled, painted), key
+
+
+class TallPanelApp(App):
+    CSS = "TextPanel { width: 100%; height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield TextPanel()
+
+
+async def test_the_lines_below_a_panels_text_follow_its_width():
+    """The blank line below the text is made once, and made again at a new width."""
+    app = TallPanelApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(TextPanel)
+        panel.show(Text("two\nlines"))
+        await pilot.pause()
+        assert panel.render_line(4) is panel.render_line(5)
+        assert panel.render_line(5).cell_length == 40
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        assert panel.render_line(5).cell_length == 30
