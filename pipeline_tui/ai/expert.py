@@ -33,12 +33,21 @@ import time
 
 from ..data import components as C
 from ..engine import moves as M
-from ..engine import Stage, State, apply_trusted, clone_state, legal_moves, network_map
-from .evaluate import SALE, evaluate, rounds_left
+from ..engine import (
+    Stage,
+    State,
+    apply_trusted,
+    clone_state,
+    highest_grade_from_crude,
+    legal_moves,
+    network_map,
+)
+from .evaluate import SALE, evaluate, relative, rounds_left
 from .heuristic import (
     Plan,
     complete_action,
     finish_turn,
+    fulfil,
     plan_turn as heuristic_turn,
     resolve,
     setup_move,
@@ -46,9 +55,11 @@ from .heuristic import (
 )
 from .view import determinize
 
-TOP_PLANS = 5  # turn plans sampled
+TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
+FINALISTS = 2  # plans kept in the race to the last round
+CONTRACT_FIT = 0.5  # share of a Contract's needs the seat can fill for a Contract plan
 DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
-MAX_SAMPLES = 30  # a bound on samples a turn when only time bounds the search
+MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 
@@ -58,6 +69,7 @@ MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tan
 ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
 
 _MACHINES = C.ActionName.MACHINES.value
+_CONTRACTS = C.ActionName.CONTRACTS.value
 
 
 def _attached_reaches(state: State, seat: int) -> list[int]:
@@ -99,13 +111,6 @@ def value(state: State, seat: int, turn_done: bool = True) -> float:
     return evaluate(state, seat, turn_done) + economy(state, seat, turn_done)
 
 
-def relative(state: State, seat: int) -> float:
-    """The seat's :func:`value` less the best rival's: what winning depends on."""
-    mine = value(state, seat)
-    others = [value(state, p.seat) for p in state.players if p.seat != seat]
-    return mine - max(others) if others else mine
-
-
 def machine_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Machines & Pipes Action and buys the cheapest Machine first
     (placed where :func:`value` likes it best), then completes the Action and the turn."""
@@ -133,35 +138,83 @@ def machine_plan(state: State, seat: int) -> Plan | None:
     return Plan(moves, value(st, seat), st)
 
 
+def contract_plan(state: State, seat: int) -> Plan | None:
+    """The turn that takes the Contracts & Loans Action and the Contract the seat can best fill
+    (rulebook, "Contracts & Loans": take one Contract; "Fulfilling Contracts and Orders": each
+    barrel delivered pays its grade's price), counting a need it can fill now from its Tank
+    Farm or later from a Pipeline that reaches the grade, then completes the Action and the
+    turn with ``evaluate``. Whether it pays is left to the samples."""
+    if state.turn.stage != Stage.WORK or state.turn.mains:
+        return None
+    action = next(
+        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _CONTRACTS),
+        None,
+    )
+    if action is None:
+        return None
+    st = clone_state(state)
+    apply_trusted(st, action)
+    takes = [m for m in legal_moves(st) if type(m) is M.TakeContract and not m.deferred]
+    if not takes:
+        return None
+    player = st.players[seat]
+    eng = player.level("ENG")
+    reach = [0, 0, 0]
+    for p in network_map(player).pipelines:
+        reach[p.colour] = max(reach[p.colour], highest_grade_from_crude(st, p.colour, p.value(eng)))
+
+    def fit(move: M.TakeContract) -> tuple[float, int]:
+        if move.kind == C.ContractKind.CONTRACT:
+            tile = C.contract_tile(st.contract_rows[move.row - 1][move.slot])
+        else:
+            tile = C.contract_tile(st.order_rows[move.row - 3][move.slot])
+        oil = [row[:] for row in player.oil]
+        filled = 0.0
+        for colour, grade in tile.needs:
+            held = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+            if held >= 0:
+                oil[held][colour] -= 1
+                filled += 1.0
+            elif reach[colour] >= grade:
+                filled += 0.5
+        return filled / len(tile.needs), -len(tile.needs)
+
+    take = max(takes, key=fit)
+    if fit(take)[0] < CONTRACT_FIT:
+        return None
+    moves: list[M.Move] = [action, take]
+    apply_trusted(st, take)
+    resolve(st, seat, moves)
+    complete_action(st, seat, moves)
+    fulfil(st, seat, moves)
+    finish_turn(st, seat, moves)
+    return Plan(moves, evaluate(st, seat), st)
+
+
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
-    """The turn plans worth sampling, best first by :func:`value`, each ending the turn."""
-    plans = turn_plans(state, seat, wide=True, value=value)
-    extra = machine_plan(state, seat)
-    if extra is not None:
-        plans.append(extra)
-    plans.sort(key=lambda p: -p.value)
+    """The turn plans worth sampling, each ending the turn: the heuristic's best
+    :data:`TOP_PLANS` (completed with ``evaluate``, as the search bot's), then a plan that buys a
+    Machine (:func:`machine_plan`) and one that takes the Contract it can best fill
+    (:func:`contract_plan`), when they differ from those."""
     out: list[list[M.Move]] = []
     seen: set[tuple[M.Move, ...]] = set()
+    plans = turn_plans(state, seat)[:TOP_PLANS]
+    for extra in (machine_plan(state, seat), contract_plan(state, seat)):
+        if extra is not None:
+            plans.append(extra)
     for plan in plans:
         key = tuple(plan.moves)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(plan.moves + [M.EndTurn()])
-        if len(out) >= TOP_PLANS:
-            break
-    if extra is not None and extra.moves + [M.EndTurn()] not in out:
-        out[-1] = extra.moves + [M.EndTurn()]
+        if key not in seen:
+            seen.add(key)
+            out.append(plan.moves + [M.EndTurn()])
     return out
 
 
-def _own_turn(state: State, seat: int) -> list[M.Move]:
-    plans = turn_plans(state, seat, wide=False, value=value)
-    return plans[0].moves + [M.EndTurn()]
-
-
-def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
-    sim = determinize(state, seat, rng)
+def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
+    """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
+    every plan of a round meets the same deal): the plan, every rival's next turn and the seat's
+    own as the heuristic plays them, scored by the seat's ``evaluate`` less the best rival's."""
+    sim = determinize(state, seat, random.Random(deal))
     for move in moves:
         apply_trusted(sim, move)
     own = 0
@@ -169,18 +222,11 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
         if sim.over:
             break
         player = sim.turn.player
-        mine = player == seat
-        if mine and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
+        if player == seat and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
             if own >= OWN_TURNS:
                 break
             own += 1
-        if sim.turn.stage == Stage.SETUP:
-            turn = [setup_move(sim)]
-        elif mine:
-            turn = _own_turn(sim, seat)
-        else:
-            turn = heuristic_turn(sim, player, wide=False)
-        for move in turn:
+        for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
     return relative(sim, seat)
 
@@ -188,35 +234,30 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
 def plan_turn(
     state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
 ) -> list[M.Move]:
-    """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
-    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    """The chosen plan's moves, ending the turn. Each round draws one deal of the hidden stacks
+    and plays every plan still in the race on it (common deals: plans are compared on the same
+    cards, so a lucky draw favours none); after each round the worse half is dropped, down to
+    :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise rounds are
+    played until ``seconds`` (default :data:`DEFAULT_SECONDS`) have passed, at most
+    :data:`MAX_ROUNDS`."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
     arms = candidate_plans(state, seat)
     if len(arms) == 1:
         return arms[0]
-    limit = samples if samples is not None else MAX_SAMPLES
+    rounds = samples if samples is not None else MAX_ROUNDS
     deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
     totals = [0.0] * len(arms)
-    counts = [0] * len(arms)
-    low, high = math.inf, -math.inf
-    for n in range(limit):
-        if deadline is not None and time.perf_counter() > deadline:
+    alive = list(range(len(arms)))
+    played = 0
+    for _ in range(rounds):
+        if deadline is not None and played and time.perf_counter() > deadline:
             break
-        if n < len(arms):
-            arm = n
-        else:
-            scale = max(1.0, high - low)
-            arm = max(
-                range(len(arms)),
-                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(n) / counts[a]),
-            )
-        reward = _rollout(state, seat, arms[arm], rng)
-        low, high = min(low, reward), max(high, reward)
-        totals[arm] += reward
-        counts[arm] += 1
-    sampled = [a for a in range(len(arms)) if counts[a]]
-    if not sampled:  # planning used the whole budget: the plan worth most as it stands
-        return arms[0]
-    return arms[max(sampled, key=lambda a: totals[a] / counts[a])]
+        deal = rng.getrandbits(64)
+        for arm in alive:
+            totals[arm] += _rollout(state, seat, arms[arm], deal)
+        played += 1
+        alive.sort(key=lambda a: -totals[a])
+        alive = alive[: max(FINALISTS, math.ceil(len(alive) / 2))]
+    return arms[alive[0]]
