@@ -67,6 +67,7 @@ MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude 
 MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
 ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
+DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and no Penalty risk
 
 _MACHINES = C.ActionName.MACHINES.value
 _CONTRACTS = C.ActionName.CONTRACTS.value
@@ -103,6 +104,10 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
         per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
         worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
     worth += ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
+    for held in player.contracts:  # barrels delivered this Year, on completed fills too
+        needs = len(C.contract_tile(held.tile).needs)
+        delivered = held.completions * needs + sum(1 for grade in held.filled if grade >= 0)
+        worth += DELIVERED_BONUS * delivered
     return worth
 
 
@@ -203,10 +208,24 @@ def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
         if extra is not None:
             plans.append(extra)
     for plan in plans:
-        key = tuple(plan.moves)
+        moves = _delivering(state, seat, plan.moves)
+        key = tuple(moves)
         if key not in seen:
             seen.add(key)
-            out.append(plan.moves + [M.EndTurn()])
+            out.append(moves + [M.EndTurn()])
+    return out
+
+
+def _delivering(state: State, seat: int, moves: list[M.Move]) -> list[M.Move]:
+    """The plan's moves, then every delivery and Order that :func:`value` gains by before the
+    turn ends (rulebook, "Fulfilling Contracts and Orders": at any time in the Work and Machine
+    Phases). ``evaluate`` counts a barrel that fills a held Contract at nearly its pay, so the
+    heuristic's plans often keep it; a delivered barrel is paid now and cannot end in a Penalty."""
+    st = clone_state(state)
+    for move in moves:
+        apply_trusted(st, move)
+    out = list(moves)
+    fulfil(st, seat, out, value)
     return out
 
 
