@@ -1,28 +1,24 @@
-"""The expert bot: it plans around the game's economy and searches over the hidden stacks.
+"""The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
-Its evaluation, :func:`value`, is the heuristic's (:func:`~pipeline_tui.ai.evaluate.evaluate`)
-plus what the economy will still pay. A Machine is worth its future Machine Phases: each runs
-every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
-Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
-Machine where long Pipelines meet is worth the refining it does each turn without an Action,
-less the run cost. A fulfilled Order counts a bonus a barrel ("Fulfilling Contracts and
-Orders": an Order pays $30/$45/$55 a barrel, more than a market slot, and the Valuation card
-"Number of Refined Oil types in Fulfilled Contracts and Orders" counts its barrels), so it fills
-Orders from its Tank Farm rather than selling the same barrels. Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
-(counting them higher made it take Contracts it then failed, measured). Only refining that
-will happen counts: a Machine no refining Pipeline reaches, or an Upgrade bought for a plan,
-adds nothing (valuing those made it buy Machines that never paid, measured); Machines II shows
-in the lower run cost.
+Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
+plus two economy plans the heuristic's greedy completion rarely reaches: one takes Machines &
+Pipes and buys a Machine, placed where its attached Pipelines refine most (rulebook, "Machine
+Phase": one payment of $15 runs every attached Pipeline), and one takes Contracts & Loans and
+the Contract its Tank Farm and Pipelines can best fill. Every plan then delivers to held
+Contracts and fulfils Orders while :func:`value` gains ("Fulfilling Contracts and Orders": a
+barrel delivered is paid at once; an incomplete Contract at the Refresh is a Penalty).
 
-Its turn plans are the heuristic's, completed greedily with :func:`value` instead of
-``evaluate`` (so a Machines & Pipes Action buys a Machine when its runs pay and places it
-where it runs the most refining, and deliveries and Orders are made when they pay), plus a plan
-that buys the cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
-plan on a fresh determinization of the hidden Pipe and Contract stacks (information-set Monte
-Carlo: each sample a possible deal of what the seat cannot see), lets each rival play its next
-turn as the heuristic would and then the seat its own next turn as the expert would, and scores
-the position by the seat's :func:`value` less the best rival's. The plan with the best mean
-is played. ``samples`` fixes the work (reproducible); otherwise ``seconds`` bounds it.
+The plans are compared on common deals: each round draws one determinization of the hidden Pipe
+and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
+one) and plays every plan still in the race on it, then every rival's next turn and the seat's
+own as the heuristic plays them, scoring the seat's ``evaluate`` less the best rival's. A lucky
+deal then lifts every plan alike, so fewer samples tell plans apart. After each round the worse
+half is dropped, down to :data:`FINALISTS`; the best total wins. ``samples`` is the number of
+rounds (reproducible); otherwise ``seconds`` bounds them.
+
+:func:`value` is ``evaluate`` plus :func:`economy`: the refining a Machine will still do, and
+a bonus for barrels delivered to Contracts and Orders fulfilled. It places the Machine and
+decides deliveries; the samples are scored by ``evaluate`` (as the search bot's).
 """
 
 from __future__ import annotations
