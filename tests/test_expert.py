@@ -149,7 +149,7 @@ def test_the_expert_weighs_the_contract_it_can_fill():
     assert taking and all(sum(type(m) is M.Deliver for m in p) == 3 for p in taking), taking
 
 
-def test_the_expert_runs_its_machines_when_it_pays():
+def test_the_expert_weighs_running_its_machines_when_it_pays():
     game = _refining(_played(6, 70))
     state, seat = game.state, game.current_player
     player = state.players[seat]
@@ -159,5 +159,6 @@ def test_the_expert_runs_its_machines_when_it_pays():
     player.money = 200
     player.oil[0] = [1, 1, 1]
     player.tanks[0] = max(player.tanks[0], 3)
-    moves = _turn(game, ai.make_bot("expert", samples=4))
-    assert any(type(m) in (M.RunMachines, M.RunMachine) for m in moves), moves
+    plans = expert.candidate_plans(state, seat)
+    running = [p for p in plans if M.RunMachines() in p]
+    assert running and all(type(p[p.index(M.RunMachines()) + 1]) is M.Refine for p in running), plans
