@@ -252,9 +252,9 @@ def plan_turn(
     """The chosen plan's moves, ending the turn. Each round draws one deal of the hidden stacks
     and plays every plan still in the race on it (common deals: plans are compared on the same
     cards, so a lucky draw favours none); after each round the worse half is dropped, down to
-    :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise rounds are
-    played until ``seconds`` (default :data:`DEFAULT_SECONDS`) have passed, at most
-    :data:`MAX_ROUNDS`."""
+    :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise a round is
+    begun only if it should end within ``seconds`` (default :data:`DEFAULT_SECONDS`) of the
+    start, judged by the last round, at most :data:`MAX_ROUNDS`."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
@@ -265,14 +265,16 @@ def plan_turn(
     deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
     totals = [0.0] * len(arms)
     alive = list(range(len(arms)))
-    played = 0
+    next_round = 0.0  # the expected time of the next round, from the last one
     for _ in range(rounds):
-        if deadline is not None and played and time.perf_counter() > deadline:
+        if deadline is not None and next_round and time.perf_counter() + next_round > deadline:
             break
+        begun = time.perf_counter()
         deal = rng.getrandbits(64)
         for arm in alive:
             totals[arm] += _rollout(state, seat, arms[arm], deal)
-        played += 1
         alive.sort(key=lambda a: -totals[a])
-        alive = alive[: max(FINALISTS, math.ceil(len(alive) / 2))]
+        kept = alive[: max(FINALISTS, math.ceil(len(alive) / 2))]
+        next_round = (time.perf_counter() - begun) * len(kept) / len(alive)
+        alive = kept
     return arms[alive[0]]
