@@ -34,7 +34,6 @@ from ..engine import (
     State,
     apply_trusted,
     clone_state,
-    highest_grade_from_crude,
     legal_moves,
     network_map,
 )
@@ -53,7 +52,6 @@ from .view import determinize
 
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
 FINALISTS = 2  # plans kept in the race to the last round
-CONTRACT_FIT = 0.5  # share of a Contract's needs the seat can fill for a Contract plan
 DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
 MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
@@ -140,11 +138,12 @@ def machine_plan(state: State, seat: int) -> Plan | None:
 
 
 def contract_plan(state: State, seat: int) -> Plan | None:
-    """The turn that takes the Contracts & Loans Action and the Contract the seat can best fill
-    (rulebook, "Contracts & Loans": take one Contract; "Fulfilling Contracts and Orders": each
-    barrel delivered pays its grade's price), counting a need it can fill now from its Tank
-    Farm or later from a Pipeline that reaches the grade, then completes the Action and the
-    turn with ``evaluate``. Whether it pays is left to the samples."""
+    """The turn that takes the Contracts & Loans Action and the largest Contract its Tank Farm
+    can fill at once (rulebook, "Fulfilling Contracts and Orders": each barrel delivered pays its
+    grade's price; an incomplete Contract at the Refresh is a Penalty), then completes the Action
+    and the turn with ``evaluate`` (the deliveries follow, :func:`candidate_plans`). Whether it
+    pays is left to the samples. A Contract it could only fill later from a Pipeline was taken
+    and failed too often (measured, ``docs/bots.md``)."""
     if state.turn.stage != Stage.WORK or state.turn.mains:
         return None
     action = next(
@@ -159,30 +158,25 @@ def contract_plan(state: State, seat: int) -> Plan | None:
     if not takes:
         return None
     player = st.players[seat]
-    eng = player.level("ENG")
-    reach = [0, 0, 0]
-    for p in network_map(player).pipelines:
-        reach[p.colour] = max(reach[p.colour], highest_grade_from_crude(st, p.colour, p.value(eng)))
 
-    def fit(move: M.TakeContract) -> tuple[float, int]:
+    def held(move: M.TakeContract) -> tuple[bool, int]:
+        """Whether the Tank Farm holds a barrel for every need now, and how many needs."""
         if move.kind == C.ContractKind.CONTRACT:
             tile = C.contract_tile(st.contract_rows[move.row - 1][move.slot])
         else:
             tile = C.contract_tile(st.order_rows[move.row - 3][move.slot])
         oil = [row[:] for row in player.oil]
-        filled = 0.0
         for colour, grade in tile.needs:
-            held = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
-            if held >= 0:
-                oil[held][colour] -= 1
-                filled += 1.0
-            elif reach[colour] >= grade:
-                filled += 0.5
-        return filled / len(tile.needs), -len(tile.needs)
+            found = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+            if found < 0:
+                return False, len(tile.needs)
+            oil[found][colour] -= 1
+        return True, len(tile.needs)
 
-    take = max(takes, key=fit)
-    if fit(take)[0] < CONTRACT_FIT:
+    fillable = [m for m in takes if held(m)[0]]
+    if not fillable:
         return None
+    take = max(fillable, key=lambda m: held(m)[1])
     moves: list[M.Move] = [action, take]
     apply_trusted(st, take)
     resolve(st, seat, moves)
