@@ -4,7 +4,7 @@ Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bo
 plus two economy plans the heuristic's greedy completion rarely reaches: one takes Machines &
 Pipes and buys a Machine, placed where its attached Pipelines refine most (rulebook, "Machine
 Phase": one payment of $15 runs every attached Pipeline), and one takes Contracts & Loans and
-the Contract its Tank Farm and Pipelines can best fill. Every plan then delivers to held
+the largest Contract its Tank Farm can fill at once. Every plan then delivers to held
 Contracts and fulfils Orders while :func:`value` gains ("Fulfilling Contracts and Orders": a
 barrel delivered is paid at once; an incomplete Contract at the Refresh is a Penalty).
 
