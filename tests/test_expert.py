@@ -120,15 +120,36 @@ def test_a_machine_where_pipelines_refine_is_worth_its_future_runs():
     assert expert.economy(_with_machine(late, seat, best).state, seat) < worth[best]
 
 
-def test_the_expert_plans_to_buy_a_machine_when_it_pays():
+def test_the_expert_weighs_a_machine_where_its_pipelines_refine():
     game = _refining(_played(6, 70))
     seat = game.current_player
     game.state.players[seat].money = 120
-    best = expert.candidate_plans(game.state, seat)[0]
-    assert any(type(m) is M.BuyMachine for m in best), best
+    plans = expert.candidate_plans(game.state, seat)
+    bought = [p for p in plans if any(type(m) is M.BuyMachine for m in p)]
+    assert bought, plans
+    table = game.clone()
+    for move in bought[0][: next(i for i, m in enumerate(bought[0]) if type(m) is M.PlaceMachine) + 1]:
+        table.apply(move)
+    assert expert.economy(table.state, seat) > 10  # attached to Pipelines that refine
 
 
-def test_the_expert_runs_its_machines_when_it_pays():
+def test_the_expert_weighs_the_contract_it_can_fill():
+    game = _played(6, 70)
+    state, seat = game.state, game.current_player
+    tile = next(t for row in state.contract_rows for t in row if t >= 0)
+    player = state.players[seat]
+    for colour, grade in C.contract_tile(tile).needs:
+        player.oil[grade][colour] += 1
+        player.tanks[grade] = max(player.tanks[grade], sum(player.oil[grade]))
+    plan = expert.contract_plan(state, seat)
+    assert plan is not None
+    take = next(m for m in plan.moves if type(m) is M.TakeContract)
+    assert state.contract_rows[take.row - 1][take.slot] == tile
+    taking = [p for p in expert.candidate_plans(state, seat) if take in p]
+    assert taking and all(sum(type(m) is M.Deliver for m in p) == 3 for p in taking), taking
+
+
+def test_the_expert_weighs_running_its_machines_when_it_pays():
     game = _refining(_played(6, 70))
     state, seat = game.state, game.current_player
     player = state.players[seat]
@@ -138,5 +159,6 @@ def test_the_expert_runs_its_machines_when_it_pays():
     player.money = 200
     player.oil[0] = [1, 1, 1]
     player.tanks[0] = max(player.tanks[0], 3)
-    moves = _turn(game, ai.make_bot("expert", samples=4))
-    assert any(type(m) in (M.RunMachines, M.RunMachine) for m in moves), moves
+    plans = expert.candidate_plans(state, seat)
+    running = [p for p in plans if M.RunMachines() in p]
+    assert running and all(type(p[p.index(M.RunMachines()) + 1]) is M.Refine for p in running), plans

@@ -1,28 +1,24 @@
-"""The expert bot: it plans around the game's economy and searches over the hidden stacks.
+"""The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
-Its evaluation, :func:`value`, is the heuristic's (:func:`~pipeline_tui.ai.evaluate.evaluate`)
-plus what the economy will still pay. A Machine is worth its future Machine Phases: each runs
-every Pipeline attached to it (rulebook, "Machine Phase": one payment of $15, or $5 with
-Machines II, runs them all), refining a barrel a Pipeline up to the grade it reaches, so a
-Machine where long Pipelines meet is worth the refining it does each turn without an Action,
-less the run cost. A fulfilled Order counts a bonus a barrel ("Fulfilling Contracts and
-Orders": an Order pays $30/$45/$55 a barrel, more than a market slot, and the Valuation card
-"Number of Refined Oil types in Fulfilled Contracts and Orders" counts its barrels), so it fills
-Orders from its Tank Farm rather than selling the same barrels. Held Contracts keep the heuristic's estimate of their pay less the Penalty risk
-(counting them higher made it take Contracts it then failed, measured). Only refining that
-will happen counts: a Machine no refining Pipeline reaches, or an Upgrade bought for a plan,
-adds nothing (valuing those made it buy Machines that never paid, measured); Machines II shows
-in the lower run cost.
+Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
+plus two economy plans the heuristic's greedy completion rarely reaches: one takes Machines &
+Pipes and buys a Machine, placed where its attached Pipelines refine most (rulebook, "Machine
+Phase": one payment of $15 runs every attached Pipeline), and one takes Contracts & Loans and
+the largest Contract its Tank Farm can fill at once. Every plan then delivers to held
+Contracts and fulfils Orders while :func:`value` gains ("Fulfilling Contracts and Orders": a
+barrel delivered is paid at once; an incomplete Contract at the Refresh is a Penalty).
 
-Its turn plans are the heuristic's, completed greedily with :func:`value` instead of
-``evaluate`` (so a Machines & Pipes Action buys a Machine when its runs pay and places it
-where it runs the most refining, and deliveries and Orders are made when they pay), plus a plan
-that buys the cheapest Machine outright. It samples the best :data:`TOP_PLANS` with UCB1: one sample plays a
-plan on a fresh determinization of the hidden Pipe and Contract stacks (information-set Monte
-Carlo: each sample a possible deal of what the seat cannot see), lets each rival play its next
-turn as the heuristic would and then the seat its own next turn as the expert would, and scores
-the position by the seat's :func:`value` less the best rival's. The plan with the best mean
-is played. ``samples`` fixes the work (reproducible); otherwise ``seconds`` bounds it.
+The plans are compared on common deals: each round draws one determinization of the hidden Pipe
+and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
+one) and plays every plan still in the race on it, then every rival's next turn and the seat's
+own as the heuristic plays them, scoring the seat's ``evaluate`` less the best rival's. A lucky
+deal then lifts every plan alike, so fewer samples tell plans apart. After each round the worse
+half is dropped, down to :data:`FINALISTS`; the best total wins. ``samples`` is the number of
+rounds (reproducible); otherwise ``seconds`` bounds them.
+
+:func:`value` is ``evaluate`` plus :func:`economy`: the refining a Machine will still do, and
+a bonus for barrels delivered to Contracts and Orders fulfilled. It places the Machine and
+decides deliveries; the samples are scored by ``evaluate`` (as the search bot's).
 """
 
 from __future__ import annotations
@@ -33,12 +29,20 @@ import time
 
 from ..data import components as C
 from ..engine import moves as M
-from ..engine import Stage, State, apply_trusted, clone_state, legal_moves, network_map
-from .evaluate import SALE, evaluate, rounds_left
+from ..engine import (
+    Stage,
+    State,
+    apply_trusted,
+    clone_state,
+    legal_moves,
+    network_map,
+)
+from .evaluate import SALE, evaluate, relative, rounds_left
 from .heuristic import (
     Plan,
     complete_action,
     finish_turn,
+    fulfil,
     plan_turn as heuristic_turn,
     resolve,
     setup_move,
@@ -46,9 +50,10 @@ from .heuristic import (
 )
 from .view import determinize
 
-TOP_PLANS = 5  # turn plans sampled
+TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
+FINALISTS = 2  # plans kept in the race to the last round
 DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
-MAX_SAMPLES = 30  # a bound on samples a turn when only time bounds the search
+MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 
@@ -56,8 +61,10 @@ MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude 
 MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
 ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
+DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and no Penalty risk
 
 _MACHINES = C.ActionName.MACHINES.value
+_CONTRACTS = C.ActionName.CONTRACTS.value
 
 
 def _attached_reaches(state: State, seat: int) -> list[int]:
@@ -91,19 +98,16 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
         per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
         worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
     worth += ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
+    for held in player.contracts:  # barrels delivered this Year, on completed fills too
+        needs = len(C.contract_tile(held.tile).needs)
+        delivered = held.completions * needs + sum(1 for grade in held.filled if grade >= 0)
+        worth += DELIVERED_BONUS * delivered
     return worth
 
 
 def value(state: State, seat: int, turn_done: bool = True) -> float:
     """The expert's worth of a position for ``seat``: ``evaluate`` plus :func:`economy`."""
     return evaluate(state, seat, turn_done) + economy(state, seat, turn_done)
-
-
-def relative(state: State, seat: int) -> float:
-    """The seat's :func:`value` less the best rival's: what winning depends on."""
-    mine = value(state, seat)
-    others = [value(state, p.seat) for p in state.players if p.seat != seat]
-    return mine - max(others) if others else mine
 
 
 def machine_plan(state: State, seat: int) -> Plan | None:
@@ -133,35 +137,93 @@ def machine_plan(state: State, seat: int) -> Plan | None:
     return Plan(moves, value(st, seat), st)
 
 
+def contract_plan(state: State, seat: int) -> Plan | None:
+    """The turn that takes the Contracts & Loans Action and the largest Contract its Tank Farm
+    can fill at once (rulebook, "Fulfilling Contracts and Orders": each barrel delivered pays its
+    grade's price; an incomplete Contract at the Refresh is a Penalty), then completes the Action
+    and the turn with ``evaluate`` (the deliveries follow, :func:`candidate_plans`). Whether it
+    pays is left to the samples. A Contract it could only fill later from a Pipeline was taken
+    and failed too often (measured, ``docs/bots.md``)."""
+    if state.turn.stage != Stage.WORK or state.turn.mains:
+        return None
+    action = next(
+        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _CONTRACTS),
+        None,
+    )
+    if action is None:
+        return None
+    st = clone_state(state)
+    apply_trusted(st, action)
+    takes = [m for m in legal_moves(st) if type(m) is M.TakeContract and not m.deferred]
+    if not takes:
+        return None
+    player = st.players[seat]
+
+    def held(move: M.TakeContract) -> tuple[bool, int]:
+        """Whether the Tank Farm holds a barrel for every need now, and how many needs."""
+        if move.kind == C.ContractKind.CONTRACT:
+            tile = C.contract_tile(st.contract_rows[move.row - 1][move.slot])
+        else:
+            tile = C.contract_tile(st.order_rows[move.row - 3][move.slot])
+        oil = [row[:] for row in player.oil]
+        for colour, grade in tile.needs:
+            found = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+            if found < 0:
+                return False, len(tile.needs)
+            oil[found][colour] -= 1
+        return True, len(tile.needs)
+
+    fillable = [m for m in takes if held(m)[0]]
+    if not fillable:
+        return None
+    take = max(fillable, key=lambda m: held(m)[1])
+    moves: list[M.Move] = [action, take]
+    apply_trusted(st, take)
+    resolve(st, seat, moves)
+    complete_action(st, seat, moves)
+    fulfil(st, seat, moves)
+    finish_turn(st, seat, moves)
+    return Plan(moves, evaluate(st, seat), st)
+
+
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
-    """The turn plans worth sampling, best first by :func:`value`, each ending the turn."""
-    plans = turn_plans(state, seat, wide=True, value=value)
-    extra = machine_plan(state, seat)
-    if extra is not None:
-        plans.append(extra)
-    plans.sort(key=lambda p: -p.value)
+    """The turn plans worth sampling, each ending the turn: the heuristic's best
+    :data:`TOP_PLANS` (completed with ``evaluate``, as the search bot's), then a plan that buys a
+    Machine (:func:`machine_plan`) and one that takes the Contract it can best fill
+    (:func:`contract_plan`), when they differ from those."""
     out: list[list[M.Move]] = []
     seen: set[tuple[M.Move, ...]] = set()
+    plans = turn_plans(state, seat)[:TOP_PLANS]
+    for extra in (machine_plan(state, seat), contract_plan(state, seat)):
+        if extra is not None:
+            plans.append(extra)
     for plan in plans:
-        key = tuple(plan.moves)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(plan.moves + [M.EndTurn()])
-        if len(out) >= TOP_PLANS:
-            break
-    if extra is not None and extra.moves + [M.EndTurn()] not in out:
-        out[-1] = extra.moves + [M.EndTurn()]
+        moves = _delivering(state, seat, plan.moves)
+        key = tuple(moves)
+        if key not in seen:
+            seen.add(key)
+            out.append(moves + [M.EndTurn()])
     return out
 
 
-def _own_turn(state: State, seat: int) -> list[M.Move]:
-    plans = turn_plans(state, seat, wide=False, value=value)
-    return plans[0].moves + [M.EndTurn()]
+def _delivering(state: State, seat: int, moves: list[M.Move]) -> list[M.Move]:
+    """The plan's moves, then every delivery and Order that :func:`value` gains by before the
+    turn ends (rulebook, "Fulfilling Contracts and Orders": at any time in the Work and Machine
+    Phases). ``evaluate`` counts a barrel that fills a held Contract at nearly its pay, so the
+    heuristic's plans often keep it; a delivered barrel is paid now and cannot end in a Penalty."""
+    st = clone_state(state)
+    for move in moves:
+        apply_trusted(st, move)
+    out = list(moves)
+    fulfil(st, seat, out, value)
+    return out
 
 
-def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
-    sim = determinize(state, seat, rng)
+def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
+    """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
+    every plan of a round meets the same deal): the plan, every rival's next turn and the seat's
+    own as the heuristic plays them, scored by the seat's ``evaluate`` less the best rival's."""
+    sim = determinize(state, seat, random.Random(deal))
     for move in moves:
         apply_trusted(sim, move)
     own = 0
@@ -169,18 +231,11 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
         if sim.over:
             break
         player = sim.turn.player
-        mine = player == seat
-        if mine and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
+        if player == seat and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
             if own >= OWN_TURNS:
                 break
             own += 1
-        if sim.turn.stage == Stage.SETUP:
-            turn = [setup_move(sim)]
-        elif mine:
-            turn = _own_turn(sim, seat)
-        else:
-            turn = heuristic_turn(sim, player, wide=False)
-        for move in turn:
+        for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
     return relative(sim, seat)
 
@@ -188,35 +243,32 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
 def plan_turn(
     state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
 ) -> list[M.Move]:
-    """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
-    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    """The chosen plan's moves, ending the turn. Each round draws one deal of the hidden stacks
+    and plays every plan still in the race on it (common deals: plans are compared on the same
+    cards, so a lucky draw favours none); after each round the worse half is dropped, down to
+    :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise a round is
+    begun only if it should end within ``seconds`` (default :data:`DEFAULT_SECONDS`) of the
+    start, judged by the last round, at most :data:`MAX_ROUNDS`."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
     arms = candidate_plans(state, seat)
     if len(arms) == 1:
         return arms[0]
-    limit = samples if samples is not None else MAX_SAMPLES
+    rounds = samples if samples is not None else MAX_ROUNDS
     deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
     totals = [0.0] * len(arms)
-    counts = [0] * len(arms)
-    low, high = math.inf, -math.inf
-    for n in range(limit):
-        if deadline is not None and time.perf_counter() > deadline:
+    alive = list(range(len(arms)))
+    next_round = 0.0  # the expected time of the next round, from the last one
+    for _ in range(rounds):
+        if deadline is not None and next_round and time.perf_counter() + next_round > deadline:
             break
-        if n < len(arms):
-            arm = n
-        else:
-            scale = max(1.0, high - low)
-            arm = max(
-                range(len(arms)),
-                key=lambda a: totals[a] / counts[a] + scale * math.sqrt(2 * math.log(n) / counts[a]),
-            )
-        reward = _rollout(state, seat, arms[arm], rng)
-        low, high = min(low, reward), max(high, reward)
-        totals[arm] += reward
-        counts[arm] += 1
-    sampled = [a for a in range(len(arms)) if counts[a]]
-    if not sampled:  # planning used the whole budget: the plan worth most as it stands
-        return arms[0]
-    return arms[max(sampled, key=lambda a: totals[a] / counts[a])]
+        begun = time.perf_counter()
+        deal = rng.getrandbits(64)
+        for arm in alive:
+            totals[arm] += _rollout(state, seat, arms[arm], deal)
+        alive.sort(key=lambda a: -totals[a])
+        kept = alive[: max(FINALISTS, math.ceil(len(alive) / 2))]
+        next_round = (time.perf_counter() - begun) * len(kept) / len(alive)
+        alive = kept
+    return arms[alive[0]]
