@@ -8,7 +8,7 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Self
 
 from rich._wrap import divide_line as _divide_line
 from rich.align import Align
@@ -19,7 +19,7 @@ from textual.command import CommandList, CommandPalette
 from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._key_panel import BindingsTable as BindingsTable
@@ -119,6 +119,51 @@ class StyledFocus(Widget, can_focus=True):
         self.has_focus = False
         if self.parent is not None:
             self.parent.post_message(events.DescendantBlur(self))
+
+
+class QuietFocus(Widget, can_focus=True):
+    """A widget whose focus changes the look of a few of its lines only: it redraws those
+    (:meth:`focus_changed`) instead of all of them.
+
+    Textual repaints a widget whole when it takes or loses focus (``Widget._on_focus``,
+    ``_on_blur``), and again when the restyle changes the styles of one of its component
+    classes (``Stylesheet._process_component_classes`` calls ``refresh()``). The move list's
+    focus shows in its highlighted entry alone, yet every line of it was drawn again. Name it
+    after the Textual class among a widget's bases (see :class:`StyledFocus`).
+    """
+
+    _focus_restyle = False  # inside watch_has_focus: a bare refresh() is the restyle's
+
+    def _on_focus(self, event: events.Focus) -> None:
+        event.prevent_default()  # Widget._on_focus, without its repaint
+        self.has_focus = True
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantFocus(self))
+
+    def _on_blur(self, event: events.Blur) -> None:
+        event.prevent_default()  # Widget._on_blur, without its repaint
+        self.has_focus = False
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantBlur(self))
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        self._focus_restyle = True
+        try:
+            super().watch_has_focus(has_focus)
+        finally:
+            self._focus_restyle = False
+        self.focus_changed()
+
+    def focus_changed(self) -> None:
+        """Redraw what the focus changes; by default everything, as Textual does."""
+        self.refresh()
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._focus_restyle and not (regions or layout or recompose):
+            return self  # the restyle's repaint of the whole widget: focus_changed draws
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class ValueWatchedInput(Input):

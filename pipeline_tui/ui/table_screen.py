@@ -884,7 +884,7 @@ class TableScreen(Screen):
             if self.error is not None:
                 self.error = None
                 self._refresh_hint()
-        self.query_one("#moves", MoveList).focus()
+        self.set_focus(self.query_one("#moves", MoveList))  # Widget.focus repaints it whole
 
     def action_prompt(self) -> None:
         """Open the prompt empty and focused at once. ":" is a priority key, so pressed in the

@@ -22,7 +22,14 @@ from textual.widgets import Checkbox, Static
 
 from ..i18n import _, current_language
 from .footer import TranslatedFooter
-from .compat import StyledFocus, ValueWatchedInput, footer_keys_shown, line_breaks, update_scrollbars
+from .compat import (
+    QuietFocus,
+    StyledFocus,
+    ValueWatchedInput,
+    footer_keys_shown,
+    line_breaks,
+    update_scrollbars,
+)
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -349,7 +356,7 @@ class Choice(NamedTuple):
     disabled: bool = False
 
 
-class MoveList(LineView, can_focus=True):
+class MoveList(LineView, QuietFocus, can_focus=True):
     """A list to choose from (the legal moves, the moves of a replay), drawn a line at a time.
 
     Textual's OptionList measures and renders every option whenever its options change; at a
@@ -379,7 +386,6 @@ class MoveList(LineView, can_focus=True):
             background: $block-cursor-blurred-background;
         }
         &:focus {
-            background-tint: $foreground 5%;
             & > .move-list--highlighted {
                 color: $block-cursor-foreground;
                 background: $block-cursor-background;
@@ -552,6 +558,15 @@ class MoveList(LineView, can_focus=True):
             )
             self._strips[key] = strip
         return strip
+
+    # --- focus ---
+    def focus_changed(self) -> None:
+        """Focus shows only in the highlighted entry's colours (no tint of the whole list), so
+        only that entry is drawn again: repainting every line of the list was the slowest part
+        of the keys that move the focus (docs/benchmarks.md)."""
+        super(LineView, self).notify_style_update()  # the styles, not every drawn line
+        self._strips = {key: strip for key, strip in self._strips.items() if key[2] != "highlighted"}
+        self._refresh_entry(self._highlighted)
 
     # --- keys and mouse ---
     def _choosable(self) -> list[int]:

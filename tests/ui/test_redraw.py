@@ -18,7 +18,7 @@ from textual.widgets._footer import FooterKey
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import GROWTH, NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
-from pipeline_tui.ui.widgets import MoveLog, MovePrompt, SteadyFooter, TextPanel
+from pipeline_tui.ui.widgets import MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel
 
 from tests.helpers import build, new_game, setup_player, straight_row
 from tests.ui.pilot import settled, table_for
@@ -396,6 +396,38 @@ async def test_a_view_switch_restyles_and_repaints_only_the_views_whose_focus_ch
             await settled(pilot)
             # (None: the scrollbars of the widgets named)
             assert (restyled - {None}, repainted - {None}) == (styled, painted), key
+
+
+async def test_the_move_list_shows_its_focus_by_redrawing_only_the_highlighted_entry(tmp_path, monkeypatch):
+    """Focus shows in the highlighted entry's colours alone; Textual repainted the whole list
+    when it took or lost focus, the slowest part of F3 and escape (docs/benchmarks.md)."""
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await place_starting_tanks(pilot)
+        await settled(pilot)
+        moves = app.screen.query_one("#moves", MoveList)
+        assert moves.has_focus and moves.highlighted is not None
+        first = moves._first_row[moves.highlighted] - moves.scroll_offset.y
+        rows = set(range(first, first + len(moves._lines_of(moves.highlighted))))
+        focused = moves.render_line(first)
+        drawn: list[int] = []
+        real = MoveList.render_line
+
+        def render_line(self, y):
+            drawn.append(y)
+            return real(self, y)
+
+        monkeypatch.setattr(MoveList, "render_line", render_line)
+        await pilot.press("f3")
+        await settled(pilot)
+        assert not moves.has_focus
+        assert set(drawn) == rows
+        blurred = real(moves, first)
+        assert blurred.text == focused.text and blurred != focused  # the same words, other colours
+        drawn.clear()
+        await pilot.press("escape")
+        await settled(pilot)
+        assert moves.has_focus and set(drawn) == rows and real(moves, first) == focused
 
 
 class TallPanelApp(App):
