@@ -30,6 +30,7 @@ class TranslatedFooter(Footer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._english: WeakKeyDictionary[Widget, str] = WeakKeyDictionary()  # key -> description
+        self._english_tips: WeakKeyDictionary[Widget, str] = WeakKeyDictionary()  # key -> tooltip
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -37,6 +38,9 @@ class TranslatedFooter(Footer):
             if isinstance(description, str) and description:
                 self._english[widget] = description
                 setattr(widget, "description", _(description))
+            if isinstance(widget.tooltip, str) and widget.tooltip:  # shown when the mouse rests
+                self._english_tips[widget] = widget.tooltip
+                widget.tooltip = _(widget.tooltip)
             yield widget
 
     def relabel(self) -> None:
@@ -44,6 +48,8 @@ class TranslatedFooter(Footer):
         for widget, description in list(self._english.items()):
             setattr(widget, "description", _(description))
             widget.refresh(layout=True)
+        for widget, tip in list(self._english_tips.items()):
+            widget.tooltip = _(tip)
 
 
 class TranslatedBindingsTable(BindingsTable):

@@ -26,6 +26,11 @@ def footer_words(app) -> str:
     )
 
 
+def footer_tips(app) -> list[str]:
+    """The tooltips of the footer's keys, shown when the mouse rests on one."""
+    return [str(key.tooltip) for key in app.screen.query_one(SteadyFooter).children if key.tooltip]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_the_table_speaks_russian(tmp_path, russian, size):
     app = PipelineApp(saves_dir=tmp_path, mode="new", players=2, seed=7)
@@ -38,6 +43,7 @@ async def test_the_table_speaks_russian(tmp_path, russian, size):
         assert "Подготовка" in listed(screen)  # the heading of the starting Tanks
         assert "start-tank C  Бесплатная цистерна в ряд сырой нефти" in listed(screen)
         assert "Отмена" in footer_words(app) and "Undo" not in footer_words(app)
+        assert "Открыть палитру команд" in footer_tips(app)
         for _ in range(10):
             assert screen.play(parse_move("start-tank C"))
         await pilot.pause()
@@ -62,6 +68,7 @@ async def test_a_live_switch_redraws_the_table_in_the_new_language(tmp_path, rus
         assert "Tank Farm" in str(screen.query_one("#board").render())
         assert "start-tank C  Free Tank in the Crude row" in listed(screen)
         assert "Undo" in footer_words(app) and "Отмена" not in footer_words(app)
+        assert "Open the command palette" in footer_tips(app)
         assert "Pipeline needs at least 80 x 24" in str(screen.query_one(TooSmall).render())
 
 
