@@ -91,7 +91,24 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     widget._scroll_update(virtual_size)
 
 
-class StyledFocus(Widget, can_focus=True):
+class FocusWithoutRepaint(Widget, can_focus=True):
+    """A widget that takes and loses focus as Textual's ``Widget._on_focus`` and ``_on_blur``
+    do, without their repaint of the whole widget: its subclasses redraw what focus changes."""
+
+    def _on_focus(self, event: events.Focus) -> None:
+        event.prevent_default()  # Widget._on_focus, without its repaint
+        self.has_focus = True
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantFocus(self))
+
+    def _on_blur(self, event: events.Blur) -> None:
+        event.prevent_default()  # Widget._on_blur, without its repaint
+        self.has_focus = False
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantBlur(self))
+
+
+class StyledFocus(FocusWithoutRepaint, can_focus=True):
     """A widget whose focus shows only through CSS rules of its own (a ``:focus`` border), not
     through its render nor through rules on its descendants.
 
@@ -108,20 +125,8 @@ class StyledFocus(Widget, can_focus=True):
     def watch_has_focus(self, _has_focus: bool) -> None:
         self.app.stylesheet.update_nodes([self], animate=True)
 
-    def _on_focus(self, event: events.Focus) -> None:
-        event.prevent_default()  # Widget._on_focus, without its repaint
-        self.has_focus = True
-        if self.parent is not None:
-            self.parent.post_message(events.DescendantFocus(self))
 
-    def _on_blur(self, event: events.Blur) -> None:
-        event.prevent_default()  # Widget._on_blur, without its repaint
-        self.has_focus = False
-        if self.parent is not None:
-            self.parent.post_message(events.DescendantBlur(self))
-
-
-class QuietFocus(Widget, can_focus=True):
+class QuietFocus(FocusWithoutRepaint, can_focus=True):
     """A widget whose focus changes the look of a few of its lines only: it redraws those
     (:meth:`focus_changed`) instead of all of them.
 
@@ -133,18 +138,6 @@ class QuietFocus(Widget, can_focus=True):
     """
 
     _focus_restyle = False  # inside watch_has_focus: a bare refresh() is the restyle's
-
-    def _on_focus(self, event: events.Focus) -> None:
-        event.prevent_default()  # Widget._on_focus, without its repaint
-        self.has_focus = True
-        if self.parent is not None:
-            self.parent.post_message(events.DescendantFocus(self))
-
-    def _on_blur(self, event: events.Blur) -> None:
-        event.prevent_default()  # Widget._on_blur, without its repaint
-        self.has_focus = False
-        if self.parent is not None:
-            self.parent.post_message(events.DescendantBlur(self))
 
     def watch_has_focus(self, has_focus: bool) -> None:
         self._focus_restyle = True
