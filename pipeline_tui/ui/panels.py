@@ -77,28 +77,37 @@ def track(state: State) -> str:
 
 def status(state: State, colours: list[str] | None = None) -> Text:
     """Year, Round, whose turn it is and the turn order of this Round and the next
-    (names and worker marks in the seat ``colours``, when given)."""
+    (names and worker marks in the seat ``colours``, when given): :func:`status_parts` on
+    one line."""
+    return Text("  ").join(status_parts(state, colours))
+
+
+def status_parts(state: State, colours: list[str] | None = None) -> list[Text]:
+    """The status line's parts, each to be kept whole on a line: the Year and Round, the seat
+    to act and its stage, this Round's Turn Order, the next Round's and the workers."""
     if state.over:
-        return Text(_("Game over after Year {year}").format(year=state.year), style="bold")
+        return [Text(_("Game over after Year {year}").format(year=state.year), style="bold")]
     rounds = C.ROUNDS_PER_YEAR[state.year - 1]
     player = state.players[state.turn.player]
     stage = _(STAGES[state.turn.stage]) if state.turn.stage in STAGES else state.turn.stage
     if state.turn.stage == Stage.ACTION and state.turn.action:
         stage = _("Action: {action}").format(action=action_title(state.turn.action))
-    text = Text()
-    text.append(
-        _("Year {year}/3  Round {round}/{rounds}").format(year=state.year, round=state.round, rounds=rounds)
-        + "  ",
+    when = Text(
+        _("Year {year}/3  Round {round}/{rounds}").format(year=state.year, round=state.round, rounds=rounds),
         style="bold",
     )
-    text.append(
+    who = Text()
+    who.append(
         f"{player.seat + 1} {player.name}", style=f"bold reverse {seat_style(colours, player.seat)}".strip()
     )
-    text.append(f" {stage}  ")
-    text.append(_("Order: {names}").format(names=names(state, state.turn_order)) + "  ")
-    text.append(_("Next: {names}").format(names=track(state)) + "  ")
-    text.append_text(workers(state, colours))
-    return text
+    who.append(f" {stage}")
+    return [
+        when,
+        who,
+        Text(_("Order: {names}").format(names=names(state, state.turn_order))),
+        Text(_("Next: {names}").format(names=track(state))),
+        workers(state, colours),
+    ]
 
 
 def cross(state: State, colours: list[str] | None = None) -> Text:

@@ -50,7 +50,17 @@ from .screens import bot_module, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
-from .widgets import Choice, MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel, TooSmall, View
+from .widgets import (
+    Choice,
+    MoveList,
+    MoveLog,
+    MovePrompt,
+    StatusBar,
+    SteadyFooter,
+    TextPanel,
+    TooSmall,
+    View,
+)
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
@@ -145,7 +155,7 @@ class TableScreen(Screen):
 
     # --- layout ---
     def compose(self) -> ComposeResult:
-        yield TextPanel(id="status")
+        yield StatusBar(id="status")
         with Horizontal(id="main"):
             with Grid(id="views"):
                 with View(id="table-view", classes="view -active"):
@@ -234,7 +244,7 @@ class TableScreen(Screen):
             self.language_changed()
             return
         state = self.current_state()
-        self._set("status", panels.status(state, self.colours))
+        self.query_one("#status", StatusBar).show_parts(panels.status_parts(state, self.colours))
         self._set("cross", panels.cross(state, self.colours))
         visiting = C.ACTION_MARKET.get(state.turn.action) if state.turn.stage == Stage.ACTION else None
         for key in ("C", "1", "2", "3"):

@@ -282,6 +282,44 @@ class LineView(ScrollView):
             self.refresh(layout=True)
 
 
+class StatusBar(TextPanel):
+    """The status line: its parts are kept whole, each line taking as many as fit, so a
+    narrow terminal breaks it between parts ("Next: . . . ." never loses a dot to the next
+    line, in a language whose words are longer)."""
+
+    SEPARATOR = "  "
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._parts: list[Text] = []
+
+    def show_parts(self, parts: list[Text]) -> bool:
+        """Show ``parts`` on as few lines as keep each whole; returns whether anything changed."""
+        self._parts = parts
+        return self.show(Text(self.SEPARATOR).join(parts))
+
+    def _wrap(self, width: int) -> list[Text]:
+        if not self._parts:
+            return super()._wrap(width)
+        lines: list[Text] = []
+        line: Text | None = None
+        for part in self._parts:
+            if line is not None and line.cell_len + len(self.SEPARATOR) + part.cell_len <= width:
+                line.append(self.SEPARATOR)
+                line.append_text(part)
+                continue
+            if line is not None:
+                lines.append(line)
+            line = Text()
+            line.append_text(part)  # a part's own style stays on the part
+            if line.cell_len > width:  # a part wider than the bar: Rich wraps it by words
+                *whole, line = line.wrap(self.app.console, width)
+                lines.extend(whole)
+        if line is not None:
+            lines.append(line)
+        return lines
+
+
 class View(VerticalScroll, StyledFocus):
     """A scrolling view of the table (the Table, a player board): taking or losing the focus
     restyles and repaints the view alone, not the panels in it (``StyledFocus``)."""

@@ -127,3 +127,23 @@ def test_russian_table_snapshot(snap_compare, tmp_path, russian, size):
     from tests.ui.test_snapshots import SIZES, _opening, table_app
 
     assert snap_compare(table_app(tmp_path), terminal_size=SIZES[size], run_before=_opening)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_the_russian_status_line_breaks_between_its_parts(tmp_path, russian, players):
+    """At 80 columns the Russian status takes two lines; each of its parts (the Year, the seat
+    to act, this Round's order, the next Round's, the workers) stays whole on one of them."""
+    app = PipelineApp(saves_dir=tmp_path, mode="new", players=players, seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one("#status")
+        lines = [line.plain.rstrip() for line in bar._lines]
+        parts = [part.plain for part in panels.status_parts(app.screen.game.state)]
+        assert parts[3].startswith("Далее:") and parts[4].startswith("Рабочие")
+        assert len(lines) == 2
+        for part in parts:
+            assert sum(part in line for line in lines) == 1, (part, lines)
+        assert " ".join(" ".join(lines).split()) == " ".join(" ".join(parts).split())
+        first = bar._lines[0]  # the Year's bold stays on the Year
+        assert first.get_style_at_offset(app.console, 0).bold
+        assert not first.get_style_at_offset(app.console, first.plain.index("Порядок")).bold
