@@ -42,6 +42,14 @@ UPGRADE_WORTH = {
 }
 
 
+# UPGRADE_WORTH as (index in PlayerState.upgrades, worth of owning 0, 1, 2, 3 levels): the
+# sums evaluate adds, worked out once (integers, so the values are the same).
+_UPGRADE_SUMS = tuple(
+    (C.UPGRADE_CODES.index(family), tuple(sum(levels[:level]) for level in range(4)))
+    for family, levels in UPGRADE_WORTH.items()
+)
+
+
 def rounds_left(state: State, turn_done: bool) -> tuple[int, int]:
     """Rounds still to come in the game and in this Year, counting the current Round unless the
     player's turn is done."""
@@ -370,9 +378,9 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     # Tanks: room to buy and refine into.
     value += h * (4 * min(player.tanks[0], 3) + sum(3 * min(n, 2) for n in player.tanks[1:]))
 
-    for family, levels in UPGRADE_WORTH.items():
-        level = player.level(family)
-        value += h * sum(levels[:level])
+    upgrades = player.upgrades
+    for index, sums in _UPGRADE_SUMS:
+        value += h * sums[upgrades[index]]
 
     # End-game parts that are already certain: Pipelines, the Valuation tile and cards.
     # Contracts at risk of failing may not be there to count on the Contract cards.
