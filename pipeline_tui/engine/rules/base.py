@@ -21,7 +21,9 @@ K = SimpleNamespace(**C.ContractKind.__members__)
 SETUP, WORK, ACTION, MACHINE, OVER = Stage.SETUP, Stage.WORK, Stage.ACTION, Stage.MACHINE, Stage.OVER
 
 
-_MAPS: dict[tuple, NetworkMap] = {}  # by (tiles, machines); emptied when it reaches _MAPS_KEPT
+_MAPS: dict[
+    tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]], NetworkMap
+] = {}  # by (tiles, machines); emptied when it reaches _MAPS_KEPT
 _MAPS_KEPT = 2048
 
 

@@ -210,7 +210,9 @@ MarketTable = tuple[tuple[int, str, int, int, bool, bool, tuple[int, ...]], ...]
 
 
 @lru_cache(maxsize=256)
-def _market_table(number: int, layout: tuple, players: int, markets: tuple[str, ...]) -> MarketTable:
+def _market_table(
+    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...]
+) -> MarketTable:
     """Per market row of ``markets`` (in ``State.markets`` order): its index, code, grade,
     colour, whether it is a Refined Market row above Crude (Refined Markets I's bonus), whether
     it is a Refined Market row, and each slot's price."""
