@@ -253,16 +253,18 @@ class _Network:
         }
 
 
-def _network(player: PlayerState, eng: int, steps: list[tuple[int, int, int]]) -> _Network:
-    """The player's network as ``evaluate`` reads it (kept with the network's map)."""
+def _network(state: State, player: PlayerState, eng: int) -> _Network:
+    """The player's network as ``evaluate`` reads it with this Engineering level and the
+    table's Refinement Costs (kept with the network's map, by the costs themselves)."""
     net = network_map(player)
     kept = net.derived.get("evaluate")
     if kept is None:
         kept = net.derived["evaluate"] = {}
-    key = (eng, steps[0], steps[1], steps[2]) if len(steps) == 3 else (eng, *steps)
+    orange, teal, silver = state.refinement_costs
+    key = (eng, *orange, *teal, *silver)
     found = kept.get(key)
     if found is None:
-        found = kept[key] = _Network(net, eng, steps)
+        found = kept[key] = _Network(net, eng, _thresholds(state))
     return found
 
 
@@ -274,9 +276,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     left, in_year = rounds_left(state, turn_done)
     h = left / TOTAL_ROUNDS
     sell_w = min(1.0, left / 2) * 0.85
-    eng = player.upgrades[_ENG]
-    steps = _thresholds(state)
-    net = _network(player, eng, steps)
+    net = _network(state, player, player.upgrades[_ENG])
 
     value = float(player.money - C.penalty_total(player.penalties))
     # Cash in hand pays for the next Actions: the first dollars are worth more than face value.
@@ -334,7 +334,8 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
             kinds.update(tile.needs)
     # Barrels: each is worth the best free market slot (or Order) that takes it, while Rounds
     # remain to sell; Crude a Pipeline can refine is worth the grade it reaches, if a Tank is free.
-    space = [player.free_space(g) for g in range(4)]
+    tanks, held_oil = player.tanks, player.oil
+    space = [2 * tanks[g] - sum(held_oil[g]) for g in range(4)]  # PlayerState.free_space
     runs = min(2, max(0, left - 1))
     later_w = 0.4 * sell_w if state.year < 3 else 0.0  # a Refresh will free market slots
     outlets = _outlets(state, player)
@@ -436,7 +437,7 @@ def _scored_parts(state: State, player: PlayerState, net: _Network) -> list[tupl
     lines = net.parts
     parts = [("pipelines", lines["pipelines"]), ("valuation_tile", lines["valuation_tile"])]
     for card in state.valuation_cards:
-        code = C.VALUATION_BY_ID[card].code
+        code, step = _CARD_STEPS.get(card) or _card_step(card)
         if code not in _PIPELINE_CARDS:
             amount = card_value(state, player, card)
         elif code == "PIPELINES":
@@ -448,8 +449,17 @@ def _scored_parts(state: State, player: PlayerState, net: _Network) -> list[tupl
             amount = sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4)) + net.worth[colour]
         else:  # the Pipeline types and the Low, Mid and High Pipelines
             amount = lines[code]
-        parts.append((f"card:{code}", amount))
+        parts.append((step, amount))
     return parts
+
+
+_CARD_STEPS: dict[int, tuple[str, str]] = {}  # Valuation card id: its code and its score line
+
+
+def _card_step(card: int) -> tuple[str, str]:
+    code = C.VALUATION_BY_ID[card].code
+    found = _CARD_STEPS[card] = (code, f"card:{code}")
+    return found
 
 
 _COLOUR_INDEX = {"ORANGE": 0, "TEAL": 1, "SILVER": 2}
