@@ -177,7 +177,8 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
                 for used in range(grade, 4):
                     if oil[used][colour] > 0:
                         out.append(M.Deliver(contract=ci, need=ni, grade=used))
-    total = sum(map(sum, oil))
+    o0, o1, o2, o3 = oil
+    total = o0[0] + o0[1] + o0[2] + o1[0] + o1[1] + o1[2] + o2[0] + o2[1] + o2[2] + o3[0] + o3[1] + o3[2]
     if total < _SMALLEST_ORDER:
         return out
     at_least: list[list[int]] = []  # barrels of each colour at each grade or above, when needed
