@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import msgspec
+
 from ..data import components as C
 from ..data import editions as E
 from ..engine import (
@@ -126,6 +128,7 @@ def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
 
 
 _OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
+_ENCODE = msgspec.msgpack.Encoder().encode
 
 
 def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
@@ -134,14 +137,15 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
     that change prices (a plan's steps mostly leave them as they are)."""
     levels = player.upgrades
-    key = (
+    encode = _ENCODE
+    key = (  # the lists as msgpack bytes: quicker to make and to hash than tuples of tuples
         len(state.players),
         state.edition,
-        tuple(state.market_layout),
+        encode(state.market_layout),
         min(levels[_RM], 3),
         levels[_CO] >= 2,
-        tuple(map(tuple, state.markets)),
-        tuple(map(tuple, state.order_rows)),
+        encode(state.markets),
+        encode(state.order_rows),
     )
     found = _OUTLETS.get(key)
     if found is None:
