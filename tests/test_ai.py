@@ -229,15 +229,18 @@ def test_evaluation_scores_pipelines_and_cards_as_the_scoring_does():
     for state in _positions(range(6), 3):
         cards.update(state.valuation_cards)
         for player in state.players:
-            net = network(player)
             steps = E._thresholds(state)
-            reach_of = {p.key: E._grade(steps[p.colour], p.value(player.level("ENG"))) for p in net.pipelines}
+            net = E._network(state, player, player.level("ENG"))
+            assert net.reach_of == {
+                p.key: E._grade(steps[p.colour], p.value(player.level("ENG")))
+                for p in network(player).pipelines
+            }
             lines = [
                 (line.step, line.amount)
                 for line in score_player(state, player)
                 if line.step in ("pipelines", "valuation_tile") or line.step.startswith("card:")
             ]
-            assert E._scored_parts(state, player, net, reach_of) == lines
+            assert E._scored_parts(state, player, net) == lines
     assert len(cards) >= 6
 
 

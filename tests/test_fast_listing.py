@@ -19,6 +19,7 @@ from pipeline_tui.engine import Game, IllegalMove
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.engine.rules import base
 from pipeline_tui.engine.network import DIRS, build_map, legal_placements, placement_ok
 from pipeline_tui.engine.state import State, clone_state
 
@@ -254,3 +255,28 @@ def _check_trace(net) -> None:
                     same = paths[k2][2] == p.colour
                     assert (net.segment_pipeline[(*neighbour, k2)] is p) == same
         assert p.machines == touched
+
+
+def test_extended_traces_equal_whole_traces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rules.network`` traces a network one tile larger than a cached one from that one's
+    Pipelines (``network.extend_trace``): at every placement of seeded games, traced straight
+    away or only later (so parents chain), the Pipelines, their order and every segment's
+    Pipeline equal a whole trace of the same tiles."""
+    extended = 0
+    for seed, eager in ((0, True), (1, False), (1000, True), (1004, False)):
+        monkeypatch.setattr(base, "_MAPS", {})  # networks met in other tests are traced whole
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            player = rules.current(game.state)
+            net = rules.network(player)
+            if net.parent is not None:
+                extended += 1
+            if eager or len(player.tiles) % 3 == 0:
+                whole = build_map(player.tiles, player.machines)
+                _check_trace(net)
+                assert net.pipelines == whole.pipelines
+                assert net.by_key == whole.by_key
+                assert net.segment_pipeline == whole.segment_pipeline
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+    assert extended > 20

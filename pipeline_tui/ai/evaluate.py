@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import msgspec
+
 from ..data import components as C
 from ..data import editions as E
 from ..engine import (
@@ -40,6 +42,14 @@ UPGRADE_WORTH = {
     "CO": (10, 35, 10),
     "MACH": (15, 22, 10),
 }
+
+
+# UPGRADE_WORTH as (index in PlayerState.upgrades, worth of owning 0, 1, 2, 3 levels): the
+# sums evaluate adds, worked out once (integers, so the values are the same).
+_UPGRADE_SUMS = tuple(
+    (C.UPGRADE_CODES.index(family), tuple(sum(levels[:level]) for level in range(4)))
+    for family, levels in UPGRADE_WORTH.items()
+)
 
 
 def rounds_left(state: State, turn_done: bool) -> tuple[int, int]:
@@ -118,6 +128,7 @@ def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
 
 
 _OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
+_ENCODE = msgspec.msgpack.Encoder().encode
 
 
 def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
@@ -126,14 +137,15 @@ def _outlets(state: State, player: PlayerState) -> list[list[tuple[int, int]]]:
     an Order is only fulfilled whole. Cached by the markets, the Orders and the player's levels
     that change prices (a plan's steps mostly leave them as they are)."""
     levels = player.upgrades
-    key = (
+    encode = _ENCODE
+    key = (  # the lists as msgpack bytes: quicker to make and to hash than tuples of tuples
         len(state.players),
         state.edition,
-        tuple(state.market_layout),
+        encode(state.market_layout),
         min(levels[_RM], 3),
         levels[_CO] >= 2,
-        tuple(map(tuple, state.markets)),
-        tuple(map(tuple, state.order_rows)),
+        encode(state.markets),
+        encode(state.order_rows),
     )
     found = _OUTLETS.get(key)
     if found is None:
@@ -180,6 +192,86 @@ def _take(slots: list[tuple[int, int]], grade: int) -> int | None:
     return None
 
 
+class _Network:
+    """What ``evaluate`` reads from a network, for one Engineering level and one set of
+    Refinement Costs: worked out once per network and kept with its map (``NetworkMap.derived``,
+    as the rules keep their listings: a map never changes). Only integers and the same floats
+    the evaluation computed before, so its values are unchanged."""
+
+    __slots__ = ("reach_of", "best_reach", "reaches", "pipe_terms", "attached_gain", "worth", "parts")
+
+    def __init__(self, net, eng: int, steps: list[tuple[int, int, int]]) -> None:
+        pipelines = net.pipelines
+        reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in pipelines}
+        self.reach_of = reach_of
+        best_reach = [0, 0, 0]
+        for p in pipelines:
+            best_reach[p.colour] = max(best_reach[p.colour], reach_of[p.key])
+        self.best_reach = best_reach
+        # Per colour, the grades its Pipelines reach (above Crude), best first.
+        self.reaches = [
+            sorted(
+                (reach_of[p.key] for p in pipelines if p.colour == colour and reach_of[p.key] > 0),
+                reverse=True,
+            )
+            for colour in range(3)
+        ]
+        # The two best Pipelines of each colour: (weight, sale gain, next step's gain or None,
+        # progress towards it), in the order evaluate adds them.
+        terms: list[tuple[float, int, int | None, float]] = []
+        for colour in range(3):
+            pipes = sorted(
+                (p for p in pipelines if p.colour == colour), key=lambda p: (-reach_of[p.key], -p.segments)
+            )
+            for rank, p in enumerate(pipes[:2]):
+                weight = 1.0 if rank == 0 else 0.4
+                reach = reach_of[p.key]
+                gain = SALE[reach] - SALE[0] if reach else 0
+                if reach < 3:
+                    step = SALE[reach + 1] - SALE[reach] if reach else SALE[1] - SALE[0]
+                    terms.append((weight, gain, step, _progress(steps[colour], reach, p.value(eng))))
+                else:
+                    terms.append((weight, gain, None, 0.0))
+        self.pipe_terms = terms
+        attached = [p for p in pipelines if p.machines and reach_of[p.key] > 0]
+        self.attached_gain = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3])
+        values = C.END_PIPELINE_VALUE
+
+        def worth(group) -> int:
+            return sum(values[reach_of[p.key]] for p in group)
+
+        def types(group) -> int:
+            return C.TYPE_COUNT_VALUE[len({(p.colour, reach_of[p.key]) for p in group if reach_of[p.key]})]
+
+        machine_pipes = [p for p in pipelines if p.machines]
+        self.worth = [worth([p for p in pipelines if p.colour == colour]) for colour in range(3)]
+        # The Pipeline lines of the score and of the Valuation cards that count only Pipelines.
+        self.parts = {
+            "pipelines": worth(pipelines),
+            "valuation_tile": worth(machine_pipes),
+            "PIPELINE_TYPES": types(pipelines),
+            "MACHINE_PIPELINE_TYPES": types(machine_pipes),
+            "LOW_PIPELINES": values[1] * sum(1 for p in pipelines if reach_of[p.key] == 1),
+            "MID_PIPELINES": values[2] * sum(1 for p in pipelines if reach_of[p.key] == 2),
+            "HIGH_PIPELINES": values[3] * sum(1 for p in pipelines if reach_of[p.key] == 3),
+        }
+
+
+def _network(state: State, player: PlayerState, eng: int) -> _Network:
+    """The player's network as ``evaluate`` reads it with this Engineering level and the
+    table's Refinement Costs (kept with the network's map, by the costs themselves)."""
+    net = network_map(player)
+    kept = net.derived.get("evaluate")
+    if kept is None:
+        kept = net.derived["evaluate"] = {}
+    orange, teal, silver = state.refinement_costs
+    key = (eng, *orange, *teal, *silver)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _Network(net, eng, _thresholds(state))
+    return found
+
+
 def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     """What ``seat``'s position is worth in dollars (see the module doc)."""
     player = state.players[seat]
@@ -188,10 +280,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     left, in_year = rounds_left(state, turn_done)
     h = left / TOTAL_ROUNDS
     sell_w = min(1.0, left / 2) * 0.85
-    net = network_map(player)
-    eng = player.upgrades[_ENG]
-    steps = _thresholds(state)
-    reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in net.pipelines}
+    net = _network(state, player, player.upgrades[_ENG])
 
     value = float(player.money - C.penalty_total(player.penalties))
     # Cash in hand pays for the next Actions: the first dollars are worth more than face value.
@@ -200,9 +289,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
 
     # Contracts: held barrels that can fill an open need are worth its pay.
     pen = marginal_penalty(player)
-    best_reach = [0, 0, 0]
-    for p in net.pipelines:
-        best_reach[p.colour] = max(best_reach[p.colour], reach_of[p.key])
+    best_reach = net.best_reach
     cap = 2 if player.level("CO") >= 1 else 1
     future_years = 3 - state.year
     contract_worth = 0.0
@@ -251,7 +338,8 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
             kinds.update(tile.needs)
     # Barrels: each is worth the best free market slot (or Order) that takes it, while Rounds
     # remain to sell; Crude a Pipeline can refine is worth the grade it reaches, if a Tank is free.
-    space = [player.free_space(g) for g in range(4)]
+    tanks, held_oil = player.tanks, player.oil
+    space = [2 * tanks[g] - sum(held_oil[g]) for g in range(4)]  # PlayerState.free_space
     runs = min(2, max(0, left - 1))
     later_w = 0.4 * sell_w if state.year < 3 else 0.0  # a Refresh will free market slots
     outlets = _outlets(state, player)
@@ -266,12 +354,8 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
         for grade in (3, 2, 1):
             for _ in range(oil[grade][colour]):
                 value += worth(colour, grade)
-        reaches = sorted(
-            (reach_of[p.key] for p in net.pipelines if p.colour == colour and reach_of[p.key] > 0),
-            reverse=True,
-        )
         crude = oil[0][colour]
-        for reach in reaches * runs:
+        for reach in net.reaches[colour] * runs:
             if crude <= 0:
                 break
             target = next((g for g in range(reach, 0, -1) if space[g] > 0), 0)
@@ -285,38 +369,29 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
 
     # Pipelines: what they will still refine, and progress towards the next grade.
     use_w = min(1.0, max(0, left - 1) / 6)
-    for colour in range(3):
-        pipes = sorted(
-            (p for p in net.pipelines if p.colour == colour), key=lambda p: (-reach_of[p.key], -p.segments)
-        )
-        for rank, p in enumerate(pipes[:2]):
-            weight = 1.0 if rank == 0 else 0.4
-            reach = reach_of[p.key]
-            gain = SALE[reach] - SALE[0] if reach else 0
-            value += weight * use_w * 2.0 * gain
-            if reach < 3:
-                step = SALE[reach + 1] - SALE[reach] if reach else SALE[1] - SALE[0]
-                value += weight * use_w * 1.2 * step * _progress(steps[colour], reach, p.value(eng))
+    for weight, gain, step, progress in net.pipe_terms:  # the two best of each colour
+        value += weight * use_w * 2.0 * gain
+        if step is not None:  # below High: towards the next grade
+            value += weight * use_w * 1.2 * step * progress
 
     # Machines: attached Pipelines refine every Machine Phase without an Action.
     if player.machines:
-        attached = [p for p in net.pipelines if p.machines and reach_of[p.key] > 0]
         run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
-        per_run = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3]) * 0.5 - run_cost
+        per_run = net.attached_gain * 0.5 - run_cost
         value += max(0.0, per_run) * min(4, max(0, left - 1)) * 0.3
 
     # Tanks: room to buy and refine into.
     value += h * (4 * min(player.tanks[0], 3) + sum(3 * min(n, 2) for n in player.tanks[1:]))
 
-    for family, levels in UPGRADE_WORTH.items():
-        level = player.level(family)
-        value += h * sum(levels[:level])
+    upgrades = player.upgrades
+    for index, sums in _UPGRADE_SUMS:
+        value += h * sums[upgrades[index]]
 
     # End-game parts that are already certain: Pipelines, the Valuation tile and cards.
     # Contracts at risk of failing may not be there to count on the Contract cards.
     # Cards valuing oil in Tanks count only barrels still held at the end, unlikely while they
     # can be sold.
-    for step, amount in _scored_parts(state, player, net, reach_of):
+    for step, amount in _scored_parts(state, player, net):
         value += amount
         if step == "card:REFINED_OIL":
             value -= sell_w * amount
@@ -360,22 +435,13 @@ _PIPELINE_CARDS = {
 }
 
 
-def _scored_parts(state: State, player: PlayerState, net, reach_of: dict) -> list[tuple[str, int]]:
+def _scored_parts(state: State, player: PlayerState, net: _Network) -> list[tuple[str, int]]:
     """The end-game score lines that are already certain (Pipelines, the Valuation tile, each
     Valuation card), as ``scoring.score_player`` gives them, reusing the Pipelines' grades."""
-    pipes = net.pipelines
-    values = C.END_PIPELINE_VALUE
-    attached = [p for p in pipes if p.machines]
-
-    def worth(group) -> int:
-        return sum(values[reach_of[p.key]] for p in group)
-
-    def types(group) -> int:
-        return C.TYPE_COUNT_VALUE[len({(p.colour, reach_of[p.key]) for p in group if reach_of[p.key]})]
-
-    parts = [("pipelines", worth(pipes)), ("valuation_tile", worth(attached))]
+    lines = net.parts
+    parts = [("pipelines", lines["pipelines"]), ("valuation_tile", lines["valuation_tile"])]
     for card in state.valuation_cards:
-        code = C.VALUATION_BY_ID[card].code
+        code, step = _CARD_STEPS.get(card) or _card_step(card)
         if code not in _PIPELINE_CARDS:
             amount = card_value(state, player, card)
         elif code == "PIPELINES":
@@ -384,18 +450,20 @@ def _scored_parts(state: State, player: PlayerState, net, reach_of: dict) -> lis
             amount = parts[1][1]
         elif code in _COLOUR_INDEX:
             colour = _COLOUR_INDEX[code]
-            amount = sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4)) + worth(
-                [p for p in pipes if p.colour == colour]
-            )
-        elif code == "PIPELINE_TYPES":
-            amount = types(pipes)
-        elif code == "MACHINE_PIPELINE_TYPES":
-            amount = types(attached)
-        else:
-            target = ("LOW_PIPELINES", "MID_PIPELINES", "HIGH_PIPELINES").index(code) + 1
-            amount = values[target] * sum(1 for p in pipes if reach_of[p.key] == target)
-        parts.append((f"card:{code}", amount))
+            amount = sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4)) + net.worth[colour]
+        else:  # the Pipeline types and the Low, Mid and High Pipelines
+            amount = lines[code]
+        parts.append((step, amount))
     return parts
+
+
+_CARD_STEPS: dict[int, tuple[str, str]] = {}  # Valuation card id: its code and its score line
+
+
+def _card_step(card: int) -> tuple[str, str]:
+    code = C.VALUATION_BY_ID[card].code
+    found = _CARD_STEPS[card] = (code, f"card:{code}")
+    return found
 
 
 _COLOUR_INDEX = {"ORANGE": 0, "TEAL": 1, "SILVER": 2}

@@ -80,6 +80,9 @@ class NetworkMap:
     # What callers derive from the map alone and keep with it (the rules' listings): a map is
     # never changed once built, so neither is what is derived from it.
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The same network less its last tile, and that tile's cells: the trace then extends the
+    # parent's (:func:`extend_trace`) instead of starting over. Dropped once traced.
+    parent: tuple[NetworkMap, tuple[Cell, Cell]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def pipelines(self) -> list[Pipeline]:
@@ -96,7 +99,14 @@ class NetworkMap:
         return (self._trace or self._traced())[2]
 
     def _traced(self) -> Trace:
-        trace = self._trace = _trace(self.cells, self.machines)
+        base = self.parent
+        if base is None:
+            trace = _trace(self.cells, self.machines)
+        else:
+            parent, new = base
+            trace = extend_trace(parent._trace or parent._traced(), self.cells, self.machines, new)
+        self._trace = trace
+        self.parent = None
         return trace
 
     def ordered_cells(self) -> list[Cell]:
@@ -139,64 +149,122 @@ def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Seque
     return NetworkMap(cells=cells, machines=frozenset((m[0], m[1]) for m in machines))
 
 
+# Per edge (N, E, S, W): the step to the neighbouring cell and the edge it is met by there.
+_STEPS = ((0, -1, S), (1, 0, W), (0, 1, N), (-1, 0, E))
+
+
+def _flood(
+    cells: dict[Cell, tuple[int, Paths]],
+    machine_cells: frozenset[Cell],
+    start: SegmentKey,
+    reached: set[SegmentKey],
+) -> tuple[list[SegmentKey], set[Cell], int]:
+    """The Pipeline through ``start`` (not yet in ``reached``): its segments, the Machines at
+    its edges and its colour. Same-colour segments meeting edge to edge join it; a Machine's
+    half is never entered (rulebook "Running Your Personal Pipe Network", "Machine Phase")."""
+    reached.add(start)
+    colour = cells[(start[0], start[1])][1][start[2]][2]
+    segs: list[SegmentKey] = []
+    machines: set[Cell] = set()
+    todo = [start]
+    while todo:
+        seg = todo.pop()
+        segs.append(seg)
+        x, y, k = seg
+        path = cells[(x, y)][1][k]
+        for edge in (path[0], path[1]):
+            dx, dy, back = _STEPS[edge]
+            n = (x + dx, y + dy)
+            entry = cells.get(n)
+            if entry is None:
+                continue
+            if n in machine_cells:
+                machines.add(n)
+                continue
+            first, second = entry[1]
+            if first[0] == back or first[1] == back:
+                if first[2] != colour:
+                    continue
+                other = (n[0], n[1], 0)
+            else:
+                if second[2] != colour:
+                    continue
+                other = (n[0], n[1], 1)
+            if other not in reached:
+                reached.add(other)
+                todo.append(other)
+    return segs, machines, colour
+
+
+def _pipeline(
+    cells: dict[Cell, tuple[int, Paths]], segs: list[SegmentKey], machines: set[Cell], colour: int
+) -> Pipeline:
+    return Pipeline(
+        key=min(segs),
+        colour=colour,
+        segments=len(segs),
+        tiles=frozenset([cells[(s[0], s[1])][0] for s in segs]),
+        machines=frozenset(machines),
+    )
+
+
 def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
     """Trace every Pipeline of a network: from each segment not yet reached, follow the
-    same-colour segments meeting it edge to edge; a Machine's half is never entered, and every
-    Pipeline ending at its edge is attached to it. Pipelines come in the order of their keys."""
+    same-colour segments meeting it edge to edge (:func:`_flood`). Pipelines come in the order
+    of their keys."""
     reached: set[SegmentKey] = set()
-    found: list[tuple[SegmentKey, list[SegmentKey], set[Cell], int]] = []
-    for (cx, cy), (_tile, paths) in cells.items():
+    pipelines: list[Pipeline] = []
+    segment_pipeline: dict[SegmentKey, Pipeline] = {}
+    for (cx, cy), _entry in cells.items():
         if (cx, cy) in machine_cells:
             continue
         for k0 in (0, 1):
             start = (cx, cy, k0)
             if start in reached:
                 continue
-            reached.add(start)
-            colour = paths[k0][2]
-            segs: list[SegmentKey] = []
-            machines: set[Cell] = set()
-            todo = [start]
-            while todo:
-                seg = todo.pop()
-                segs.append(seg)
-                x, y, k = seg
-                e1, e2, _colour = cells[(x, y)][1][k]
-                for edge in (e1, e2):
-                    dx, dy = DIRS[edge]
-                    n = (x + dx, y + dy)
-                    entry = cells.get(n)
-                    if entry is None:
-                        continue
-                    if n in machine_cells:
-                        machines.add(n)
-                        continue
-                    back = (edge + 2) % 4
-                    npaths = entry[1]
-                    k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
-                    if npaths[k2][2] == colour:
-                        other = (n[0], n[1], k2)
-                        if other not in reached:
-                            reached.add(other)
-                            todo.append(other)
-            found.append((min(segs), segs, machines, colour))
-    found.sort(key=lambda f: f[0])
-    pipelines: list[Pipeline] = []
-    by_key: dict[SegmentKey, Pipeline] = {}
-    segment_pipeline: dict[SegmentKey, Pipeline] = {}
-    for key, segs, machines, colour in found:
-        p = Pipeline(
-            key=key,
-            colour=colour,
-            segments=len(segs),
-            tiles=frozenset(cells[(s[0], s[1])][0] for s in segs),
-            machines=frozenset(machines),
-        )
-        pipelines.append(p)
-        by_key[key] = p
-        for s in segs:
-            segment_pipeline[s] = p
-    return pipelines, by_key, segment_pipeline
+            segs, machines, colour = _flood(cells, machine_cells, start, reached)
+            p = _pipeline(cells, segs, machines, colour)
+            pipelines.append(p)
+            for s in segs:
+                segment_pipeline[s] = p
+    pipelines.sort(key=_key_of)
+    return pipelines, {p.key: p for p in pipelines}, segment_pipeline
+
+
+def _key_of(p: Pipeline) -> SegmentKey:
+    return p.key
+
+
+def extend_trace(
+    parent: Trace, cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell], new: Collection[Cell]
+) -> Trace:
+    """The trace of a network that is a traced one (``parent``) with one more tile on the
+    ``new`` cells (no Machine on them, the same Machines): the Pipelines through the new tile
+    are traced afresh, whole (a Pipeline changes only if a new segment meets it, and then the
+    flood from that segment reaches all of it); every other Pipeline is the parent's. The same
+    result as :func:`_trace` (``tests/test_fast_listing.py`` compares them)."""
+    old_pipelines, _old_by_key, old_segments = parent
+    reached: set[SegmentKey] = set()
+    segment_pipeline = dict(old_segments)
+    joined: set[SegmentKey] = set()  # keys of the parent's Pipelines the new ones take in
+    fresh: list[Pipeline] = []
+    for cx, cy in new:
+        for k0 in (0, 1):
+            start = (cx, cy, k0)
+            if start in reached:
+                continue
+            segs, machines, colour = _flood(cells, machine_cells, start, reached)
+            p = _pipeline(cells, segs, machines, colour)
+            fresh.append(p)
+            for s in segs:
+                was = old_segments.get(s)
+                if was is not None:
+                    joined.add(was.key)
+                segment_pipeline[s] = p
+    pipelines = [p for p in old_pipelines if p.key not in joined] if joined else list(old_pipelines)
+    pipelines += fresh
+    pipelines.sort(key=_key_of)
+    return pipelines, {p.key: p for p in pipelines}, segment_pipeline
 
 
 def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | None:
@@ -217,24 +285,41 @@ def placement_ok(cells: Collection[Cell], x: int, y: int, rot: int) -> str | Non
     return _("Pipe Network: a new tile must touch a tile already in the network")
 
 
+# In the placement listing a cell (x, y) is the number x * _SPAN + y, so its neighbours are one
+# addition away and sets of cells hash plain ints; |y| stays far below _SPAN / 2 in any game.
+_SPAN = 1 << 20
+_ROT_STEPS = ((_SPAN, 0), (1, 1), (-_SPAN, 2), (-1, 3))  # ROT_DIRS as steps between numbers, with rot
+
+
+def placement_codes(cells: Collection[Cell]) -> list[int]:
+    """:func:`legal_placements` as sorted numbers ``4 * (x * _SPAN + y) + rot`` (in the same
+    order): for each rotation, half A on every free cell such that half B's cell is free too and
+    one of the two touches the network (is in its frontier)."""
+    if not cells:
+        return [0, 1, 2, 3]
+    occupied = {x * _SPAN + y for x, y in cells}
+    frontier = {c + 1 for c in occupied}
+    frontier.update([c - 1 for c in occupied], [c + _SPAN for c in occupied], [c - _SPAN for c in occupied])
+    frontier -= occupied
+    out: list[int] = []
+    for step, rot in _ROT_STEPS:
+        heads = {f - step for f in frontier}  # half B on the frontier
+        heads |= frontier  # half A on the frontier
+        heads -= occupied
+        heads.difference_update([c - step for c in occupied])  # half B on a covered cell
+        out += [4 * h + rot for h in heads]
+    out.sort()
+    return out
+
+
+def placement_of(code: int) -> tuple[int, int, int]:
+    """The ``(x, y, rot)`` a number of :func:`placement_codes` stands for."""
+    cell = code >> 2
+    x = (cell + _SPAN // 2) // _SPAN
+    return x, cell - x * _SPAN, code & 3
+
+
 def legal_placements(cells: Collection[Cell]) -> list[tuple[int, int, int]]:
     """All (x, y, rot) where a tile may go, sorted; see :func:`placement_ok`. Every pair of
     free neighbouring cells touching the network takes a tile both ways round."""
-    if not cells:
-        return [(0, 0, r) for r in range(4)]
-    frontier = set()
-    for cx, cy in cells:
-        for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-            if n not in cells:
-                frontier.add(n)
-    out = []
-    for f in frontier:
-        fx, fy = f
-        for rot, (dx, dy) in enumerate(ROT_DIRS):
-            g = (fx + dx, fy + dy)
-            if g in cells or (g in frontier and g < f):  # covered, or met from g's side
-                continue
-            out.append((fx, fy, rot))  # half A on f, half B on g
-            out.append((g[0], g[1], (rot + 2) % 4))  # half A on g, half B on f
-    out.sort()
-    return out
+    return [placement_of(code) for code in placement_codes(cells)]

@@ -62,16 +62,24 @@ def _contract_value(player: PlayerState, tile_id: int, kind: str) -> int:
 def card_value(state: State, player: PlayerState, card_id: int) -> int:
     """What one Valuation card is worth to a player (Appendix 2)."""
     code = C.VALUATION_BY_ID[card_id].code
-    pipes = network(player).pipelines
-    attached = [p for p in pipes if p.machines]
     if code == "REFINED_OIL":
         return _oil_value(player, min_grade=1)
-    if code == "PIPELINES":
-        return _pipelines_value(state, player, pipes)
     if code == "TANKS":
         return 10 * sum(player.tanks)
     if code == "LEVEL3":
         return 100 * sum(1 for level in player.upgrades if level >= 3)
+    if code == "CONTRACTS":
+        return sum(_contract_value(player, h.tile, C.ContractKind.CONTRACT) for h in player.contracts)
+    if code == "ORDERS":
+        return sum(_contract_value(player, o.tile, C.ContractKind.ORDER) for o in player.orders)
+    if code == "OIL_TYPES":
+        kinds = {need for h in player.contracts for need in C.contract_tile(h.tile).needs}
+        kinds |= {need for o in player.orders for need in C.contract_tile(o.tile).needs}
+        return C.TYPE_COUNT_VALUE[min(len(kinds), 9)]
+    pipes = network(player).pipelines  # the cards below count Pipelines
+    attached = [p for p in pipes if p.machines]
+    if code == "PIPELINES":
+        return _pipelines_value(state, player, pipes)
     if code == "MACHINE_PIPELINES":
         return _pipelines_value(state, player, attached)
     if code in ("ORANGE", "TEAL", "SILVER"):
@@ -84,18 +92,10 @@ def card_value(state: State, player: PlayerState, card_id: int) -> int:
         return C.END_PIPELINE_VALUE[target] * sum(
             1 for p in pipes if _pipeline_grade(state, player, p) == target
         )
-    if code == "CONTRACTS":
-        return sum(_contract_value(player, h.tile, C.ContractKind.CONTRACT) for h in player.contracts)
-    if code == "ORDERS":
-        return sum(_contract_value(player, o.tile, C.ContractKind.ORDER) for o in player.orders)
     if code == "PIPELINE_TYPES":
         return _types(state, player, pipes)
     if code == "MACHINE_PIPELINE_TYPES":
         return _types(state, player, attached)
-    if code == "OIL_TYPES":
-        kinds = {need for h in player.contracts for need in C.contract_tile(h.tile).needs}
-        kinds |= {need for o in player.orders for need in C.contract_tile(o.tile).needs}
-        return C.TYPE_COUNT_VALUE[min(len(kinds), 9)]
     raise ValueError(_("unknown valuation card {card}").format(card=card_id))
 
 

@@ -4,14 +4,13 @@ whether a free choice may be made now (rulebook "Player Turns")."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from functools import lru_cache
 from types import SimpleNamespace
 
 from ...data import components as C
 from ...data import editions as E
 from ...data.components import ActionName
 from ...i18n import N_, _
-from ..network import NetworkMap, build_map
+from ..network import NetworkMap, build_map, tile_cells
 from ..state import PlayerState, Stage, State, TurnState
 
 # Python 3.11 finds ``Enum.MEMBER`` through EnumType.__getattr__, a Python-level hook five times
@@ -22,16 +21,32 @@ K = SimpleNamespace(**C.ContractKind.__members__)
 SETUP, WORK, ACTION, MACHINE, OVER = Stage.SETUP, Stage.WORK, Stage.ACTION, Stage.MACHINE, Stage.OVER
 
 
-@lru_cache(maxsize=2048)
-def _cached_map(
-    tiles: tuple[tuple[int, int, int, int], ...], machines: tuple[tuple[int, int], ...]
-) -> NetworkMap:
-    return build_map(tiles, machines)
+_MAPS: dict[
+    tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]], NetworkMap
+] = {}  # by (tiles, machines); emptied when it reaches _MAPS_KEPT
+_MAPS_KEPT = 2048
 
 
 def network(player: PlayerState) -> NetworkMap:
-    """The player's Pipe Network, traced (cached by its contents)."""
-    return _cached_map(tuple(player.tiles), tuple(player.machines))
+    """The player's Pipe Network, traced (cached by its contents). A network one tile larger
+    than a cached one traces its Pipelines from that one's (``NetworkMap.parent``)."""
+    tiles = tuple(player.tiles)
+    machines = tuple(player.machines)
+    key = (tiles, machines)
+    net = _MAPS.get(key)
+    if net is None:
+        net = build_map(tiles, machines)
+        if tiles:
+            parent = _MAPS.get((tiles[:-1], machines))
+            if parent is not None:
+                _tile, x, y, rot = tiles[-1]
+                new = tile_cells(x, y, rot)
+                if not any(c in parent.cells or c in net.machines for c in new):
+                    net.parent = (parent, new)
+        if len(_MAPS) >= _MAPS_KEPT:
+            _MAPS.clear()
+        _MAPS[key] = net
+    return net
 
 
 def current(state: State) -> PlayerState:

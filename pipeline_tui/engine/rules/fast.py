@@ -19,10 +19,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...data import components as C
+from ...data import editions as E
 from .. import moves as M
 from ..state import PlayerState, State
 from . import contracts, machines, refining, shops, turns, upgrades
-from .base import A, ACTION, SETUP, WORK, current, edition, market_rows, n_players, network
+from .base import A, ACTION, SETUP, WORK, current, edition, network
 from .cross import CROSS_ACTIONS, cross_cell, secondary_cost
 from .machines import machines_run_cost
 from .refining import refine_cost, run_scope
@@ -206,41 +207,82 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
 # --- during an Action ---------------------------------------------------------------------------
 
 
+MarketTable = tuple[tuple[int, str, int, int, bool, bool, tuple[int, ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _market_table(
+    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...]
+) -> MarketTable:
+    """Per market row of ``markets`` (in ``State.markets`` order): its index, code, grade,
+    colour, whether it is a Refined Market row above Crude (Refined Markets I's bonus), whether
+    it is a Refined Market row, and each slot's price."""
+    table = []
+    for index, row in enumerate(E.market_rows(number, layout, players)):
+        if row.market in markets:
+            refined = row.market != "C"
+            prices = tuple(row.prices[position] for position in row.slots[players])
+            table.append((index, row.code, row.grade, row.colour, refined and row.grade > 0, refined, prices))
+    return tuple(table)
+
+
+# A market row's Buy moves by slot, and Sell moves by slot, grade and colour: moves are frozen,
+# so the listing hands out the same objects (row codes are the same in every game).
+_BUYS: dict[str, list[M.Buy]] = {}
+_SELLS: dict[str, list[tuple[tuple[M.Sell, ...], ...]]] = {}
+
+
+def _row_moves(code: str, slots: int) -> tuple[list[M.Buy], list[tuple[tuple[M.Sell, ...], ...]]]:
+    buys = _BUYS.get(code)
+    sells = _SELLS.get(code)
+    if buys is None or sells is None or len(buys) < slots:
+        buys = _BUYS[code] = [M.Buy(row=code, slot=slot) for slot in range(slots)]
+        sells = _SELLS[code] = [
+            tuple(tuple(M.Sell(row=code, slot=slot, colour=c, grade=g) for c in range(3)) for g in range(4))
+            for slot in range(slots)
+        ]
+    return buys, sells
+
+
 def _market_moves(state: State) -> list[M.Move]:
     """``markets.market_moves``: ``check_buy`` (a barrel in the slot, a free Tank of the row's
     grade, the price) and ``check_sell`` (nothing bought yet, an empty slot, a barrel of the
     row's grade or higher, of the row's colour unless Refined Markets III on a refined row)."""
     t = state.turn
-    player = current(state)
-    rows = market_rows(state)
+    player = state.players[t.player]
     market = C.ACTION_MARKET[t.action]
-    refined_bonus = C.REFINED_MARKETS_I_BONUS if player.level("RM") >= 1 else 0
-    markets: tuple[str, ...] = ("1", "2", "3") if market != "C" and player.level("RM") >= 2 else (market,)
-    any_colour = player.level("RM") >= 3
-    n = n_players(state)
+    rm = player.level("RM")
+    refined_bonus = C.REFINED_MARKETS_I_BONUS if rm >= 1 else 0
+    markets: tuple[str, ...] = ("1", "2", "3") if market != "C" and rm >= 2 else (market,)
+    any_colour = rm >= 3
+    table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets)
     oil = player.oil
+    tanks = player.tanks
     money = player.money
+    bought = t.bought
+    held = state.markets
     out: list[M.Move] = []
-    for index, row in enumerate(rows):
-        if row.market not in markets:
-            continue
-        space = 2 * player.tanks[row.grade] - sum(oil[row.grade])
-        bonus = refined_bonus if row.market != "C" and row.grade > 0 else 0
-        positions = row.slots[n]
+    for index, code, grade, colour, bonused, refined, prices in table:
+        buys, sells = _row_moves(code, len(prices))
+        kept = oil[grade]
+        room = 2 * tanks[grade] > kept[0] + kept[1] + kept[2]
+        cap = money - refined_bonus if bonused else money
         sellable: list[tuple[int, int]] | None = None  # (grade, colour) the row takes, worked out once
-        for slot, colour in enumerate(state.markets[index]):
-            if colour >= 0:
-                if space >= 1 and money >= row.prices[positions[slot]] + bonus:
-                    out.append(M.Buy(row=row.code, slot=slot))
-            elif not t.bought:
+        for slot, barrel in enumerate(held[index]):
+            if barrel >= 0:
+                if room and cap >= prices[slot]:
+                    out.append(buys[slot])
+            elif not bought:
                 if sellable is None:
                     sellable = [
-                        (grade, c)
-                        for grade in range(row.grade, 4)
+                        (g, c)
+                        for g in range(grade, 4)
                         for c in range(3)
-                        if oil[grade][c] > 0 and (c == row.colour or (row.market != "C" and any_colour))
+                        if oil[g][c] > 0 and (c == colour or (refined and any_colour))
                     ]
-                out += [M.Sell(row=row.code, slot=slot, colour=c, grade=grade) for grade, c in sellable]
+                if sellable:
+                    by_grade = sells[slot]
+                    out += [by_grade[g][c] for g, c in sellable]
     return out
 
 

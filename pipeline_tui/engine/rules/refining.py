@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ..network import Pipeline, legal_placements, placement_ok
+from ..network import Pipeline, placement_codes, placement_of, placement_ok
 from ...i18n import N_, _, ngettext
 from ..state import State
 from .base import (
@@ -242,9 +242,27 @@ def government_moves(state: State) -> list[M.Move]:
     ]
 
 
+_PLACE_TILE: dict[int, M.PlaceTile] = {}  # by placement_codes' number: moves are frozen, so shared
+
+
+def _place_tile(code: int) -> M.PlaceTile:
+    x, y, rot = placement_of(code)
+    move = _PLACE_TILE[code] = M.PlaceTile(x=x, y=y, rot=rot)
+    return move
+
+
 def place_tile_moves(state: State) -> list[M.Move]:
-    """Every place for the Pipe tile in hand (the placement rules decide them all)."""
-    return [M.PlaceTile(x=x, y=y, rot=r) for x, y, r in legal_placements(network(current(state)).cells)]
+    """Every place for the Pipe tile in hand (the placement rules decide them all), listed once
+    per network (kept with its map, which never changes)."""
+    net = network(current(state))
+    moves = net.derived.get("place")
+    if moves is None:
+        codes = placement_codes(net.cells)
+        moves = list(map(_PLACE_TILE.get, codes))
+        if None in moves:
+            moves = [move or _place_tile(code) for move, code in zip(moves, codes)]
+        net.derived["place"] = moves
+    return list(moves)
 
 
 def refine_moves(state: State) -> list[M.Move]:
