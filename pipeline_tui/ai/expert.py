@@ -37,7 +37,8 @@ from ..engine import (
     legal_moves,
     network_map,
 )
-from .evaluate import SALE, evaluate, relative, rounds_left
+from . import calibrated
+from .evaluate import SALE, evaluate, rounds_left
 from .heuristic import (
     Plan,
     complete_action,
@@ -222,7 +223,8 @@ def _delivering(state: State, seat: int, moves: list[M.Move]) -> list[M.Move]:
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
     """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
     every plan of a round meets the same deal): the plan, every rival's next turn and the seat's
-    own as the heuristic plays them, scored by the seat's ``evaluate`` less the best rival's."""
+    own as the heuristic plays them, scored by the seat's expected score less the best rival's
+    (:func:`~pipeline_tui.ai.calibrated.relative`, weights fitted to played games)."""
     sim = determinize(state, seat, random.Random(deal))
     for move in moves:
         apply_trusted(sim, move)
@@ -237,7 +239,7 @@ def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
             own += 1
         for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
-    return relative(sim, seat)
+    return calibrated.relative(sim, seat)
 
 
 def plan_turn(
