@@ -41,11 +41,11 @@ def _turn(state, seat: int, rng: random.Random) -> list[M.Move]:
     return plan.moves + [M.EndTurn()]
 
 
-def play(games: int, seed: int, out: str) -> None:
+def play(games: int, seed: int, out: str, players: int = 2) -> None:
     with open(out, "a", encoding="utf-8") as fh:
         for g in range(games):
             rng = random.Random(seed + g)
-            state = initial_state(GameSetup.default(2, seed + g))
+            state = initial_state(GameSetup.default(players, seed + g))
             tables: list[str] = []
             while not state.over:
                 seat = state.turn.player
@@ -99,21 +99,27 @@ def _ridge(xs: list[list[float]], ys: list[float], cols: list[int], ridge: float
     return [w / s for w, s in zip(_solve(a, b), scale, strict=True)]
 
 
-def _pairs(path: str) -> list[dict]:
-    """Per position, seat 0's inputs less seat 1's and the same for their final scores: the
-    score difference is what winning depends on (``calibrated.relative``)."""
+def _pairs(path: str, players: int) -> list[dict]:
+    """Per position of a ``players``-player game, for each two seats, the first's inputs less
+    the second's and the same for their final scores: the score difference is what winning
+    depends on (``calibrated.relative``)."""
     out = []
     for line in open(path, encoding="utf-8"):
         row = json.loads(line)
+        if len(row["scores"]) != players:
+            continue
         state = thaw_state(base64.b64decode(row["state"]))
-        a, b = (calibrated.inputs(state, seat) for seat in (0, 1))
-        x = [u - v for u, v in zip(a, b, strict=True)]
-        out.append({"game": row["game"], "x": x, "y": row["scores"][0] - row["scores"][1]})
+        xs = [calibrated.inputs(state, seat) for seat in range(players)]
+        for a in range(players):
+            for b in range(a + 1, players):
+                x = [u - v for u, v in zip(xs[a], xs[b], strict=True)]
+                y = row["scores"][a] - row["scores"][b]
+                out.append({"game": row["game"], "x": x, "y": y})
     return out
 
 
-def fit(path: str, ridge: float = 1.0) -> None:
-    rows = _pairs(path)
+def fit(path: str, ridge: float = 1.0, players: int = 2) -> None:
+    rows = _pairs(path, players)
     games = sorted({r["game"] for r in rows})
     n = len(calibrated.FEATURES) + 1
     width = len(rows[0]["x"])
@@ -157,14 +163,16 @@ def main(argv: list[str]) -> None:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=30000)
     p.add_argument("--out", required=True)
+    p.add_argument("--players", type=int, default=2)
     f = sub.add_parser("fit")
     f.add_argument("path")
     f.add_argument("--ridge", type=float, default=1.0)
+    f.add_argument("--players", type=int, default=2)
     args = parser.parse_args(argv)
     if args.command == "play":
-        play(args.games, args.seed, args.out)
+        play(args.games, args.seed, args.out, args.players)
     else:
-        fit(args.path, args.ridge)
+        fit(args.path, args.ridge, args.players)
 
 
 if __name__ == "__main__":
