@@ -76,9 +76,8 @@ WEIGHTS = (
 _FLAT = WEIGHTS[0] + WEIGHTS[1]
 
 
-def features(state: State, seat: int, turn_done: bool = True) -> list[float]:
-    """The seat's features (:data:`FEATURES`, in that order), public only; ``turn_done`` as
-    for ``evaluate`` (whether the current Round's turn is behind the seat)."""
+def features(state: State, seat: int) -> list[float]:
+    """The seat's features (:data:`FEATURES`, in that order) after its turn, public only."""
     player = state.players[seat]
     eng = player.level("ENG")
     costs = state.refinement_costs
@@ -97,10 +96,10 @@ def features(state: State, seat: int, turn_done: bool = True) -> list[float]:
     machine_run = max(0, sum(sorted(attached, reverse=True)[:3]) - run_cost) if player.machines else 0
     open_contracts = sum(1 for held in player.contracts if not held.deferred)
     ready, unfilled = _open_needs(state, seat)
-    _, in_year = rounds_left(state, turn_done)
+    _, in_year = rounds_left(state, True)
     late = 1.0 - in_year / C.ROUNDS_PER_YEAR[state.year - 1]
     return [
-        evaluate(state, seat, turn_done),
+        evaluate(state, seat, True),
         float(player.money),
         -float(C.penalty_total(player.penalties)),
         float(sum(C.END_OIL_VALUE[g] * sum(player.oil[g]) for g in (1, 2, 3))),
@@ -142,22 +141,21 @@ def _open_needs(state: State, seat: int) -> tuple[int, int]:
     return ready, unfilled
 
 
-def inputs(state: State, seat: int, turn_done: bool = True) -> list[float]:
+def inputs(state: State, seat: int) -> list[float]:
     """The regression's inputs: a constant, the features, then each times the share of the
     game left (so a term can be worth more early, when it still has Rounds to earn in)."""
-    left, _ = rounds_left(state, turn_done)
+    left, _ = rounds_left(state, True)
     h = left / TOTAL_ROUNDS
-    f = features(state, seat, turn_done)
+    f = features(state, seat)
     return [1.0, *f, h, *(x * h for x in f)]
 
 
-def worth(state: State, seat: int, turn_done: bool = True) -> float:
+def worth(state: State, seat: int) -> float:
     """The end-game score the seat is expected to make from here, in dollars (the fitted
-    weights, :data:`WEIGHTS`); at the end of the game, its score as ``evaluate`` gives it.
-    It has ``evaluate``'s signature, so the heuristic's plans can be completed by it."""
+    weights, :data:`WEIGHTS`); at the end of the game, its score as ``evaluate`` gives it."""
     if state.over:
         return evaluate(state, seat)
-    return sum(w * x for w, x in zip(_FLAT, inputs(state, seat, turn_done), strict=True))
+    return sum(w * x for w, x in zip(_FLAT, inputs(state, seat), strict=True))
 
 
 def relative(state: State, seat: int) -> float:

@@ -195,8 +195,7 @@ def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
     out: list[list[M.Move]] = []
     seen: set[tuple[M.Move, ...]] = set()
     plans = turn_plans(state, seat)[:TOP_PLANS]
-    fitted = turn_plans(state, seat, value=calibrated.worth)[:1]
-    for extra in (*fitted, machine_plan(state, seat), contract_plan(state, seat)):
+    for extra in (machine_plan(state, seat), contract_plan(state, seat)):
         if extra is not None:
             plans.append(extra)
     for plan in plans:
