@@ -3,6 +3,8 @@ economy (Contracts, Machines) when a position is built for it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pipeline_tui import ai
@@ -162,3 +164,19 @@ def test_the_expert_weighs_running_its_machines_when_it_pays():
     plans = expert.candidate_plans(state, seat)
     running = [p for p in plans if M.RunMachines() in p]
     assert running and all(type(p[p.index(M.RunMachines()) + 1]) is M.Refine for p in running), plans
+
+
+def test_the_expert_scores_its_samples_by_the_fitted_worth(monkeypatch):
+    game = _played(4, 90)
+    scored = []
+    fitted = expert.calibrated.relative
+
+    def recording(state, seat):
+        scored.append(seat)
+        return fitted(state, seat)
+
+    monkeypatch.setattr(expert.calibrated, "relative", recording)
+    seat = game.current_player
+    arms = len(expert.candidate_plans(game.state, seat))
+    expert.plan_turn(game.state, seat, random.Random(1), samples=1)
+    assert arms > 1 and scored == [seat] * arms

@@ -11,14 +11,16 @@ barrel delivered is paid at once; an incomplete Contract at the Refresh is a Pen
 The plans are compared on common deals: each round draws one determinization of the hidden Pipe
 and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
 one) and plays every plan still in the race on it, then every rival's next turn and the seat's
-own as the heuristic plays them, scoring the seat's ``evaluate`` less the best rival's. A lucky
+own as the heuristic plays them, scoring the seat's expected final score less the best rival's
+(:mod:`~pipeline_tui.ai.calibrated`: ``evaluate`` and a few features of the position, weighed
+as they predicted the final scores of 400 played games). A lucky
 deal then lifts every plan alike, so fewer samples tell plans apart. After each round the worse
 half is dropped, down to :data:`FINALISTS`; the best total wins. ``samples`` is the number of
 rounds (reproducible); otherwise ``seconds`` bounds them.
 
 :func:`value` is ``evaluate`` plus :func:`economy`: the refining a Machine will still do, and
 a bonus for barrels delivered to Contracts and Orders fulfilled. It places the Machine and
-decides deliveries; the samples are scored by ``evaluate`` (as the search bot's).
+decides deliveries; the samples are scored by the fitted worth.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from ..engine import (
     legal_moves,
     network_map,
 )
-from .evaluate import SALE, evaluate, relative, rounds_left
+from . import calibrated
+from .evaluate import SALE, evaluate, rounds_left
 from .heuristic import (
     Plan,
     complete_action,
@@ -222,7 +225,8 @@ def _delivering(state: State, seat: int, moves: list[M.Move]) -> list[M.Move]:
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
     """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
     every plan of a round meets the same deal): the plan, every rival's next turn and the seat's
-    own as the heuristic plays them, scored by the seat's ``evaluate`` less the best rival's."""
+    own as the heuristic plays them, scored by the seat's expected score less the best rival's
+    (:func:`~pipeline_tui.ai.calibrated.relative`, weights fitted to played games)."""
     sim = determinize(state, seat, random.Random(deal))
     for move in moves:
         apply_trusted(sim, move)
@@ -237,7 +241,7 @@ def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
             own += 1
         for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
-    return relative(sim, seat)
+    return calibrated.relative(sim, seat)
 
 
 def plan_turn(

@@ -1,0 +1,165 @@
+"""A position's worth fitted to measured games: the expert's score for its samples.
+
+``evaluate`` weighs its terms by hand. Here the end-game score a player went on to make is
+predicted from a few public features of the position (``evaluate`` itself, cash, Penalties,
+barrels, Pipelines, Machines and what their attached Pipelines refine in a Machine Phase,
+Contracts held, the barrels in hand that fill their open needs and the needs still open late
+in the Year, Upgrades, Tanks), each also multiplied by the share of the game
+still to play, with weights fitted by least squares to games played to the end
+(``docs/bots.md`` gives the games and the command). A Machine's worth thus comes from what
+Machines earned over the Years in those games (rulebook, "Machine Phase": one payment runs every
+attached Pipeline), not from a guess.
+"""
+
+from __future__ import annotations
+
+from ..data import components as C
+from ..engine import State, network_map
+from .evaluate import SALE, TOTAL_ROUNDS, evaluate, rounds_left
+
+FEATURES = (
+    "evaluate",
+    "money",
+    "penalties",
+    "refined_oil",
+    "crude",
+    "pipelines",
+    "refining",
+    "machines",
+    "machine_run",
+    "contracts",
+    "contract_ready",
+    "contract_late",
+    "upgrades",
+    "tanks",
+)
+
+# Fitted by ``benchmarks/calibrate_expert.py`` to 400 games (seeds 30000-30399, docs/bots.md):
+# per input of :func:`inputs`, the constant and the features, then the same times the share of
+# the game left. Fitted to score differences, so the constant does not count.
+WEIGHTS = (
+    (
+        0.0000,
+        0.5876,
+        0.4042,
+        0.3115,
+        1.0709,
+        2.9696,
+        0.8666,
+        -0.2015,
+        5.1007,
+        0.6491,
+        -19.3879,
+        -22.6089,
+        -7.6330,
+        -0.5018,
+        1.7475,
+    ),
+    (
+        0.0000,
+        -0.2753,
+        0.6214,
+        0.2602,
+        1.4745,
+        7.7448,
+        3.5001,
+        -1.1257,
+        -12.3597,
+        -5.8427,
+        -106.8838,
+        50.0662,
+        70.3885,
+        54.4761,
+        -7.1967,
+    ),
+)
+_FLAT = WEIGHTS[0] + WEIGHTS[1]
+
+
+def features(state: State, seat: int) -> list[float]:
+    """The seat's features (:data:`FEATURES`, in that order) after its turn, public only."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    costs = state.refinement_costs
+    best = [0, 0, 0]
+    pipelines = 0
+    attached: list[int] = []
+    for p in network_map(player).pipelines:
+        c = costs[p.colour]
+        v = p.value(eng)
+        reach = sum(1 for step in (c[0], c[0] + c[1], c[0] + c[1] + c[2]) if v >= step)
+        pipelines += C.END_PIPELINE_VALUE[reach]
+        best[p.colour] = max(best[p.colour], reach)
+        if p.machines and reach:
+            attached.append(SALE[reach] - SALE[0])
+    run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+    machine_run = max(0, sum(sorted(attached, reverse=True)[:3]) - run_cost) if player.machines else 0
+    open_contracts = sum(1 for held in player.contracts if not held.deferred)
+    ready, unfilled = _open_needs(state, seat)
+    _, in_year = rounds_left(state, True)
+    late = 1.0 - in_year / C.ROUNDS_PER_YEAR[state.year - 1]
+    return [
+        evaluate(state, seat, True),
+        float(player.money),
+        -float(C.penalty_total(player.penalties)),
+        float(sum(C.END_OIL_VALUE[g] * sum(player.oil[g]) for g in (1, 2, 3))),
+        float(sum(player.oil[0])),
+        float(pipelines),
+        float(sum(SALE[r] - SALE[0] for r in best if r)),
+        float(len(player.machines)),
+        float(machine_run),
+        float(open_contracts),
+        float(ready),
+        unfilled * late,
+        float(sum(player.upgrades)),
+        float(sum(player.tanks)),
+    ]
+
+
+def _open_needs(state: State, seat: int) -> tuple[int, int]:
+    """The open needs of the seat's active Contracts this Year: how many barrels in its Tank
+    Farm could fill now, and how many it cannot (rulebook, "Refresh Phase": an incomplete
+    Contract is a Penalty)."""
+    player = state.players[seat]
+    oil = [row[:] for row in player.oil]
+    cap = 2 if player.level("CO") >= 1 else 1
+    ready = unfilled = 0
+    for held in player.contracts:
+        if held.deferred or held.completions >= cap:
+            continue
+        if held.completions >= 1 and not any(g >= 0 for g in held.filled):
+            continue
+        for need, (colour, grade) in enumerate(C.contract_tile(held.tile).needs):
+            if held.filled[need] >= 0:
+                continue
+            used = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+            if used >= 0:
+                oil[used][colour] -= 1
+                ready += 1
+            else:
+                unfilled += 1
+    return ready, unfilled
+
+
+def inputs(state: State, seat: int) -> list[float]:
+    """The regression's inputs: a constant, the features, then each times the share of the
+    game left (so a term can be worth more early, when it still has Rounds to earn in)."""
+    left, _ = rounds_left(state, True)
+    h = left / TOTAL_ROUNDS
+    f = features(state, seat)
+    return [1.0, *f, h, *(x * h for x in f)]
+
+
+def worth(state: State, seat: int) -> float:
+    """The end-game score the seat is expected to make from here, in dollars (the fitted
+    weights, :data:`WEIGHTS`); at the end of the game, its score as ``evaluate`` gives it."""
+    if state.over:
+        return evaluate(state, seat)
+    return sum(w * x for w, x in zip(_FLAT, inputs(state, seat), strict=True))
+
+
+def relative(state: State, seat: int) -> float:
+    """The seat's expected score less the best rival's: what winning depends on."""
+    mine = worth(state, seat)
+    others = [worth(state, p.seat) for p in state.players if p.seat != seat]
+    return mine - max(others) if others else mine
