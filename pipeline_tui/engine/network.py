@@ -12,7 +12,7 @@ attached to it (rulebook "Machine Phase").
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -208,25 +208,32 @@ def _pipeline(
     )
 
 
-def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
-    """Trace every Pipeline of a network: from each segment not yet reached, follow the
-    same-colour segments meeting it edge to edge (:func:`_flood`). Pipelines come in the order
-    of their keys."""
+def _pipelines_from(
+    cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell], starts: Iterable[Cell]
+) -> Iterator[tuple[Pipeline, list[SegmentKey]]]:
+    """Each Pipeline through a segment of the ``starts`` cells (no Machine on them), with its
+    segments, once: the flood (:func:`_flood`) from each segment not reached yet."""
     reached: set[SegmentKey] = set()
-    pipelines: list[Pipeline] = []
-    segment_pipeline: dict[SegmentKey, Pipeline] = {}
-    for (cx, cy), _entry in cells.items():
-        if (cx, cy) in machine_cells:
-            continue
+    for cx, cy in starts:
         for k0 in (0, 1):
             start = (cx, cy, k0)
             if start in reached:
                 continue
             segs, machines, colour = _flood(cells, machine_cells, start, reached)
-            p = _pipeline(cells, segs, machines, colour)
-            pipelines.append(p)
-            for s in segs:
-                segment_pipeline[s] = p
+            yield _pipeline(cells, segs, machines, colour), segs
+
+
+def _trace(cells: dict[Cell, tuple[int, Paths]], machine_cells: frozenset[Cell]) -> Trace:
+    """Trace every Pipeline of a network: from each segment not yet reached, follow the
+    same-colour segments meeting it edge to edge (:func:`_flood`). Pipelines come in the order
+    of their keys."""
+    pipelines: list[Pipeline] = []
+    segment_pipeline: dict[SegmentKey, Pipeline] = {}
+    free = [cell for cell in cells if cell not in machine_cells]
+    for p, segs in _pipelines_from(cells, machine_cells, free):
+        pipelines.append(p)
+        for s in segs:
+            segment_pipeline[s] = p
     pipelines.sort(key=_key_of)
     return pipelines, {p.key: p for p in pipelines}, segment_pipeline
 
@@ -244,23 +251,16 @@ def extend_trace(
     flood from that segment reaches all of it); every other Pipeline is the parent's. The same
     result as :func:`_trace` (``tests/test_fast_listing.py`` compares them)."""
     old_pipelines, _old_by_key, old_segments = parent
-    reached: set[SegmentKey] = set()
     segment_pipeline = dict(old_segments)
     joined: set[SegmentKey] = set()  # keys of the parent's Pipelines the new ones take in
     fresh: list[Pipeline] = []
-    for cx, cy in new:
-        for k0 in (0, 1):
-            start = (cx, cy, k0)
-            if start in reached:
-                continue
-            segs, machines, colour = _flood(cells, machine_cells, start, reached)
-            p = _pipeline(cells, segs, machines, colour)
-            fresh.append(p)
-            for s in segs:
-                was = old_segments.get(s)
-                if was is not None:
-                    joined.add(was.key)
-                segment_pipeline[s] = p
+    for p, segs in _pipelines_from(cells, machine_cells, new):
+        fresh.append(p)
+        for s in segs:
+            was = old_segments.get(s)
+            if was is not None:
+                joined.add(was.key)
+            segment_pipeline[s] = p
     pipelines = [p for p in old_pipelines if p.key not in joined] if joined else list(old_pipelines)
     pipelines += fresh
     pipelines.sort(key=_key_of)
