@@ -14,7 +14,7 @@ attached Pipeline), not from a guess.
 from __future__ import annotations
 
 from ..data import components as C
-from ..engine import State, network_map
+from ..engine import State, highest_grade_from_crude, network_map
 from .evaluate import SALE, TOTAL_ROUNDS, evaluate, rounds_left
 
 FEATURES = (
@@ -80,14 +80,11 @@ def features(state: State, seat: int) -> list[float]:
     """The seat's features (:data:`FEATURES`, in that order) after its turn, public only."""
     player = state.players[seat]
     eng = player.level("ENG")
-    costs = state.refinement_costs
     best = [0, 0, 0]
     pipelines = 0
     attached: list[int] = []
     for p in network_map(player).pipelines:
-        c = costs[p.colour]
-        v = p.value(eng)
-        reach = sum(1 for step in (c[0], c[0] + c[1], c[0] + c[1] + c[2]) if v >= step)
+        reach = highest_grade_from_crude(state, p.colour, p.value(eng))
         pipelines += C.END_PIPELINE_VALUE[reach]
         best[p.colour] = max(best[p.colour], reach)
         if p.machines and reach:
