@@ -51,8 +51,8 @@ def _turn(game: Game, bot: ai.Bot) -> list[M.Move]:
     return moves
 
 
-def test_the_expert_plays_by_name_but_is_not_offered_to_players_yet():
-    assert ai.KINDS[-1] == "expert" and "expert" not in ai.OFFERED
+def test_the_expert_is_offered_to_players_as_the_strongest_level():
+    assert ai.KINDS[-1] == "expert" and "expert" in ai.OFFERED and ai.STRONGEST == "expert"
     assert ai.bot_kind("Expert") == "expert" and ai.level_of("expert") == "expert"
     assert "Machines" in ai.LEVEL_LINES[ai.KINDS.index("expert")]
 
