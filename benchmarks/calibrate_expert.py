@@ -20,7 +20,7 @@ import random
 import sys
 
 from pipeline_tui.ai import calibrated, expert
-from pipeline_tui.ai.heuristic import setup_move, turn_plans
+from pipeline_tui.ai.heuristic import plan_turn as heuristic_turn, setup_move, turn_plans
 from pipeline_tui.engine import GameSetup, Stage, apply_trusted, initial_state, score_player
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.state import freeze_state, thaw_state
@@ -41,17 +41,28 @@ def _turn(state, seat: int, rng: random.Random) -> list[M.Move]:
     return plan.moves + [M.EndTurn()]
 
 
-def play(games: int, seed: int, out: str, players: int = 2) -> None:
+def play(games: int, seed: int, out: str, players: int = 2, expert_seat: bool = False) -> None:
+    """Play ``games`` games from ``seed`` and write their positions. With ``expert_seat``, one
+    seat (rotating with the game) is the expert bot itself (``samples=4``) and the others the
+    heuristic bot, as in the arena, so the positions are those the expert's own play reaches and
+    the weights learn what its Machines and Contracts earned."""
     with open(out, "a", encoding="utf-8") as fh:
         for g in range(games):
             rng = random.Random(seed + g)
             state = initial_state(GameSetup.default(players, seed + g))
             tables: list[str] = []
+            mine = (seed + g) % players if expert_seat else -1
             while not state.over:
                 seat = state.turn.player
                 if state.turn.stage == Stage.WORK and state.turn.mains == 0 and not state.turn.action:
                     tables.append(base64.b64encode(freeze_state(state)).decode())
-                for move in _turn(state, seat, rng):
+                if not expert_seat:
+                    turn = _turn(state, seat, rng)
+                elif seat == mine:
+                    turn = expert.plan_turn(state, seat, rng, samples=4)
+                else:
+                    turn = heuristic_turn(state, seat)
+                for move in turn:
                     apply_trusted(state, move)
                     if state.over or state.turn.player != seat:
                         break
@@ -164,13 +175,14 @@ def main(argv: list[str]) -> None:
     p.add_argument("--seed", type=int, default=30000)
     p.add_argument("--out", required=True)
     p.add_argument("--players", type=int, default=2)
+    p.add_argument("--expert-seat", action="store_true", help="one seat is the expert bot")
     f = sub.add_parser("fit")
     f.add_argument("path")
     f.add_argument("--ridge", type=float, default=1.0)
     f.add_argument("--players", type=int, default=2)
     args = parser.parse_args(argv)
     if args.command == "play":
-        play(args.games, args.seed, args.out, args.players)
+        play(args.games, args.seed, args.out, args.players, args.expert_seat)
     else:
         fit(args.path, args.ridge, args.players)
 

@@ -26,7 +26,7 @@ def _played(kinds: list[str], moves: int, seed: int = 5) -> Game:
 
 def test_the_strongest_kind_is_a_bot_kind() -> None:
     assert ai.STRONGEST in ai.OFFERED
-    assert ai.STRONGEST == "search"  # until the expert is measured stronger (docs/bots.md)
+    assert ai.STRONGEST == "expert"  # measured above search (docs/bots.md)
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "search", "expert"])

@@ -63,3 +63,18 @@ def test_open_contract_needs_count_barrels_in_hand():
     colour, grade = needs[0]
     player.oil[grade][colour] = 1
     assert calibrated._open_needs(state, 0) == (1, len(needs) - 1)
+
+
+def test_a_contract_completed_in_the_last_year_is_owed_no_more():
+    from pipeline_tui.engine.state import HeldContract
+
+    state = _game(6, 70).state
+    tile = next(t for row in state.contract_rows for t in row if t >= 0)
+    needs = C.contract_tile(tile).needs
+    state.players[0].contracts = [HeldContract(tile=tile, filled=[-1] * len(needs), completions=1)]
+    held = calibrated.FEATURES.index("contracts")
+    assert calibrated.features(state, 0)[held] == 1  # owed again next Year
+    state.year = len(C.ROUNDS_PER_YEAR)
+    assert calibrated.features(state, 0)[held] == 0
+    state.players[0].contracts[0].completions = 0
+    assert calibrated.features(state, 0)[held] == 1  # still to fill: a Penalty if it is not

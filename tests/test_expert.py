@@ -51,8 +51,8 @@ def _turn(game: Game, bot: ai.Bot) -> list[M.Move]:
     return moves
 
 
-def test_the_expert_plays_by_name_but_is_not_offered_to_players_yet():
-    assert ai.KINDS[-1] == "expert" and "expert" not in ai.OFFERED
+def test_the_expert_is_offered_to_players_as_the_strongest_level():
+    assert ai.KINDS[-1] == "expert" and "expert" in ai.OFFERED and ai.STRONGEST == "expert"
     assert ai.bot_kind("Expert") == "expert" and ai.level_of("expert") == "expert"
     assert "Machines" in ai.LEVEL_LINES[ai.KINDS.index("expert")]
 
@@ -180,3 +180,86 @@ def test_the_expert_scores_its_samples_by_the_fitted_worth(monkeypatch):
     arms = len(expert.candidate_plans(game.state, seat))
     expert.plan_turn(game.state, seat, random.Random(1), samples=1)
     assert arms > 1 and scored == [seat] * arms
+
+
+def _empty_tanks(game: Game, seat: int) -> None:
+    game.state.players[seat].oil = [[0, 0, 0] for _ in range(4)]
+
+
+def test_barrels_kept_for_an_order_count_more_the_nearer_it_is_filled():
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    _empty_tanks(game, seat)
+    assert expert.order_target(state, seat) == 0
+    tile = next(t for row in state.order_rows for t in row if t >= 0)
+    needs = C.contract_tile(tile).needs
+    player = state.players[seat]
+    player.tanks = [9, 9, 9, 9]
+    worths = []
+    for colour, grade in needs:
+        player.oil[grade][colour] += 1
+        worths.append(expert.order_target(state, seat))
+    assert all(b > a for a, b in zip(worths, worths[1:], strict=False)), worths
+    assert worths[-1] == expert.ORDER_TARGET * len(needs)  # whole, the best this table offers
+    state.over = True
+    assert expert.order_target(state, seat) == 0
+
+
+def test_an_order_whose_missing_barrels_no_pipeline_refines_is_not_collected_for():
+    game = _played(6, 70)
+    state, seat = game.state, game.current_player
+    _empty_tanks(game, seat)
+    state.refinement_costs = [[40, 40, 40] for _ in range(3)]  # no Pipeline reaches Low
+    tile = next(t for row in state.order_rows for t in row if len(C.contract_tile(t).needs) > 1)
+    colour, grade = C.contract_tile(tile).needs[0]
+    state.players[seat].oil[grade][colour] = 1
+    assert expert.order_target(state, seat) == 0
+
+
+def test_the_expert_buys_its_first_machine_at_once_where_it_pays(monkeypatch):
+    game = _refining(_played(6, 70))
+    state, seat = game.state, game.current_player
+    state.players[seat].money = 120
+    sampled = []
+    monkeypatch.setattr(expert, "_rollout", lambda *args: sampled.append(args) or 0.0)
+    moves = expert.plan_turn(state, seat, random.Random(1), samples=2)
+    assert any(type(m) is M.BuyMachine for m in moves) and not sampled
+    table = game.clone()
+    for move in moves[: next(i for i, m in enumerate(moves) if type(m) is M.PlaceMachine) + 1]:
+        table.apply(move)
+    assert expert.machine_run_gain(table.state, seat) >= expert.MACHINE_COMMIT
+    late = game.clone()
+    late.state.year = len(C.ROUNDS_PER_YEAR)  # in the last Year it is left to the samples
+    assert expert.first_machine(late.state, seat) is None
+    owned = _with_machine(game, seat, sorted(network_map(state.players[seat]).cells)[0])
+    assert expert.first_machine(owned.state, seat) is None
+
+
+def _hold_for_contracts(game: Game, seat: int, rows: int) -> list[int]:
+    """Put in ``seat``'s Tank Farm the barrels of the first Contract of ``rows`` rows."""
+    state = game.state
+    _empty_tanks(game, seat)
+    player = state.players[seat]
+    player.tanks = [9, 9, 9, 9]
+    tiles = []
+    for row in state.contract_rows[:rows]:
+        tile = next(t for t in row if t >= 0)
+        tiles.append(tile)
+        for colour, grade in C.contract_tile(tile).needs:
+            player.oil[grade][colour] += 1
+    return tiles
+
+
+def test_in_the_last_year_the_expert_fills_a_contract_from_each_row_it_can():
+    game = _played(6, 70)
+    state, seat = game.state, game.current_player
+    tiles = _hold_for_contracts(game, seat, 2)
+    earlier = expert.contract_plan(state, seat)
+    assert earlier is not None and sum(type(m) is M.TakeContract for m in earlier.moves) == 1
+    state.year, state.round = len(C.ROUNDS_PER_YEAR), 1
+    plan = expert.contract_plan(state, seat)
+    assert plan is not None and plan.state is not None
+    assert sum(type(m) is M.TakeContract for m in plan.moves) == 2
+    delivered = sum(len(C.contract_tile(t).needs) for t in tiles)
+    assert sum(type(m) is M.Deliver for m in plan.moves) == delivered
+    assert all(h.completions == 1 for h in plan.state.players[seat].contracts)

@@ -34,43 +34,45 @@ FEATURES = (
     "tanks",
 )
 
-# Fitted by ``benchmarks/calibrate_expert.py`` to 400 games (seeds 30000-30399, docs/bots.md):
-# per input of :func:`inputs`, the constant and the features, then the same times the share of
-# the game left. Fitted to score differences, so the constant does not count.
+# Fitted by ``benchmarks/calibrate_expert.py`` (``play --expert-seat``, then ``fit``) to 199
+# games of the expert against the heuristic (seeds 50000-50198, docs/bots.md), so to the
+# positions the expert's own play reaches: per input of :func:`inputs`, the constant and the
+# features, then the same times the share of the game left. Fitted to score differences, so the
+# constant does not count.
 WEIGHTS = (
     (
         0.0000,
-        0.5876,
-        0.4042,
-        0.3115,
-        1.0709,
-        2.9696,
-        0.8666,
-        -0.2015,
-        5.1007,
-        0.6491,
-        -19.3879,
-        -22.6089,
-        -7.6330,
-        -0.5018,
-        1.7475,
+        0.7394,
+        0.1790,
+        0.2814,
+        0.6038,
+        3.5191,
+        0.4723,
+        -0.1291,
+        1.2359,
+        0.3484,
+        -27.1350,
+        -23.1878,
+        3.7622,
+        -3.3601,
+        1.0236,
     ),
     (
         0.0000,
-        -0.2753,
-        0.6214,
-        0.2602,
-        1.4745,
-        7.7448,
-        3.5001,
-        -1.1257,
-        -12.3597,
-        -5.8427,
-        -106.8838,
-        50.0662,
-        70.3885,
-        54.4761,
-        -7.1967,
+        -0.2855,
+        1.5673,
+        0.2012,
+        3.2275,
+        19.1499,
+        1.8759,
+        0.2436,
+        20.5020,
+        -0.5385,
+        -138.8954,
+        128.7531,
+        30.2343,
+        68.4304,
+        -5.1421,
     ),
 )
 _FLAT = WEIGHTS[0] + WEIGHTS[1]
@@ -91,7 +93,12 @@ def features(state: State, seat: int) -> list[float]:
             attached.append(SALE[reach] - SALE[0])
     run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
     machine_run = max(0, sum(sorted(attached, reverse=True)[:3]) - run_cost) if player.machines else 0
-    open_contracts = sum(1 for held in player.contracts if not held.deferred)
+    # A Contract is owed again each Year (rulebook, "Contracts & Loans": fulfilled Contracts must
+    # be fulfilled again by the end of each Year); one completed in the last Year is owed no more.
+    last_year = state.year == len(C.ROUNDS_PER_YEAR)
+    open_contracts = sum(
+        1 for held in player.contracts if not held.deferred and not (last_year and held.completions)
+    )
     ready, unfilled = _open_needs(state, seat)
     _, in_year = rounds_left(state, True)
     late = 1.0 - in_year / C.ROUNDS_PER_YEAR[state.year - 1]

@@ -1,26 +1,31 @@
 """The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
 Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
-plus two economy plans the heuristic's greedy completion rarely reaches: one takes Machines &
-Pipes and buys a Machine, placed where its attached Pipelines refine most (rulebook, "Machine
-Phase": one payment of $15 runs every attached Pipeline), and one takes Contracts & Loans and
-the largest Contract its Tank Farm can fill at once. Every plan then delivers to held
-Contracts and fulfils Orders while :func:`value` gains ("Fulfilling Contracts and Orders": a
-barrel delivered is paid at once; an incomplete Contract at the Refresh is a Penalty).
+its best :data:`VALUE_PLANS` completed with the expert's own :func:`value`, and two economy
+plans the greedy completion rarely reaches: one takes Machines & Pipes and buys a Machine,
+placed where its attached Pipelines refine most (rulebook, "Machine Phase": one payment of $15
+runs every attached Pipeline), and one takes Contracts & Loans and the largest Contract its
+Tank Farm can fill at once (in the last Year, one from each row while its barrels last). Every
+plan then delivers to held Contracts and fulfils Orders while :func:`value` gains ("Fulfilling
+Contracts and Orders": a barrel delivered is paid at once; an incomplete Contract at the
+Refresh is a Penalty). Its first Machine it buys without sampling, once one would pay
+(:func:`first_machine`).
 
 The plans are compared on common deals: each round draws one determinization of the hidden Pipe
 and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
 one) and plays every plan still in the race on it, then every rival's next turn and the seat's
 own as the heuristic plays them, scoring the seat's expected final score less the best rival's
 (:mod:`~pipeline_tui.ai.calibrated`: ``evaluate`` and a few features of the position, weighed
-as they predicted the final scores of 400 played games). A lucky
-deal then lifts every plan alike, so fewer samples tell plans apart. After each round the worse
-half is dropped, down to :data:`FINALISTS`; the best total wins. ``samples`` is the number of
-rounds (reproducible); otherwise ``seconds`` bounds them.
+as they predicted the final scores of the expert's own games), plus what its Machines and
+Orders will still earn (:func:`sample_score`). A lucky deal then lifts every plan alike, so
+fewer samples tell plans apart. After each round the worse half is dropped, down to
+:data:`FINALISTS`; the best total wins. ``samples`` is the number of rounds (reproducible);
+otherwise ``seconds`` bounds them.
 
-:func:`value` is ``evaluate`` plus :func:`economy`: the refining a Machine will still do, and
-a bonus for barrels delivered to Contracts and Orders fulfilled. It places the Machine and
-decides deliveries; the samples are scored by the fitted worth.
+:func:`value` is ``evaluate`` plus :func:`economy` (the refining a Machine will still do, a
+bonus for barrels delivered to Contracts) and :func:`order_target` (the Order it collects
+barrels for, and the Orders it fulfilled). It completes the value plans, places the Machine and
+decides deliveries.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from ..engine import (
     State,
     apply_trusted,
     clone_state,
+    highest_grade_from_crude,
     legal_moves,
     network_map,
 )
@@ -54,6 +60,7 @@ from .heuristic import (
 from .view import determinize
 
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
+VALUE_PLANS = 2  # and its best plans completed with the expert's own :func:`value`
 FINALISTS = 2  # plans kept in the race to the last round
 DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
 MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
@@ -63,8 +70,11 @@ OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
 MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude must be bought)
 MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
 MACHINE_BARRELS = 3  # Pipelines a Machine Phase can feed at once (Crude and Tanks bound it)
-ORDER_BONUS = 8.0  # per barrel of a fulfilled Order: its pay over a market slot, and the card
+ORDER_BONUS = 15.0  # per barrel of a fulfilled Order: above ORDER_TARGET, so a full set is used
 DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and no Penalty risk
+ORDER_TARGET = 12.0  # per barrel of the Order it collects for, times the share of it held, squared
+MACHINE_COMMIT = 10  # a first Machine is bought at once if a Machine Phase would net this much
+SAMPLE_MACHINE_SHARE = 0.3  # of a Machine Phase's refining, per Phase left, counted in a sample
 
 _MACHINES = C.ActionName.MACHINES.value
 _CONTRACTS = C.ActionName.CONTRACTS.value
@@ -93,14 +103,9 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
     player = state.players[seat]
     left, _in_year = rounds_left(state, turn_done)
     phases = min(MACHINE_PHASES, left + (0 if turn_done else 1) - 1)
-    attached = _attached_reaches(state, seat)
     worth = 0.0
     if player.machines:
-        run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
-        gains = sorted((SALE[r] - SALE[0] for r in attached if r > 0), reverse=True)
-        per_run = sum(gains[:MACHINE_BARRELS]) - run_cost
-        worth += MACHINE_SHARE * max(0.0, per_run) * max(0, phases)
-    worth += ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
+        worth += MACHINE_SHARE * max(0, machine_run_gain(state, seat)) * max(0, phases)
     for held in player.contracts:  # barrels delivered this Year, on completed fills too
         needs = len(C.contract_tile(held.tile).needs)
         delivered = held.completions * needs + sum(1 for grade in held.filled if grade >= 0)
@@ -108,9 +113,93 @@ def economy(state: State, seat: int, turn_done: bool = True) -> float:
     return worth
 
 
+def _reaches(state: State, seat: int) -> list[int]:
+    """Per colour, the highest grade one of the seat's Pipelines refines Crude to."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    best = [0, 0, 0]
+    for p in network_map(player).pipelines:
+        best[p.colour] = max(best[p.colour], highest_grade_from_crude(state, p.colour, p.value(eng)))
+    return best
+
+
+def order_target(state: State, seat: int, turn_done: bool = True) -> float:
+    """What the seat's Orders are worth beyond their pay, in dollars: :data:`ORDER_BONUS` a
+    barrel of each Order fulfilled, and for the Order on the display its Tank Farm covers best
+    (whose other needs its Pipelines can refine) :data:`ORDER_TARGET` a barrel times the share
+    covered, squared.
+
+    An Order pays above the market and is fulfilled without an Action or a free market slot
+    (rulebook, "Fulfilling Contracts and Orders": whole and at once, at any time in the Work
+    and Machine Phases), so barrels kept for one are worth more than their sale; the square
+    makes the last barrels count most, which is when the Order is nearly in hand, and a
+    fulfilled Order counts more than a full set kept."""
+    player = state.players[seat]
+    done = ORDER_BONUS * sum(len(C.contract_tile(held.tile).needs) for held in player.orders)
+    if state.over:
+        return done
+    left, _in_year = rounds_left(state, turn_done)
+    if left <= 0:
+        return done
+    reach: list[int] | None = None
+    best = 0.0
+    for row in state.order_rows:
+        for tile in row:
+            if tile < 0:
+                continue
+            needs = sorted(C.contract_tile(tile).needs, key=lambda need: -need[1])
+            oil = [grades[:] for grades in player.oil]
+            covered = 0
+            missing: list[tuple[int, int]] = []
+            for colour, grade in needs:
+                used = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
+                if used >= 0:
+                    oil[used][colour] -= 1
+                    covered += 1
+                else:
+                    missing.append((colour, grade))
+            if not covered:
+                continue
+            if missing:
+                if reach is None:
+                    reach = _reaches(state, seat)
+                if any(reach[colour] < grade for colour, grade in missing):
+                    continue
+            share = covered / len(needs)
+            best = max(best, ORDER_TARGET * len(needs) * share * share)
+    return done + best
+
+
+def machine_future(state: State, seat: int, turn_done: bool = True) -> float:
+    """What the seat's Machines will still refine in the Machine Phases left, in dollars
+    (rulebook, "Machine Phase": one payment runs every attached Pipeline): a Phase's refining
+    less its cost, :data:`SAMPLE_MACHINE_SHARE` of it for each Phase left. A sample ends a turn
+    or two after the plan, long before a Machine has paid for itself, so its score counts this."""
+    if state.over:
+        return 0.0
+    player = state.players[seat]
+    if not player.machines:
+        return 0.0
+    left, _in_year = rounds_left(state, turn_done)
+    return SAMPLE_MACHINE_SHARE * max(0, machine_run_gain(state, seat)) * max(0, left - 1)
+
+
 def value(state: State, seat: int, turn_done: bool = True) -> float:
-    """The expert's worth of a position for ``seat``: ``evaluate`` plus :func:`economy`."""
-    return evaluate(state, seat, turn_done) + economy(state, seat, turn_done)
+    """The expert's worth of a position for ``seat``: ``evaluate`` plus :func:`economy` and
+    :func:`order_target`."""
+    return (
+        evaluate(state, seat, turn_done)
+        + economy(state, seat, turn_done)
+        + order_target(state, seat, turn_done)
+    )
+
+
+def sample_score(state: State, seat: int) -> float:
+    """A sample's score: the seat's expected final score less the best rival's
+    (:func:`~pipeline_tui.ai.calibrated.relative`), plus what its Machines and the Order it
+    collects for will still earn, which the fitted weights, measured on games where Machines and
+    Orders were rare, do not see."""
+    return calibrated.relative(state, seat) + machine_future(state, seat) + order_target(state, seat)
 
 
 def machine_plan(state: State, seat: int) -> Plan | None:
@@ -143,10 +232,12 @@ def machine_plan(state: State, seat: int) -> Plan | None:
 def contract_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Contracts & Loans Action and the largest Contract its Tank Farm
     can fill at once (rulebook, "Fulfilling Contracts and Orders": each barrel delivered pays its
-    grade's price; an incomplete Contract at the Refresh is a Penalty), then completes the Action
-    and the turn with ``evaluate`` (the deliveries follow, :func:`candidate_plans`). Whether it
+    grade's price; an incomplete Contract at the Refresh is a Penalty), completes the Action with
+    ``evaluate``, delivers while :func:`value` gains, and ends the turn. Whether it
     pays is left to the samples. A Contract it could only fill later from a Pipeline was taken
-    and failed too often (measured, ``docs/bots.md``)."""
+    and failed too often (measured, ``docs/bots.md``). In the last Year a filled Contract is owed
+    no more, so it takes and fills one from each row while its barrels last (up to three: "Contracts
+    & Loans"), paid without a free market slot, and above the barrels' end-game value."""
     if state.turn.stage != Stage.WORK or state.turn.mains:
         return None
     action = next(
@@ -157,36 +248,70 @@ def contract_plan(state: State, seat: int) -> Plan | None:
         return None
     st = clone_state(state)
     apply_trusted(st, action)
-    takes = [m for m in legal_moves(st) if type(m) is M.TakeContract and not m.deferred]
-    if not takes:
-        return None
     player = st.players[seat]
+    last_year = state.year == len(C.ROUNDS_PER_YEAR)
 
-    def held(move: M.TakeContract) -> tuple[bool, int]:
-        """Whether the Tank Farm holds a barrel for every need now, and how many needs."""
+    spare = [row[:] for row in player.oil]  # barrels not yet promised to a Contract taken
+
+    def held(move: M.TakeContract) -> tuple[list[list[int]] | None, int]:
+        """The barrels left if the spare ones fill every need of the Contract now (None if
+        they cannot), and how many needs it has."""
         if move.kind == C.ContractKind.CONTRACT:
             tile = C.contract_tile(st.contract_rows[move.row - 1][move.slot])
         else:
             tile = C.contract_tile(st.order_rows[move.row - 3][move.slot])
-        oil = [row[:] for row in player.oil]
+        oil = [row[:] for row in spare]
         for colour, grade in tile.needs:
             found = next((g for g in range(grade, 4) if oil[g][colour] > 0), -1)
             if found < 0:
-                return False, len(tile.needs)
+                return None, len(tile.needs)
             oil[found][colour] -= 1
-        return True, len(tile.needs)
+        return oil, len(tile.needs)
 
-    fillable = [m for m in takes if held(m)[0]]
-    if not fillable:
+    moves: list[M.Move] = [action]
+    while True:  # deliveries wait for the Action's end: they may not interrupt it
+        takes = [m for m in legal_moves(st) if type(m) is M.TakeContract and not m.deferred]
+        fillable = [m for m in takes if held(m)[0] is not None]
+        if not fillable:
+            break
+        take = max(fillable, key=lambda m: held(m)[1])
+        left_over = held(take)[0]
+        assert left_over is not None
+        spare = left_over
+        moves.append(take)
+        apply_trusted(st, take)
+        if not last_year:
+            break
+    if len(moves) == 1:
         return None
-    take = max(fillable, key=lambda m: held(m)[1])
-    moves: list[M.Move] = [action, take]
-    apply_trusted(st, take)
     resolve(st, seat, moves)
     complete_action(st, seat, moves)
-    fulfil(st, seat, moves)
+    fulfil(st, seat, moves, value)
     finish_turn(st, seat, moves)
     return Plan(moves, evaluate(st, seat), st)
+
+
+def machine_run_gain(state: State, seat: int) -> int:
+    """What one Machine Phase would net the seat now, in dollars: the sale gain of its best
+    three attached Pipelines' refining (:data:`MACHINE_BARRELS`) less the cost to run them."""
+    player = state.players[seat]
+    run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
+    gains = sorted((SALE[r] - SALE[0] for r in _attached_reaches(state, seat) if r > 0), reverse=True)
+    return sum(gains[:MACHINE_BARRELS]) - run_cost
+
+
+def first_machine(state: State, seat: int) -> list[M.Move] | None:
+    """The turn that buys the seat's first Machine, when it is played without sampling: in the
+    first two Years, if placed where :func:`value` likes it the Machine nets at least
+    :data:`MACHINE_COMMIT` a Machine Phase. Owning one early is the game's engine (rulebook,
+    "Machine Phase": every Round, one payment refines through every attached Pipeline, without an
+    Action), which a sample a turn or two long cannot see pay back."""
+    if state.players[seat].machines or state.year >= len(C.ROUNDS_PER_YEAR):
+        return None
+    plan = machine_plan(state, seat)
+    if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
+        return None
+    return _delivering(state, seat, plan.moves) + [M.EndTurn()]
 
 
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
@@ -197,6 +322,7 @@ def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
     out: list[list[M.Move]] = []
     seen: set[tuple[M.Move, ...]] = set()
     plans = turn_plans(state, seat)[:TOP_PLANS]
+    plans.extend(turn_plans(state, seat, value=value)[:VALUE_PLANS])
     for extra in (machine_plan(state, seat), contract_plan(state, seat)):
         if extra is not None:
             plans.append(extra)
@@ -241,7 +367,7 @@ def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
             own += 1
         for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
-    return calibrated.relative(sim, seat)
+    return sample_score(sim, seat)
 
 
 def plan_turn(
@@ -256,6 +382,9 @@ def plan_turn(
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
+    first = first_machine(state, seat)
+    if first is not None:
+        return first
     arms = candidate_plans(state, seat)
     if len(arms) == 1:
         return arms[0]

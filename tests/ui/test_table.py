@@ -338,7 +338,7 @@ async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
         assert select.expanded
         options = select.query_one("SelectOverlay", OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert labels == ["human", "bot: easy", "bot: normal", "bot: hard"]
+        assert labels == ["human", "bot: easy", "bot: normal", "bot: hard", "bot: expert"]
         await pilot.press("down", "enter")
         await pilot.pause()
         assert select.value == "search"
