@@ -230,9 +230,9 @@ def test_the_expert_buys_its_first_machine_at_once_where_it_pays(monkeypatch):
     assert expert.machine_run_gain(table.state, seat) >= expert.MACHINE_COMMIT
     late = game.clone()
     late.state.year = len(C.ROUNDS_PER_YEAR)  # in the last Year it is left to the samples
-    assert expert.first_machine(late.state, seat) is None
+    assert expert.first_machine(late.state, seat, expert.machine_plan(late.state, seat)) is None
     owned = _with_machine(game, seat, sorted(network_map(state.players[seat]).cells)[0])
-    assert expert.first_machine(owned.state, seat) is None
+    assert expert.first_machine(owned.state, seat, expert.machine_plan(owned.state, seat)) is None
 
 
 def _hold_for_contracts(game: Game, seat: int, rows: int) -> list[int]:

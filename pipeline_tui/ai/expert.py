@@ -85,14 +85,11 @@ def _attached_reaches(state: State, seat: int) -> list[int]:
     (``rules.highest_grade_from_crude``, with the Engineering bonus in the Pipeline's value)."""
     player = state.players[seat]
     eng = player.level("ENG")
-    out = []
-    for p in network_map(player).pipelines:
-        if p.machines:
-            costs = state.refinement_costs[p.colour]
-            v = p.value(eng)
-            steps = (costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
-            out.append(sum(1 for step in steps if v >= step))
-    return out
+    return [
+        highest_grade_from_crude(state, p.colour, p.value(eng))
+        for p in network_map(player).pipelines
+        if p.machines
+    ]
 
 
 def economy(state: State, seat: int, turn_done: bool = True) -> float:
@@ -271,13 +268,10 @@ def contract_plan(state: State, seat: int) -> Plan | None:
     moves: list[M.Move] = [action]
     while True:  # deliveries wait for the Action's end: they may not interrupt it
         takes = [m for m in legal_moves(st) if type(m) is M.TakeContract and not m.deferred]
-        fillable = [m for m in takes if held(m)[0] is not None]
+        fillable = [(oil, needs, m) for m in takes for oil, needs in [held(m)] if oil is not None]
         if not fillable:
             break
-        take = max(fillable, key=lambda m: held(m)[1])
-        left_over = held(take)[0]
-        assert left_over is not None
-        spare = left_over
+        spare, _needs, take = max(fillable, key=lambda option: option[1])
         moves.append(take)
         apply_trusted(st, take)
         if not last_year:
@@ -300,15 +294,15 @@ def machine_run_gain(state: State, seat: int) -> int:
     return sum(gains[:MACHINE_BARRELS]) - run_cost
 
 
-def first_machine(state: State, seat: int) -> list[M.Move] | None:
+def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | None:
     """The turn that buys the seat's first Machine, when it is played without sampling: in the
     first two Years, if placed where :func:`value` likes it the Machine nets at least
     :data:`MACHINE_COMMIT` a Machine Phase. Owning one early is the game's engine (rulebook,
     "Machine Phase": every Round, one payment refines through every attached Pipeline, without an
-    Action), which a sample a turn or two long cannot see pay back."""
+    Action), which a sample a turn or two long cannot see pay back. ``plan`` is
+    :func:`machine_plan`'s (made once a turn: the samples weigh it too)."""
     if state.players[seat].machines or state.year >= len(C.ROUNDS_PER_YEAR):
         return None
-    plan = machine_plan(state, seat)
     if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
         return None
     return _delivering(state, seat, plan.moves) + [M.EndTurn()]
@@ -319,11 +313,16 @@ def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
     :data:`TOP_PLANS` (completed with ``evaluate``, as the search bot's), then a plan that buys a
     Machine (:func:`machine_plan`) and one that takes the Contract it can best fill
     (:func:`contract_plan`), when they differ from those."""
+    return _candidates(state, seat, machine_plan(state, seat))
+
+
+def _candidates(state: State, seat: int, machine: Plan | None) -> list[list[M.Move]]:
+    """:func:`candidate_plans` with the Machine plan already made."""
     out: list[list[M.Move]] = []
     seen: set[tuple[M.Move, ...]] = set()
     plans = turn_plans(state, seat)[:TOP_PLANS]
     plans.extend(turn_plans(state, seat, value=value)[:VALUE_PLANS])
-    for extra in (machine_plan(state, seat), contract_plan(state, seat)):
+    for extra in (machine, contract_plan(state, seat)):
         if extra is not None:
             plans.append(extra)
     for plan in plans:
@@ -382,10 +381,11 @@ def plan_turn(
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
-    first = first_machine(state, seat)
+    machine = machine_plan(state, seat)
+    first = first_machine(state, seat, machine)
     if first is not None:
         return first
-    arms = candidate_plans(state, seat)
+    arms = _candidates(state, seat, machine)
     if len(arms) == 1:
         return arms[0]
     rounds = samples if samples is not None else MAX_ROUNDS
