@@ -281,8 +281,15 @@ def contract_plan(state: State, seat: int) -> Plan | None:
             break
     if len(moves) == 1:
         return None
+    first = len(player.contracts) - (len(moves) - 1)  # the Contracts just taken
     resolve(st, seat, moves)
     complete_action(st, seat, moves)
+    while True:  # fill them: the barrels were counted for them (an Order may not take them)
+        deliver = next((m for m in legal_moves(st) if type(m) is M.Deliver and m.contract >= first), None)
+        if deliver is None:
+            break
+        apply_trusted(st, deliver)
+        moves.append(deliver)
     fulfil(st, seat, moves, value)
     finish_turn(st, seat, moves)
     return Plan(moves, evaluate(st, seat), st)
