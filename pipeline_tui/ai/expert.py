@@ -1,7 +1,8 @@
 """The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
 Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
-its best :data:`VALUE_PLANS` completed with the expert's own :func:`value`, and two economy
+its best :data:`VALUE_PLANS` completed with the expert's own :func:`value` (plans that end in the
+same position counted once, the next taking their places), and two economy
 plans the greedy completion rarely reaches: one takes Machines & Pipes and buys a Machine,
 placed where its attached Pipelines refine most (rulebook, "Machine Phase": one payment of $15
 runs every attached Pipeline), and one takes Contracts & Loans and the largest Contract its
@@ -233,7 +234,8 @@ def contract_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Contracts & Loans Action and the largest Contract its Tank Farm
     can fill at once (rulebook, "Fulfilling Contracts and Orders": each barrel delivered pays its
     grade's price; an incomplete Contract at the Refresh is a Penalty), completes the Action with
-    ``evaluate``, delivers while :func:`value` gains, and ends the turn. Whether it
+    ``evaluate``, fills the Contracts it took (an Order collected for may not keep their
+    barrels), delivers further while :func:`value` gains, and ends the turn. Whether it
     pays is left to the samples. A Contract it could only fill later from a Pipeline was taken
     and failed too often (measured, ``docs/bots.md``). In the last Year a filled Contract is owed
     no more, so it takes and fills one from each row while its barrels last (up to three: "Contracts
