@@ -9,6 +9,7 @@ import pytest
 from pipeline_tui import ai
 from pipeline_tui.ai.view import determinize, fingerprint, visible_pipe_tiles
 from pipeline_tui.data import components as C
+from pipeline_tui.engine import highest_grade_from_crude, network_map
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
@@ -284,3 +285,22 @@ def test_levels_name_the_kinds_and_the_old_names_still_work():
     assert len(ai.LEVEL_LINES) == len(ai.LEVELS) and all(ai.LEVEL_LINES)
     with pytest.raises(ValueError, match=r"unknown bot 'oracle' \(one of easy \(random\), normal"):
         ai.bot_kind("oracle")
+
+
+@pytest.mark.parametrize("seed", [70009, 71003, 71006, 71026])
+def test_the_heuristic_builds_a_refining_pipeline_in_the_first_year(seed):
+    """Each seat ends Year 1 with a Pipeline that refines Crude. On each of these seeds a seat used to
+    buy Pipe tiles in Round 1 and none for the rest of the game: with no Pipeline long
+    enough to refine, each further tile was worth less than its price (``evaluate`` now counts
+    the first refining Pipeline as the player's income: ``FIRST_PIPELINE``)."""
+    game = Game(_setup(["heuristic", "heuristic"], seed, edition=2))
+    bots = [ai.make_bot("heuristic", seed=seed) for _ in range(2)]
+    while game.state.year == 1:
+        game.apply(bots[game.current_player].choose(game))
+    state = game.state
+    for player in state.players:
+        eng = player.level("ENG")
+        reaches = [
+            highest_grade_from_crude(state, p.colour, p.value(eng)) for p in network_map(player).pipelines
+        ]
+        assert max(reaches, default=0) >= 1, (seed, player.seat, reaches)

@@ -6,7 +6,9 @@ import pytest
 
 import math
 
+from pipeline_tui.ai import arena, make_bot
 from pipeline_tui.ai.arena import (
+    IDLE_TURNS,
     PRIOR_TIES,
     GameRecord,
     Pairing,
@@ -21,6 +23,8 @@ from pipeline_tui.ai.arena import (
     wilson,
 )
 from pipeline_tui.cli import main
+from pipeline_tui.data import components as C
+from pipeline_tui.engine import moves as M
 
 COLUMNS = ["bot", "games", "wins", "win", "%", "95%", "CI", "avg", "score", "ms/decision", "ms/turn"]
 
@@ -178,8 +182,8 @@ def test_round_robin_prints_pairings_and_ratings(capsys):
     assert [line.split()[:5] for line in again[5:7]] == [line.split()[:5] for line in lines[5:7]]
 
 
-def _seat(bot: str, rank: int, score: int, machines: int = 0, money: int = 0) -> SeatRecord:
-    seat = SeatRecord(bot, score, rank, machines=machines, contract_money=money)
+def _seat(bot: str, rank: int, score: int, machines: int = 0, money: int = 0, idle: int = 0) -> SeatRecord:
+    seat = SeatRecord(bot, score, rank, machines=machines, contract_money=money, idle_turns=idle)
     seat.parts.update({"cash": score - 10, "contracts": 10})
     return seat
 
@@ -188,7 +192,7 @@ def test_economy_counts_machines_contract_money_and_winning_scores():
     records = [
         GameRecord(1, [_seat("expert", 1, 200, machines=1, money=45), _seat("heuristic", 2, 150)], 0),
         GameRecord(2, [_seat("heuristic", 1, 180, money=30), _seat("expert", 2, 170, machines=2)], 0),
-        GameRecord(3, [_seat("expert", 1, 260, money=20), _seat("heuristic", 2, 100)], 0),
+        GameRecord(3, [_seat("expert", 1, 260, money=20, idle=3), _seat("heuristic", 2, 100, idle=9)], 0),
     ]
     stats = {s.bot: s for s in economy(records)}
     expert, heuristic = stats["expert"], stats["heuristic"]
@@ -197,5 +201,29 @@ def test_economy_counts_machines_contract_money_and_winning_scores():
     assert expert.wins == 2 and expert.win_score == 460 and expert.win_parts["contracts"] == 20
     lines = economy_report(records)
     row = lines[1].split()
-    assert row[0] == "expert" and row[1:4] == ["3", "66.7", "66.7"] and row[4:7] == ["21.7", "2", "230.0"]
+    assert (expert.idle, heuristic.idle) == (0, 1)  # 4 turns in a row unchanged count, 3 do not
+    assert (
+        row[0] == "expert" and row[1:4] == ["3", "66.7", "66.7"] and row[4:8] == ["21.7", "0.0", "2", "230.0"]
+    )
+    assert lines[2].split()[5] == "33.3"
     assert "expert winning score parts (mean): cash 220.0, contracts 10.0" in lines
+
+
+class _Passer:
+    """A bot that passes whenever it may (and places its starting Tanks as listed)."""
+
+    def choose(self, game):
+        legal = game.legal_moves()
+        return next((m for m in legal if type(m) is M.Pass), legal[0])
+
+
+def test_a_seat_that_changes_nothing_counts_every_turn_idle(monkeypatch):
+    """``idle_turns`` is the longest run of turns that began where the one before began: a seat
+    that passes each turn of the 18 begins 17 of them unchanged, one that plays does not."""
+    monkeypatch.setattr(
+        arena, "make_bot", lambda kind, **_: _Passer() if kind == "random" else make_bot(kind)
+    )
+    record = play_game(["random", "heuristic"], seed=3)
+    passer, player = record.seats
+    assert passer.idle_turns == sum(C.ROUNDS_PER_YEAR) - 1
+    assert player.idle_turns < IDLE_TURNS

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
-from ..engine import Game, GameSetup, PlayerSetup
+from ..engine import Game, GameSetup, PlayerSetup, PlayerState, Stage
 from ..i18n import _
 from . import KINDS, make_bot
 
@@ -32,6 +32,7 @@ class SeatRecord:
     parts: Counter = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
     machines: int = 0  # Machines placed (bought or received as a grant)
     contract_money: int = 0  # dollars paid by Contract deliveries and Orders fulfilled
+    idle_turns: int = 0  # the most turns in a row it began where the last one began
 
 
 @dataclass
@@ -83,8 +84,18 @@ def play_game(
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
     players = [make_bot(bot, seed=seed, seconds=seconds, samples=samples) for bot in bots]
+    began: list[tuple | None] = [None] * len(bots)  # each seat's position when its last turn began
+    idle = [0] * len(bots)
+    turn: tuple[int, int, int] | None = None
     while not game.is_over():
         seat = game.current_player
+        state = game.state
+        if state.turn.stage != Stage.SETUP and (state.year, state.round, state.turn_index) != turn:
+            turn = (state.year, state.round, state.turn_index)
+            now = _position(state.players[seat])
+            idle[seat] = idle[seat] + 1 if now == began[seat] else 0
+            records[seat].idle_turns = max(records[seat].idle_turns, idle[seat])
+            began[seat] = now
         started = time.perf_counter()
         move = players[seat].choose(game)
         records[seat].seconds += time.perf_counter() - started
@@ -108,6 +119,21 @@ def play_game(
             step = "cards" if line.step.startswith("card:") else line.step
             records[score.seat].parts[step] += line.amount
     return GameRecord(seed, records, len(game.moves))
+
+
+def _position(player: PlayerState) -> tuple:
+    """What a player owns, to tell a turn that changed nothing: cash, barrels, Pipe tiles,
+    Machines, Tanks, Contracts, Orders and Upgrades."""
+    return (
+        player.money,
+        tuple(map(tuple, player.oil)),
+        len(player.tiles),
+        len(player.machines),
+        tuple(player.tanks),
+        len(player.contracts),
+        len(player.orders),
+        tuple(player.upgrades),
+    )
 
 
 def _play_indexed(job: tuple) -> GameRecord:
@@ -362,6 +388,9 @@ def ladder_report(pairings: list[Pairing]) -> list[str]:
 # --- The economy: what each bot did with Machines, Contracts and Orders ------------------------
 
 
+IDLE_TURNS = 4  # turns in a row that began as the one before: a seat that sat the game out
+
+
 @dataclass
 class EconomyStats:
     """Per bot, over the games it sat in: games where one of its seats placed a Machine (bought
@@ -372,6 +401,7 @@ class EconomyStats:
     with_machine: int = 0
     with_contract_money: int = 0
     contract_money: int = 0
+    idle: int = 0  # games where one of its seats began IDLE_TURNS turns in a row unchanged
     wins: int = 0
     win_score: int = 0
     win_parts: Counter = field(default_factory=Counter)
@@ -389,6 +419,7 @@ def economy(records: list[GameRecord]) -> list[EconomyStats]:
             entry.with_machine += any(s.machines for s in seats)
             entry.with_contract_money += any(s.contract_money > 0 for s in seats)
             entry.contract_money += sum(s.contract_money for s in seats)
+            entry.idle += any(s.idle_turns >= IDLE_TURNS for s in seats)
             winner = next((s for s in seats if s.rank == 1), None)
             if winner is not None:
                 entry.wins += 1
@@ -403,7 +434,7 @@ def economy_report(records: list[GameRecord]) -> list[str]:
     stats = economy(records)
     lines = [
         f"{'bot':<10} {'games':>6} {'machine %':>10} {'contract/order $ %':>19} "
-        f"{'$ a game':>9} {'wins':>5} {'win score':>10}"
+        f"{'$ a game':>9} {'idle %':>7} {'wins':>5} {'win score':>10}"
     ]
     for s in stats:
         n = max(1, s.games)
@@ -411,7 +442,7 @@ def economy_report(records: list[GameRecord]) -> list[str]:
         lines.append(
             f"{s.bot:<10} {s.games:>6} {100 * s.with_machine / n:>10.1f} "
             f"{100 * s.with_contract_money / n:>19.1f} {s.contract_money / n:>9.1f} "
-            f"{s.wins:>5} {mean_win:>10.1f}"
+            f"{100 * s.idle / n:>7.1f} {s.wins:>5} {mean_win:>10.1f}"
         )
     for s in stats:
         if s.wins:

@@ -31,6 +31,12 @@ SALE = (8, 28, 40, 50)  # a typical market price per grade (data.components mark
 TOTAL_ROUNDS = sum(C.ROUNDS_PER_YEAR)
 LIQUID_CASH = 25
 LIQUIDITY = 1.0
+# A player's first Pipeline that refines Crude is their income: until one does, every Action that
+# earns waits for it. Its worth beyond a later Pipeline's, and the pull towards it in proportion
+# to the progress of the Pipeline nearest to it. With less, a Pipe tile towards it was worth
+# less than its price and cash kept, so bots left with short Pipelines bought none for the rest
+# of the game (docs/bots.md).
+FIRST_PIPELINE = 60.0
 # Rough worth of owning each Upgrade level over a whole game, beyond what the position shows
 # (grants arrive as tiles, Tanks and Machines the evaluation sees directly).
 UPGRADE_WORTH = {
@@ -198,7 +204,16 @@ class _Network:
     as the rules keep their listings: a map never changes). Only integers and the same floats
     the evaluation computed before, so its values are unchanged."""
 
-    __slots__ = ("reach_of", "best_reach", "reaches", "pipe_terms", "attached_gain", "worth", "parts")
+    __slots__ = (
+        "reach_of",
+        "best_reach",
+        "reaches",
+        "pipe_terms",
+        "first_progress",
+        "attached_gain",
+        "worth",
+        "parts",
+    )
 
     def __init__(self, net, eng: int, steps: list[tuple[int, int, int]]) -> None:
         pipelines = net.pipelines
@@ -233,6 +248,10 @@ class _Network:
                 else:
                     terms.append((weight, gain, None, 0.0))
         self.pipe_terms = terms
+        # How near the nearest Pipeline is to refining Crude to Low (0..1).
+        self.first_progress = max(
+            (_progress(steps[p.colour], 0, p.value(eng)) for p in pipelines), default=0.0
+        )
         attached = [p for p in pipelines if p.machines and reach_of[p.key] > 0]
         self.attached_gain = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3])
         values = C.END_PIPELINE_VALUE
@@ -373,6 +392,11 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
         value += weight * use_w * 2.0 * gain
         if step is not None:  # below High: towards the next grade
             value += weight * use_w * 1.2 * step * progress
+
+    if any(net.best_reach):
+        value += use_w * FIRST_PIPELINE
+    else:
+        value += use_w * FIRST_PIPELINE * net.first_progress
 
     # Machines: attached Pipelines refine every Machine Phase without an Action.
     if player.machines:

@@ -1,7 +1,8 @@
 """The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
 Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
-its best :data:`VALUE_PLANS` completed with the expert's own :func:`value`, and two economy
+its best :data:`VALUE_PLANS` completed with the expert's own :func:`value` (plans that end in the
+same position counted once, the next taking their places), and two economy
 plans the greedy completion rarely reaches: one takes Machines & Pipes and buys a Machine,
 placed where its attached Pipelines refine most (rulebook, "Machine Phase": one payment of $15
 runs every attached Pipeline), and one takes Contracts & Loans and the largest Contract its
@@ -34,11 +35,14 @@ import math
 import random
 import time
 
+import msgspec
+
 from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
     Stage,
     State,
+    TurnState,
     apply_trusted,
     clone_state,
     highest_grade_from_crude,
@@ -230,7 +234,8 @@ def contract_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Contracts & Loans Action and the largest Contract its Tank Farm
     can fill at once (rulebook, "Fulfilling Contracts and Orders": each barrel delivered pays its
     grade's price; an incomplete Contract at the Refresh is a Penalty), completes the Action with
-    ``evaluate``, delivers while :func:`value` gains, and ends the turn. Whether it
+    ``evaluate``, fills the Contracts it took (an Order collected for may not keep their
+    barrels), delivers further while :func:`value` gains, and ends the turn. Whether it
     pays is left to the samples. A Contract it could only fill later from a Pipeline was taken
     and failed too often (measured, ``docs/bots.md``). In the last Year a filled Contract is owed
     no more, so it takes and fills one from each row while its barrels last (up to three: "Contracts
@@ -278,8 +283,15 @@ def contract_plan(state: State, seat: int) -> Plan | None:
             break
     if len(moves) == 1:
         return None
+    first = len(player.contracts) - (len(moves) - 1)  # the Contracts just taken
     resolve(st, seat, moves)
     complete_action(st, seat, moves)
+    while True:  # fill them: the barrels were counted for them (an Order may not take them)
+        deliver = next((m for m in legal_moves(st) if type(m) is M.Deliver and m.contract >= first), None)
+        if deliver is None:
+            break
+        apply_trusted(st, deliver)
+        moves.append(deliver)
     fulfil(st, seat, moves, value)
     finish_turn(st, seat, moves)
     return Plan(moves, evaluate(st, seat), st)
@@ -305,7 +317,7 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
         return None
     if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
         return None
-    return _delivering(state, seat, plan.moves) + [M.EndTurn()]
+    return _delivering(state, seat, plan.moves)[0] + [M.EndTurn()]
 
 
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
@@ -317,34 +329,54 @@ def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
 
 
 def _candidates(state: State, seat: int, machine: Plan | None) -> list[list[M.Move]]:
-    """:func:`candidate_plans` with the Machine plan already made."""
+    """:func:`candidate_plans` with the Machine plan already made. Plans that end the turn in
+    the same position are one candidate: when nothing pays, the heuristic's best plans are often
+    the same empty Action on different spaces, and sampling them alike left the turns that did
+    something (a Loan that pays for a Machine Phase, say) out of the race, so the next distinct
+    plans take their places."""
     out: list[list[M.Move]] = []
-    seen: set[tuple[M.Move, ...]] = set()
-    plans = turn_plans(state, seat)[:TOP_PLANS]
-    plans.extend(turn_plans(state, seat, value=value)[:VALUE_PLANS])
-    for extra in (machine, contract_plan(state, seat)):
-        if extra is not None:
-            plans.append(extra)
-    for plan in plans:
-        moves = _delivering(state, seat, plan.moves)
-        key = tuple(moves)
-        if key not in seen:
-            seen.add(key)
-            out.append(moves + [M.EndTurn()])
+    seen: set[bytes] = set()
+    ranked = turn_plans(state, seat)
+    by_value = turn_plans(state, seat, value=value)
+    extras = [plan for plan in (machine, contract_plan(state, seat)) if plan is not None]
+    for plans, wanted in ((ranked, TOP_PLANS), (by_value, VALUE_PLANS), (extras, len(extras))):
+        taken = 0
+        for plan in plans:
+            if taken == wanted:
+                break
+            moves, end = _delivering(state, seat, plan.moves)
+            key = _outcome(end)
+            if key not in seen:
+                seen.add(key)
+                out.append(moves + [M.EndTurn()])
+                taken += 1
     return out
 
 
-def _delivering(state: State, seat: int, moves: list[M.Move]) -> list[M.Move]:
+_BLANK_TURN = TurnState()
+_ENCODE = msgspec.msgpack.Encoder().encode
+
+
+def _outcome(state: State) -> bytes:
+    """The position a plan leaves, but for where the turn stands and the workers stand (which
+    Action space was used: nothing reads it once the turn ends): plans with the same outcome play
+    out alike."""
+    players = [msgspec.structs.replace(player, worker="") for player in state.players]
+    return _ENCODE(msgspec.structs.replace(state, turn=_BLANK_TURN, players=players))
+
+
+def _delivering(state: State, seat: int, moves: list[M.Move]) -> tuple[list[M.Move], State]:
     """The plan's moves, then every delivery and Order that :func:`value` gains by before the
     turn ends (rulebook, "Fulfilling Contracts and Orders": at any time in the Work and Machine
-    Phases). ``evaluate`` counts a barrel that fills a held Contract at nearly its pay, so the
-    heuristic's plans often keep it; a delivered barrel is paid now and cannot end in a Penalty."""
+    Phases), and the position they reach. ``evaluate`` counts a barrel that fills a held
+    Contract at nearly its pay, so the heuristic's plans often keep it; a delivered barrel is
+    paid now and cannot end in a Penalty."""
     st = clone_state(state)
     for move in moves:
         apply_trusted(st, move)
     out = list(moves)
     fulfil(st, seat, out, value)
-    return out
+    return out, st
 
 
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:

@@ -31,7 +31,7 @@ from .rules import (
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
 from .setup import GameSetup, PlayerSetup, SeatKind, SetupError, initial_state
-from .state import GrantKind, PlayerState, Stage, State, clone_state
+from .state import GrantKind, PlayerState, Stage, State, TurnState, clone_state
 
 __all__ = [
     "DIRS",
@@ -56,6 +56,7 @@ __all__ = [
     "Stage",
     "State",
     "Turn",
+    "TurnState",
     "action_title",
     "apply_trusted",
     "best_sale",

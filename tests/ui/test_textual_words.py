@@ -83,8 +83,15 @@ async def test_the_keys_panel_follows_the_language_and_a_live_switch(tmp_path, m
             english = keys_shown(app.screen)
             assert "Quit" in english and "palette Open the command palette" in english
             app.switch_language("ru")
-            await pilot.pause()
-            russian = keys_shown(app.screen)
+            # The panel draws its table again when the bindings change (Textual recomposes it),
+            # so wait for the new one: under load one pause may catch the panel between tables.
+            russian = ""
+            for _ in range(50):
+                await pilot.pause()
+                if app.screen.query(TranslatedBindingsTable):
+                    russian = keys_shown(app.screen)
+                    if "Выход" in russian:
+                        break
             assert "Выход" in russian and "меню Открыть палитру команд" in russian
             assert "Quit" not in russian
     finally:
