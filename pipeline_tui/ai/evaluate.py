@@ -201,8 +201,9 @@ def _take(slots: list[tuple[int, int]], grade: int) -> int | None:
 class _Network:
     """What ``evaluate`` reads from a network, for one Engineering level and one set of
     Refinement Costs: worked out once per network and kept with its map (``NetworkMap.derived``,
-    as the rules keep their listings: a map never changes). Only integers and the same floats
-    the evaluation computed before, so its values are unchanged."""
+    as the rules keep their listings: a map never changes). Only integers and the floats the
+    evaluation computed at each call before they were kept here, so keeping them changed no
+    value."""
 
     __slots__ = (
         "reach_of",

@@ -332,8 +332,7 @@ def _candidates(state: State, seat: int, machine: Plan | None) -> list[list[M.Mo
     """:func:`candidate_plans` with the Machine plan already made. Plans that end the turn in
     the same position are one candidate: when nothing pays, the heuristic's best plans are often
     the same empty Action on different spaces, and sampling them alike left the turns that did
-    something (a Loan that pays for a Machine Phase, say) out of the race, so the next distinct
-    plans take their places."""
+    something out of the race, so the next distinct plans take their places."""
     out: list[list[M.Move]] = []
     seen: set[bytes] = set()
     ranked = turn_plans(state, seat)
