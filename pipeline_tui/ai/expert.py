@@ -317,7 +317,7 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
         return None
     if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
         return None
-    return _delivering(state, seat, plan.moves)[0] + [M.EndTurn()]
+    return _delivering(seat, plan)[0] + [M.EndTurn()]
 
 
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
@@ -343,7 +343,7 @@ def _candidates(state: State, seat: int, machine: Plan | None) -> list[list[M.Mo
         for plan in plans:
             if taken == wanted:
                 break
-            moves, end = _delivering(state, seat, plan.moves)
+            moves, end = _delivering(seat, plan)
             key = _outcome(end)
             if key not in seen:
                 seen.add(key)
@@ -364,16 +364,15 @@ def _outcome(state: State) -> bytes:
     return _ENCODE(msgspec.structs.replace(state, turn=_BLANK_TURN, players=players))
 
 
-def _delivering(state: State, seat: int, moves: list[M.Move]) -> tuple[list[M.Move], State]:
+def _delivering(seat: int, plan: Plan) -> tuple[list[M.Move], State]:
     """The plan's moves, then every delivery and Order that :func:`value` gains by before the
     turn ends (rulebook, "Fulfilling Contracts and Orders": at any time in the Work and Machine
-    Phases), and the position they reach. ``evaluate`` counts a barrel that fills a held
-    Contract at nearly its pay, so the heuristic's plans often keep it; a delivered barrel is
-    paid now and cannot end in a Penalty."""
-    st = clone_state(state)
-    for move in moves:
-        apply_trusted(st, move)
-    out = list(moves)
+    Phases), and the position they reach, from a copy of the position the plan reached.
+    ``evaluate`` counts a barrel that fills a held Contract at nearly its pay, so the
+    heuristic's plans often keep it; a delivered barrel is paid now and cannot end in a Penalty."""
+    assert plan.state is not None  # every plan of the heuristic's and of this module has one
+    st = clone_state(plan.state)
+    out = list(plan.moves)
     fulfil(st, seat, out, value)
     return out, st
 
