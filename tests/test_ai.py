@@ -287,12 +287,15 @@ def test_levels_name_the_kinds_and_the_old_names_still_work():
         ai.bot_kind("oracle")
 
 
-@pytest.mark.parametrize("seed", [70009, 71003, 71006, 71026])
+@pytest.mark.parametrize("seed", [70009, 71003, 71006, 71026, 90003, 90008, 90009, 90025, 90056])
 def test_the_heuristic_builds_a_refining_pipeline_in_the_first_year(seed):
     """Each seat ends Year 1 with a Pipeline that refines Crude. On each of these seeds a seat used to
-    buy Pipe tiles in Round 1 and none for the rest of the game: with no Pipeline long
-    enough to refine, each further tile was worth less than its price (``evaluate`` now counts
-    the first refining Pipeline as the player's income: ``FIRST_PIPELINE``)."""
+    buy Pipe tiles in Round 1 and none for the rest of the game. On the first four, with no
+    Pipeline long enough to refine, each further tile was worth less than its price
+    (``evaluate`` now counts the first refining Pipeline as the player's income:
+    ``FIRST_PIPELINE``). On the last five, the tiles it could buy were placed where they began
+    new short Pipelines instead of lengthening the nearest one, so none paid (a placement now
+    counts its part of the way to the first refining Pipeline, as ``evaluate`` does)."""
     game = Game(_setup(["heuristic", "heuristic"], seed, edition=2))
     bots = [ai.make_bot("heuristic", seed=seed) for _ in range(2)]
     while game.state.year == 1:

@@ -35,7 +35,7 @@ from ..engine import (
     rotated_halves,
     tile_cells,
 )
-from .evaluate import SALE, evaluate
+from .evaluate import FIRST_PIPELINE, SALE, evaluate
 
 Value = Callable[..., float]  # evaluate's signature: (state, seat, turn_done=True) -> dollars
 
@@ -72,8 +72,12 @@ def _pipeline_worth(state: State, colour: int, value: int) -> float:
     return _worth(tuple(state.refinement_costs[colour]), value)
 
 
-def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: int) -> float:
-    """How much placing a tile here lengthens the player's Pipelines (without tracing anew)."""
+def placement_gain(
+    state: State, seat: int, tile_id: int, x: int, y: int, rot: int, first: float = 1.0
+) -> float:
+    """How much placing a tile here lengthens the player's Pipelines (without tracing anew).
+    ``first`` is the progress of the player's nearest Pipeline to refining Crude
+    (:func:`_first_progress`); below 1.0 the tile's part of that way counts too."""
     player = state.players[seat]
     net = network_map(player)
     eng = player.level("ENG")
@@ -128,6 +132,7 @@ def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: i
     for node in parent:
         groups.setdefault(find(node), []).append(node)
     gain = 0.0
+    nearest = first
     for nodes in groups.values():
         new_segments = sum(1 for n in nodes if n[0] == "n")
         olds = [colours[n] for n in nodes if n[0] == "o"]
@@ -137,7 +142,16 @@ def placement_gain(state: State, seat: int, tile_id: int, x: int, y: int, rot: i
         merged = segments + per_four * (segments // 4)
         gain += _pipeline_worth(state, colour, merged)
         gain -= sum(_pipeline_worth(state, p.colour, p.value(eng)) for p in olds)
-    return gain
+        if first < 1.0:
+            nearest = max(nearest, min(1.0, merged / state.refinement_costs[colour][0]))
+    return gain + FIRST_PIPELINE * (nearest - first)
+
+
+def _first_progress(state: State, pipelines, eng: int) -> float:
+    """How near the player's nearest Pipeline is to refining Crude (1.0 once one does), as
+    ``evaluate`` counts it: until then, the tile that brings one nearest is the one to place."""
+    costs = state.refinement_costs
+    return max((min(1.0, p.value(eng) / costs[p.colour][0]) for p in pipelines), default=0.0)
 
 
 _PLACEMENTS: dict[tuple, tuple[float, M.PlaceTile]] = {}
@@ -157,8 +171,10 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     if found is not None:
         return found
     best: tuple[float, M.PlaceTile] | None = None
-    for x, y, rot in legal_placements(network_map(player).cells):
-        gain = placement_gain(state, seat, tile_id, x, y, rot)
+    net = network_map(player)
+    first = _first_progress(state, net.pipelines, player.level("ENG"))
+    for x, y, rot in legal_placements(net.cells):
+        gain = placement_gain(state, seat, tile_id, x, y, rot, first)
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
     assert best is not None
@@ -260,6 +276,30 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
     return [m for _, m in sells.values()] + [m for _, m in buys.values()] + out
 
 
+def _next_pipe_free(state: State) -> bool:
+    """Whether the shop Pipe tile after the next one comes at no extra cost (rulebook, "Tanks &
+    Pipes": $15 buys up to 2 tiles, $40 up to 4)."""
+    costs = C.SHOP_PIPE_COSTS
+    bought = state.turn.pipes_bought
+    return bought + 2 in costs and costs[bought + 2] == costs[bought + 1]
+
+
+def _with_free_pipe(
+    state: State, seat: int, alone: float, done: list[M.Move], value: Value
+) -> tuple[float, list[M.Move]]:
+    """The best of a shop Pipe tile bought alone (worth ``alone``, by ``done``) and with the
+    tile its price already pays for: weighed one at a time, the first tile of a pair bore the
+    whole $15, so a network two tiles from refining was never extended."""
+    best, moves = alone, done
+    for follow in legal_moves(state):
+        if type(follow) is M.BuyPipe:
+            c, more = _after(state, seat, follow, value)
+            v = value(c, seat, turn_done=False)
+            if v > best:
+                best, moves = v, done + more
+    return best, moves
+
+
 def complete_action(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
     """Play the Action in progress step by step, each the most valuable, then end it."""
     for _ in range(MAX_STEPS):
@@ -273,6 +313,8 @@ def complete_action(state: State, seat: int, out: list[M.Move], value: Value = e
         for move in options:
             c, done = _after(state, seat, move, value)
             v = value(c, seat, turn_done=False)
+            if type(move) is M.BuyPipe and _next_pipe_free(state):
+                v, done = _with_free_pipe(c, seat, v, done, value)
             if v > best_value:
                 best_value, best_moves = v, done
         if best_moves is None:
