@@ -11,7 +11,7 @@ from pipeline_tui import ai
 from pipeline_tui.ai import expert
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import moves as M
-from pipeline_tui.engine import network_map
+from pipeline_tui.engine import highest_grade_from_crude, network_map, tile_cells
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 from pipeline_tui.engine.state import Stage
@@ -263,3 +263,44 @@ def test_in_the_last_year_the_expert_fills_a_contract_from_each_row_it_can():
     delivered = sum(len(C.contract_tile(t).needs) for t in tiles)
     assert sum(type(m) is M.Deliver for m in plan.moves) == delivered
     assert all(h.completions == 1 for h in plan.state.players[seat].contracts)
+
+
+def _reaches(state, seat: int) -> list[int]:
+    """The grades the seat's Pipelines refine Crude to, best first (those that refine)."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    grades = (highest_grade_from_crude(state, p.colour, p.value(eng)) for p in network_map(player).pipelines)
+    return sorted((g for g in grades if g), reverse=True)
+
+
+def test_the_machine_goes_on_a_new_tile_where_refining_pipelines_end():
+    """A Machine put on a half of the network cuts the Pipelines through it; a Pipe tile laid
+    where refining Pipelines end, with the Machine on that half, attaches them whole. On this
+    position no half of the network takes a Machine that runs a refining Pipeline; the hub
+    attaches two."""
+    game = _played(42, 60)
+    state, seat = game.state, game.current_player
+    state.players[seat].money = 120
+    before = _reaches(state, seat)
+    plan = expert.machine_plan(state, seat)
+    assert plan is not None
+    kinds = [type(m) for m in plan.moves]
+    assert kinds[:5] == [M.Action, M.BuyPipe, M.PlaceTile, M.BuyMachine, M.PlaceMachine], plan.moves
+    place, machine = plan.moves[2], plan.moves[4]
+    assert (machine.x, machine.y) in tile_cells(place.x, place.y, place.rot)
+    table = game.clone()
+    for move in plan.moves[:5]:
+        table.apply(move)
+    assert expert.machine_run_gain(table.state, seat) >= 25  # two Low Pipelines, less $15 to run
+    after = _reaches(table.state, seat)
+    assert all(grade <= reached for grade, reached in zip(before, after)) and len(after) >= len(before)
+    direct = game.clone()
+    for move in plan.moves[:1] + [M.BuyMachine(shop_row=plan.moves[3].shop_row)]:
+        direct.apply(move)
+    halves = [m for m in direct.legal_moves() if type(m) is M.PlaceMachine]
+    gains = []
+    for half in halves:
+        tried = direct.clone()
+        tried.apply(half)
+        gains.append(expert.machine_run_gain(tried.state, seat))
+    assert max(gains) < 0, gains

@@ -6,7 +6,9 @@ same position counted once, the next taking their places), and two economy
 plans the greedy completion rarely reaches: one takes Machines & Pipes and buys a Machine,
 placed where its attached Pipelines refine most (rulebook, "Machine Phase": one payment of $15
 runs every attached Pipeline), and one takes Contracts & Loans and the largest Contract its
-Tank Farm can fill at once (in the last Year, one from each row while its barrels last). Every
+Tank Farm can fill at once (in the last Year, one from each row while its barrels last). The
+Machine plan may instead lay a shop Pipe tile where refining Pipelines end and put the Machine
+on it (:func:`_hubs`), attaching them whole. Every
 plan then delivers to held Contracts and fulfils Orders while :func:`value` gains ("Fulfilling
 Contracts and Orders": a barrel delivered is paid at once; an incomplete Contract at the
 Refresh is a Penalty). Its first Machine it buys without sampling, once one would pay
@@ -48,7 +50,9 @@ from ..engine import (
     highest_grade_from_crude,
     legal_moves,
     network_map,
+    tile_cells,
 )
+from ..engine.network import build_map
 from . import calibrated
 from .evaluate import SALE, evaluate, rounds_left
 from .heuristic import (
@@ -79,6 +83,8 @@ DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and
 ORDER_TARGET = 12.0  # per barrel of the Order it collects for, times the share of it held, squared
 MACHINE_COMMIT = 10  # a first Machine is bought at once if a Machine Phase would net this much
 SAMPLE_MACHINE_SHARE = 0.3  # of a Machine Phase's refining, per Phase left, counted in a sample
+HUBS = 1  # tile-then-Machine placements (:func:`_hubs`) completed and weighed a turn
+HUB_CELLS = 2  # the cells whose every tile and turn :func:`_hubs` tries
 
 _MACHINES = C.ActionName.MACHINES.value
 _CONTRACTS = C.ActionName.CONTRACTS.value
@@ -204,8 +210,9 @@ def sample_score(state: State, seat: int) -> float:
 
 
 def machine_plan(state: State, seat: int) -> Plan | None:
-    """The turn that takes the Machines & Pipes Action and buys the cheapest Machine first
-    (placed where :func:`value` likes it best), then completes the Action and the turn."""
+    """The turn that takes the Machines & Pipes Action and buys the cheapest Machine, then
+    completes the Action and the turn: either the Machine first, placed where :func:`value`
+    likes it best, or a hub (:func:`_hubs`), whichever :func:`value` prefers."""
     if state.turn.stage != Stage.WORK or state.turn.mains:
         return None
     action = next(
@@ -214,20 +221,91 @@ def machine_plan(state: State, seat: int) -> Plan | None:
     )
     if action is None:
         return None
-    st = clone_state(state)
-    moves: list[M.Move] = []
-    apply_trusted(st, action)
-    moves.append(action)
-    buys = [m for m in legal_moves(st) if type(m) is M.BuyMachine]
+    taken = clone_state(state)
+    apply_trusted(taken, action)
+    buys = [m for m in legal_moves(taken) if type(m) is M.BuyMachine]
     if not buys:
         return None
     buy = min(buys, key=lambda m: m.shop_row)
-    apply_trusted(st, buy)
-    moves.append(buy)
-    resolve(st, seat, moves, value)
-    complete_action(st, seat, moves, value)
-    finish_turn(st, seat, moves, value)
-    return Plan(moves, value(st, seat), st)
+    best: Plan | None = None
+    for steps in [[buy], *_hubs(taken, seat, buy)]:
+        st = clone_state(taken)
+        moves: list[M.Move] = [action]
+        for move in steps:
+            if move not in legal_moves(st):  # the tile and the Machine may cost more than held
+                break
+            apply_trusted(st, move)
+            moves.append(move)
+        if len(moves) <= len(steps):
+            continue
+        resolve(st, seat, moves, value)
+        complete_action(st, seat, moves, value)
+        finish_turn(st, seat, moves, value)
+        plan = Plan(moves, value(st, seat), st)
+        if best is None or plan.value > best.value:
+            best = plan
+    return best
+
+
+def _hubs(state: State, seat: int, buy: M.BuyMachine) -> list[list[M.Move]]:
+    """The best :data:`HUBS` ways, in the Machines & Pipes Action begun in ``state``, to buy a
+    Pipe tile, place it where the seat's refining Pipelines end, and put the Machine on that
+    half of it: the half's own Segments stop counting and every Pipeline ending at its edges is
+    attached (rulebook, "Machines & Pipes": tiles and Machines in either order; "Machine
+    Phase"), so the Machine runs those Pipelines without cutting any. Ranked by what one
+    Machine Phase would refine through the attached Pipelines (:func:`_run_gain`): first each
+    free cell once, as the Pipelines already laid that end there do not depend on the tile or
+    its turn, then every tile and turn on the :data:`HUB_CELLS` best cells."""
+    player = state.players[seat]
+    if not any(_reaches(state, seat)):
+        return []
+    eng = player.level("ENG")
+    tiles = list(player.tiles)
+    machines = list(player.machines)
+    options: dict[tuple[int, int], list[tuple[M.BuyPipe, int, M.PlaceTile]]] = {}
+    seen: set[int] = set()
+    for pipe in [m for m in legal_moves(state) if type(m) is M.BuyPipe]:
+        held = clone_state(state)
+        apply_trusted(held, pipe)
+        tile_id = held.turn.hand_tile
+        if tile_id < 0 or tile_id in seen:
+            continue
+        seen.add(tile_id)
+        for place in legal_moves(held):
+            if type(place) is M.PlaceTile:
+                for cell in tile_cells(place.x, place.y, place.rot):
+                    options.setdefault(cell, []).append((pipe, tile_id, place))
+
+    def gain(cell: tuple[int, int], tile_id: int, place: M.PlaceTile) -> int:
+        laid = [*tiles, (tile_id, place.x, place.y, place.rot)]
+        return _run_gain(state, build_map(laid, [*machines, cell]).pipelines, eng)
+
+    cells = sorted(((gain(cell, *ways[0][1:]), cell) for cell, ways in options.items()), reverse=True)
+    ranked: list[tuple[int, list[M.Move]]] = []
+    for first, cell in cells[:HUB_CELLS]:
+        if first <= 0:
+            break
+        for pipe, tile_id, place in options[cell]:
+            steps = [pipe, place, buy, M.PlaceMachine(x=cell[0], y=cell[1])]
+            ranked.append((gain(cell, tile_id, place), steps))
+    ranked.sort(key=lambda option: -option[0])
+    return [steps for _gain, steps in ranked[:HUBS]]
+
+
+def _run_gain(state: State, pipelines, eng: int) -> int:
+    """The sale gain of one Machine Phase through the best :data:`MACHINE_BARRELS` attached
+    Pipelines that refine Crude (as :func:`machine_run_gain`, before the cost to run)."""
+    gains = sorted(
+        (
+            SALE[r] - SALE[0]
+            for p in pipelines
+            if p.machines
+            for r in [highest_grade_from_crude(state, p.colour, p.value(eng))]
+            if r > 0
+        ),
+        reverse=True,
+    )
+    return sum(gains[:MACHINE_BARRELS])
 
 
 def contract_plan(state: State, seat: int) -> Plan | None:
@@ -312,10 +390,14 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
     :data:`MACHINE_COMMIT` a Machine Phase. Owning one early is the game's engine (rulebook,
     "Machine Phase": every Round, one payment refines through every attached Pipeline, without an
     Action), which a sample a turn or two long cannot see pay back. ``plan`` is
-    :func:`machine_plan`'s (made once a turn: the samples weigh it too)."""
+    :func:`machine_plan`'s (made once a turn: the samples weigh it too). A hub (:func:`_hubs`)
+    is left to the samples: bought at once as well, it won 26 of 40 games where the samples
+    won 29 (``docs/bots.md``, "The sixth expert")."""
     if state.players[seat].machines or state.year >= len(C.ROUNDS_PER_YEAR):
         return None
     if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
+        return None
+    if any(type(move) is M.BuyPipe for move in plan.moves[:2]):  # a hub is left to the samples
         return None
     return _delivering(seat, plan)[0] + [M.EndTurn()]
 
