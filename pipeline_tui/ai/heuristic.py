@@ -68,10 +68,6 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def _pipeline_worth(state: State, colour: int, value: int) -> float:
-    return _worth(tuple(state.refinement_costs[colour]), value)
-
-
 def placement_gain(
     state: State, seat: int, tile_id: int, x: int, y: int, rot: int, first: float = 1.0
 ) -> float:
@@ -79,71 +75,85 @@ def placement_gain(
     ``first`` is the progress of the player's nearest Pipeline to refining Crude
     (:func:`_first_progress`); below 1.0 the tile's part of that way counts too."""
     player = state.players[seat]
-    net = network_map(player)
-    eng = player.level("ENG")
-    machines = net.machines
-    halves = rotated_halves(tile_id, rot)
-    cells = tile_cells(x, y, rot)
-    parent: dict = {}
+    costs = [tuple(c) for c in state.refinement_costs]
+    return _gain(
+        network_map(player),
+        player.level("ENG"),
+        costs,
+        rotated_halves(tile_id, rot),
+        tile_cells(x, y, rot),
+        first,
+    )
 
-    def find(a):
+
+def _gain(net, eng: int, costs: list, halves, cells, first: float) -> float:
+    """:func:`placement_gain` with the network, the Refinement Costs (per colour, as tuples) and
+    the tile's turned halves at hand, for :func:`best_placement`, which tries every place. The
+    tile's four Segments are the nodes 0-3 (half * 2 + path), the Pipelines they meet the next
+    ones, joined by union-find."""
+    machines = net.machines
+    cell_map = net.cells
+    segment_pipeline = net.segment_pipeline
+    parent = [0, 1, 2, 3]
+    colours: list = [halves[0][0][2], halves[0][1][2], halves[1][0][2], halves[1][1][2]]
+    olds: dict = {}  # Pipeline key -> node
+
+    def find(a: int) -> int:
         while parent[a] != a:
             parent[a] = parent[parent[a]]
             a = parent[a]
         return a
 
-    def union(a, b):
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-
-    colours = {}
-    for half, (cx, cy) in enumerate(cells):
-        for k, (_, _, colour) in enumerate(halves[half]):
-            parent[("n", half, k)] = ("n", half, k)
-            colours[("n", half, k)] = colour
-    for half, (cx, cy) in enumerate(cells):
-        for k, (e1, e2, colour) in enumerate(halves[half]):
-            me = ("n", half, k)
+    for half in (0, 1):
+        cx, cy = cells[half]
+        other_cell = cells[1 - half]
+        for k in (0, 1):
+            e1, e2, colour = halves[half][k]
+            me = half * 2 + k
             for edge in (e1, e2):
                 dx, dy = DIRS[edge]
                 n = (cx + dx, cy + dy)
                 back = (edge + 2) % 4
-                if n == cells[1 - half]:
+                if n == other_cell:
                     other = halves[1 - half]
                     k2 = 0 if back in (other[0][0], other[0][1]) else 1
                     if other[k2][2] == colour:
-                        union(me, ("n", 1 - half, k2))
+                        ra, rb = find(me), find((1 - half) * 2 + k2)
+                        if ra != rb:
+                            parent[ra] = rb
                     continue
-                entry = net.cells.get(n)
+                entry = cell_map.get(n)
                 if entry is None or n in machines:
                     continue
                 npaths = entry[1]
                 k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
                 if npaths[k2][2] != colour:
                     continue
-                old = net.segment_pipeline[(n[0], n[1], k2)]
-                node = ("o", old.key)
-                if node not in parent:
-                    parent[node] = node
-                    colours[node] = old
-                union(me, node)
+                old = segment_pipeline[(n[0], n[1], k2)]
+                node = olds.get(old.key)
+                if node is None:
+                    node = olds[old.key] = len(parent)
+                    parent.append(node)
+                    colours.append(old)
+                ra, rb = find(me), find(node)
+                if ra != rb:
+                    parent[ra] = rb
     groups: dict = {}
-    for node in parent:
+    for node in range(len(parent)):
         groups.setdefault(find(node), []).append(node)
     gain = 0.0
     nearest = first
+    per_four = 2 if eng >= 2 else (1 if eng >= 1 else 0)
     for nodes in groups.values():
-        new_segments = sum(1 for n in nodes if n[0] == "n")
-        olds = [colours[n] for n in nodes if n[0] == "o"]
-        colour = colours[nodes[0]] if nodes[0][0] == "n" else colours[nodes[0]].colour
-        segments = new_segments + sum(p.segments for p in olds)
-        per_four = 2 if eng >= 2 else (1 if eng >= 1 else 0)
+        new_segments = sum(1 for n in nodes if n < 4)
+        old_lines = [colours[n] for n in nodes if n >= 4]
+        colour = colours[nodes[0]] if nodes[0] < 4 else colours[nodes[0]].colour
+        segments = new_segments + sum(p.segments for p in old_lines)
         merged = segments + per_four * (segments // 4)
-        gain += _pipeline_worth(state, colour, merged)
-        gain -= sum(_pipeline_worth(state, p.colour, p.value(eng)) for p in olds)
+        gain += _worth(costs[colour], merged)
+        gain -= sum(_worth(costs[p.colour], p.value(eng)) for p in old_lines)
         if first < 1.0:
-            nearest = max(nearest, min(1.0, merged / state.refinement_costs[colour][0]))
+            nearest = max(nearest, min(1.0, merged / costs[colour][0]))
     return gain + FIRST_PIPELINE * (nearest - first)
 
 
@@ -172,9 +182,12 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
         return found
     best: tuple[float, M.PlaceTile] | None = None
     net = network_map(player)
-    first = _first_progress(state, net.pipelines, player.level("ENG"))
+    eng = player.level("ENG")
+    first = _first_progress(state, net.pipelines, eng)
+    costs = [tuple(c) for c in state.refinement_costs]
+    turned = [rotated_halves(tile_id, rot) for rot in range(4)]
     for x, y, rot in legal_placements(net.cells):
-        gain = placement_gain(state, seat, tile_id, x, y, rot, first)
+        gain = _gain(net, eng, costs, turned[rot], tile_cells(x, y, rot), first)
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
     assert best is not None
