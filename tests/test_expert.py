@@ -304,3 +304,23 @@ def test_the_machine_goes_on_a_new_tile_where_refining_pipelines_end():
         tried.apply(half)
         gains.append(expert.machine_run_gain(tried.state, seat))
     assert max(gains) < 0, gains
+
+
+def test_out_of_time_in_its_first_round_the_expert_plays_the_plans_it_sampled(monkeypatch):
+    """The 1 s budget bounds the first round too: once the time is up, the plans not sampled
+    yet drop out, and the best sampled one is played (the heuristic's best are sampled first)."""
+    game = _played(4, 90)
+    state, seat = game.state, game.current_player
+    arms = expert.candidate_plans(state, seat)
+    assert len(arms) > 2
+    clock = iter(range(0, 10_000, 10))  # every reading of the clock is 10 s after the last
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: float(next(clock)))
+    monkeypatch.setattr(expert, "first_machine", lambda *args: None)
+    sampled = []
+    monkeypatch.setattr(expert, "_rollout", lambda st, s, moves, deal: sampled.append(moves) or 0.0)
+    moves = expert.plan_turn(state, seat, random.Random(1), seconds=1.0)
+    assert sampled == [arms[0]] and moves == arms[0]
+    sampled.clear()
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: 0.0)  # time stands still: all sampled
+    expert.plan_turn(state, seat, random.Random(1), seconds=1.0)
+    assert sampled[: len(arms)] == arms and len(sampled) > len(arms)

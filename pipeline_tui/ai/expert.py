@@ -489,7 +489,9 @@ def plan_turn(
     cards, so a lucky draw favours none); after each round the worse half is dropped, down to
     :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise a round is
     begun only if it should end within ``seconds`` (default :data:`DEFAULT_SECONDS`) of the
-    start, judged by the last round, at most :data:`MAX_ROUNDS`."""
+    start, judged by the last round, at most :data:`MAX_ROUNDS`; and should the first round run
+    out of time, the plans it has not sampled yet drop out (the heuristic's best come first),
+    so a slow position keeps to the budget but for one sample."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
@@ -510,8 +512,13 @@ def plan_turn(
             break
         begun = time.perf_counter()
         deal = rng.getrandbits(64)
+        sampled = []
         for arm in alive:
+            if deadline is not None and sampled and not next_round and time.perf_counter() > deadline:
+                break  # the first round, out of time: the plans not yet sampled drop out
             totals[arm] += _rollout(state, seat, arms[arm], deal)
+            sampled.append(arm)
+        alive = sampled
         alive.sort(key=lambda a: -totals[a])
         kept = alive[: max(FINALISTS, math.ceil(len(alive) / 2))]
         next_round = (time.perf_counter() - begun) * len(kept) / len(alive)
