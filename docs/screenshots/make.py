@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline_tui import ai
-from pipeline_tui.engine import Game, GameSetup, PlayerSetup, SeatKind
+from pipeline_tui.engine import Game, GameSetup, PlayerSetup, SeatKind, Stage
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.screens import EndScreen
 from pipeline_tui.ui.table_screen import TableScreen
@@ -25,14 +25,21 @@ MOVES = 110  # into Year 2: a network of several tiles, Contracts taken, markets
 
 
 def played_game(moves: int) -> Game:
-    """Two heuristic bots from SEED, then the game handed to two people at the table."""
+    """Two heuristic bots from SEED for at least ``moves`` moves, on to the start of a turn (so
+    no tile is left in hand, whatever the bots play), then the game handed to two people at the
+    table."""
     setup = GameSetup.default(players=2, seed=SEED)
     game = Game(setup)
     bots = [ai.make_bot(SeatKind.HEURISTIC, seed=SEED + seat) for seat in range(2)]
-    while len(game.moves) < moves and not game.is_over():
+    while not game.is_over() and (len(game.moves) < moves or not _turn_starts(game)):
         game.apply(bots[game.current_player].choose(game))
     people = tuple(PlayerSetup(p.name) for p in setup.players)
     return Game(GameSetup(seed=setup.seed, players=people, edition=setup.edition), game.moves)
+
+
+def _turn_starts(game: Game) -> bool:
+    turn = game.state.turn
+    return turn.stage == Stage.WORK and turn.mains == 0 and not turn.action and not turn.secondary
 
 
 async def shoot(out: Path = OUT) -> list[Path]:
