@@ -46,13 +46,13 @@ from ..engine import (
     State,
     TurnState,
     apply_trusted,
+    build_map,
     clone_state,
     highest_grade_from_crude,
     legal_moves,
     network_map,
     tile_cells,
 )
-from ..engine.network import build_map
 from . import calibrated
 from .evaluate import SALE, evaluate, rounds_left
 from .heuristic import (

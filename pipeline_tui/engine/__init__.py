@@ -11,7 +11,7 @@ from .history import RoundPoint, round_history
 from .preview import Preview, best_sale, preview
 from .moves import Move, format_move, parse_move
 from .pipelines import PipelineChange, PipelineInfo, PlacementPreview, pipeline_infos, placement_preview
-from .network import DIRS, ROT_DIRS, legal_placements, rotated_halves, tile_cells
+from .network import DIRS, ROT_DIRS, build_map, legal_placements, rotated_halves, tile_cells
 from .rules import (
     action_title,
     apply_trusted,
@@ -60,6 +60,7 @@ __all__ = [
     "action_title",
     "apply_trusted",
     "best_sale",
+    "build_map",
     "card_value",
     "clone_state",
     "edition",
