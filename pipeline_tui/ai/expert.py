@@ -90,18 +90,6 @@ _MACHINES = C.ActionName.MACHINES.value
 _CONTRACTS = C.ActionName.CONTRACTS.value
 
 
-def _attached_reaches(state: State, seat: int) -> list[int]:
-    """The grade each of the seat's Pipelines attached to a Machine reaches from Crude
-    (``rules.highest_grade_from_crude``, with the Engineering bonus in the Pipeline's value)."""
-    player = state.players[seat]
-    eng = player.level("ENG")
-    return [
-        highest_grade_from_crude(state, p.colour, p.value(eng))
-        for p in network_map(player).pipelines
-        if p.machines
-    ]
-
-
 def economy(state: State, seat: int, turn_done: bool = True) -> float:
     """What the seat's Machines will still refine and its fulfilled Orders are worth, in
     dollars, beyond what :func:`~pipeline_tui.ai.evaluate.evaluate` counts."""
@@ -293,8 +281,9 @@ def _hubs(state: State, seat: int, buy: M.BuyMachine) -> list[list[M.Move]]:
 
 
 def _run_gain(state: State, pipelines, eng: int) -> int:
-    """The sale gain of one Machine Phase through the best :data:`MACHINE_BARRELS` attached
-    Pipelines that refine Crude (as :func:`machine_run_gain`, before the cost to run)."""
+    """The sale gain of one Machine Phase through the best :data:`MACHINE_BARRELS` of these
+    Pipelines attached to a Machine that refine Crude (``rules.highest_grade_from_crude``, with
+    the Engineering bonus in the Pipeline's value), before the cost to run."""
     gains = sorted(
         (
             SALE[r] - SALE[0]
@@ -380,8 +369,7 @@ def machine_run_gain(state: State, seat: int) -> int:
     three attached Pipelines' refining (:data:`MACHINE_BARRELS`) less the cost to run them."""
     player = state.players[seat]
     run_cost = C.MACHINE_RUN_COST_MACHINES_II if player.level("MACH") >= 2 else C.MACHINE_RUN_COST
-    gains = sorted((SALE[r] - SALE[0] for r in _attached_reaches(state, seat) if r > 0), reverse=True)
-    return sum(gains[:MACHINE_BARRELS]) - run_cost
+    return _run_gain(state, network_map(player).pipelines, player.level("ENG")) - run_cost
 
 
 def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | None:

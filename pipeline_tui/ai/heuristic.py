@@ -68,29 +68,13 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def placement_gain(
-    state: State, seat: int, tile_id: int, x: int, y: int, rot: int, first: float = 1.0
-) -> float:
-    """How much placing a tile here lengthens the player's Pipelines (without tracing anew).
-    ``first`` is the progress of the player's nearest Pipeline to refining Crude
-    (:func:`_first_progress`); below 1.0 the tile's part of that way counts too."""
-    player = state.players[seat]
-    costs = [tuple(c) for c in state.refinement_costs]
-    return _gain(
-        network_map(player),
-        player.level("ENG"),
-        costs,
-        rotated_halves(tile_id, rot),
-        tile_cells(x, y, rot),
-        first,
-    )
-
-
 def _gain(net, eng: int, costs: list, halves, cells, first: float) -> float:
-    """:func:`placement_gain` with the network, the Refinement Costs (per colour, as tuples) and
-    the tile's turned halves at hand, for :func:`best_placement`, which tries every place. The
-    tile's four Segments are the nodes 0-3 (half * 2 + path), the Pipelines they meet the next
-    ones, joined by union-find."""
+    """How much placing a tile (its turned ``halves`` on ``cells``) lengthens the player's
+    Pipelines, without tracing anew; ``costs`` are the Refinement Costs per colour, as tuples.
+    ``first`` is the progress of the player's nearest Pipeline to refining Crude
+    (:func:`_first_progress`); below 1.0 the tile's part of that way counts too. The tile's four
+    Segments are the nodes 0-3 (half * 2 + path), the Pipelines they meet the next ones, joined
+    by union-find."""
     machines = net.machines
     cell_map = net.cells
     segment_pipeline = net.segment_pipeline
