@@ -9,6 +9,7 @@ import pytest
 
 from pipeline_tui import ai
 from pipeline_tui.ai import expert
+from pipeline_tui.ai.evaluate import SALE
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import highest_grade_from_crude, network_map, tile_cells
@@ -324,3 +325,53 @@ def test_out_of_time_in_its_first_round_the_expert_plays_the_plans_it_sampled(mo
     monkeypatch.setattr(expert.time, "perf_counter", lambda: 0.0)  # time stands still: all sampled
     expert.plan_turn(state, seat, random.Random(1), seconds=1.0)
     assert sampled[: len(arms)] == arms and len(sampled) > len(arms)
+
+
+def _owning_a_machine(seed: int, moves: int) -> tuple[Game, int]:
+    """A table where the seat to act owns a Machine on the cell where a Machine Phase nets
+    most, has money to run it, one Crude for each colour it refines and empty refined Tanks."""
+    game = _played(seed, moves)
+    seat = game.current_player
+    cells = sorted(network_map(game.state.players[seat]).cells)
+    cell = max(cells, key=lambda c: expert.machine_run_gain(_with_machine(game, seat, c).state, seat))
+    game = _with_machine(game, seat, cell)
+    player = game.state.players[seat]
+    player.money = 200
+    eng = player.level("ENG")
+    refining = {
+        p.colour
+        for p in network_map(player).pipelines
+        if p.machines and highest_grade_from_crude(game.state, p.colour, p.value(eng)) > 0
+    }
+    player.oil = [[1 if colour in refining else 0 for colour in range(3)], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    player.tanks[0] = max(player.tanks[0], 2)
+    return game, seat
+
+
+def test_the_expert_runs_its_machines_when_the_refining_sells_for_more_than_it_costs():
+    """Judged by ``evaluate``, which counts Crude a Pipeline can refine at most of the grade it
+    reaches, a Machine Phase that refines one Crude to Low does not pay its $15; at sale prices
+    ($28 against $8) it does, so every plan the expert weighs ends with it."""
+    game, seat = _owning_a_machine(4, 90)
+    assert expert.machine_run_gain(game.state, seat) > 0
+    plans = expert.candidate_plans(game.state, seat)
+    assert plans and all(M.RunMachines() in plan for plan in plans), plans
+    for plan in plans:
+        table = game.clone()
+        at = plan.index(M.RunMachines())
+        for move in plan[:at]:
+            table.apply(move)
+        refined = table.clone()
+        for move in plan[at:-1]:
+            refined.apply(move)
+        before, after = table.state.players[seat], refined.state.players[seat]
+        sale = sum(SALE[g] * (after.oil[g][c] - before.oil[g][c]) for g in range(4) for c in range(3))
+        assert sale + after.money - before.money > 0
+
+
+def test_the_expert_does_not_pay_for_a_machine_phase_with_nothing_to_refine():
+    game, seat = _owning_a_machine(4, 90)
+    game.state.players[seat].oil = [[0, 0, 0] for _ in range(4)]
+    for plan in expert.candidate_plans(game.state, seat):
+        if M.RunMachines() in plan:  # only after buying Crude in the same turn
+            assert any(type(m) is M.Buy for m in plan[: plan.index(M.RunMachines())]), plan

@@ -11,8 +11,9 @@ Machine plan may instead lay a shop Pipe tile where refining Pipelines end and p
 on it (:func:`_hubs`), attaching them whole. Every
 plan then delivers to held Contracts and fulfils Orders while :func:`value` gains ("Fulfilling
 Contracts and Orders": a barrel delivered is paid at once; an incomplete Contract at the
-Refresh is a Penalty). Its first Machine it buys without sampling, once one would pay
-(:func:`first_machine`).
+Refresh is a Penalty), and runs the Machine Phase when what it refines sells for more than
+it costs (:func:`_machine_phase`). Its first Machine it buys without sampling, once one would
+pay (:func:`first_machine`).
 
 The plans are compared on common deals: each round draws one determinization of the hidden Pipe
 and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
@@ -88,6 +89,7 @@ HUB_CELLS = 2  # the cells whose every tile and turn :func:`_hubs` tries
 
 _MACHINES = C.ActionName.MACHINES.value
 _CONTRACTS = C.ActionName.CONTRACTS.value
+_RUN_MACHINES = M.RunMachines()
 
 
 def economy(state: State, seat: int, turn_done: bool = True) -> float:
@@ -444,7 +446,33 @@ def _delivering(seat: int, plan: Plan) -> tuple[list[M.Move], State]:
     st = clone_state(plan.state)
     out = list(plan.moves)
     fulfil(st, seat, out, value)
-    return out, st
+    return out, _machine_phase(st, seat, out)
+
+
+def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
+    """The position after the Machine Phase, run (its moves added to ``out``) when what it
+    refines sells for more than it costs (rulebook, "Machine Phase": one payment runs every
+    attached Pipeline, without an Action), else ``state`` as it was. ``evaluate`` already counts
+    Crude a Pipeline can refine at most of the grade it reaches, as if refining were free, so
+    judged by it a Machine Phase rarely paid its $15: traced, an expert owning a Machine that
+    netted $25 a Phase ran it in 2 of its 13 turns and spent its Main Actions on running its
+    Pipe Network instead. Here the refining is counted at sale prices (``evaluate.SALE``)."""
+    if state.over or _RUN_MACHINES not in legal_moves(state):
+        return state
+    st = clone_state(state)
+    done: list[M.Move] = [_RUN_MACHINES]
+    apply_trusted(st, _RUN_MACHINES)
+    complete_action(st, seat, done, value)
+    before, after = state.players[seat], st.players[seat]
+    gain = after.money - before.money
+    for grade in range(4):
+        for colour in range(3):
+            gain += SALE[grade] * (after.oil[grade][colour] - before.oil[grade][colour])
+    if gain <= 0:
+        return state
+    fulfil(st, seat, done, value)
+    out += done
+    return st
 
 
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
