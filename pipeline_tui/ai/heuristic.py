@@ -20,6 +20,7 @@ from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
     DIRS,
+    ROT_DIRS,
     GrantKind,
     Stage,
     State,
@@ -33,7 +34,6 @@ from ..engine import (
     market_row_index,
     network_map,
     rotated_halves,
-    tile_cells,
 )
 from .evaluate import FIRST_PIPELINE, SALE, evaluate
 
@@ -68,18 +68,16 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def _gain(net, eng: int, costs: list, halves, cells, first: float) -> float:
-    """How much placing a tile (its turned ``halves`` on ``cells``) lengthens the player's
-    Pipelines, without tracing anew; ``costs`` are the Refinement Costs per colour, as tuples.
-    ``first`` is the progress of the player's nearest Pipeline to refining Crude
-    (:func:`_first_progress`); below 1.0 the tile's part of that way counts too. The tile's four
-    Segments are the nodes 0-3 (half * 2 + path), the Pipelines they meet the next ones, joined
-    by union-find."""
-    machines = net.machines
-    cell_map = net.cells
-    segment_pipeline = net.segment_pipeline
+def _gain(net, eng: int, costs: list, turn: _Turn, joins: list, first: float) -> float:
+    """How much placing a tile lengthens the player's Pipelines, without tracing anew;
+    ``costs`` are the Refinement Costs per colour, as tuples. ``turn`` is the tile as turned
+    (:func:`_turn`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
+    with that Pipeline, in the order of its ports. ``first`` is the progress of the player's
+    nearest Pipeline to refining Crude (:func:`_first_progress`); below 1.0 the tile's part of
+    that way counts too. The tile's four Segments are the nodes 0-3 (half * 2 + path), the
+    Pipelines they meet the next ones, joined by union-find."""
     parent = [0, 1, 2, 3]
-    colours: list = [halves[0][0][2], halves[0][1][2], halves[1][0][2], halves[1][1][2]]
+    colours: list = list(turn.colours)
     olds: dict = {}  # Pipeline key -> node
 
     def find(a: int) -> int:
@@ -88,40 +86,19 @@ def _gain(net, eng: int, costs: list, halves, cells, first: float) -> float:
             a = parent[a]
         return a
 
-    for half in (0, 1):
-        cx, cy = cells[half]
-        other_cell = cells[1 - half]
-        for k in (0, 1):
-            e1, e2, colour = halves[half][k]
-            me = half * 2 + k
-            for edge in (e1, e2):
-                dx, dy = DIRS[edge]
-                n = (cx + dx, cy + dy)
-                back = (edge + 2) % 4
-                if n == other_cell:
-                    other = halves[1 - half]
-                    k2 = 0 if back in (other[0][0], other[0][1]) else 1
-                    if other[k2][2] == colour:
-                        ra, rb = find(me), find((1 - half) * 2 + k2)
-                        if ra != rb:
-                            parent[ra] = rb
-                    continue
-                entry = cell_map.get(n)
-                if entry is None or n in machines:
-                    continue
-                npaths = entry[1]
-                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
-                if npaths[k2][2] != colour:
-                    continue
-                old = segment_pipeline[(n[0], n[1], k2)]
-                node = olds.get(old.key)
-                if node is None:
-                    node = olds[old.key] = len(parent)
-                    parent.append(node)
-                    colours.append(old)
-                ra, rb = find(me), find(node)
-                if ra != rb:
-                    parent[ra] = rb
+    for me, mine in turn.inside:
+        ra, rb = find(me), find(mine)
+        if ra != rb:
+            parent[ra] = rb
+    for me, old in joins:
+        node = olds.get(old.key)
+        if node is None:
+            node = olds[old.key] = len(parent)
+            parent.append(node)
+            colours.append(old)
+        ra, rb = find(me), find(node)
+        if ra != rb:
+            parent[ra] = rb
     groups: dict = {}
     for node in range(len(parent)):
         groups.setdefault(find(node), []).append(node)
@@ -139,6 +116,43 @@ def _gain(net, eng: int, costs: list, halves, cells, first: float) -> float:
         if first < 1.0:
             nearest = max(nearest, min(1.0, merged / costs[colour][0]))
     return gain + FIRST_PIPELINE * (nearest - first)
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """A tile as turned for placing: its Segments' colours (nodes 0-3: half * 2 + path), the
+    pairs of them that meet inside the tile, and its ports: the path ends facing outside it,
+    each as (node, offset of the neighbouring cell from half A's cell, the neighbour's edge
+    facing back, colour)."""
+
+    colours: tuple[int, int, int, int]
+    inside: tuple[tuple[int, int], ...]
+    ports: tuple[tuple[int, int, int, int, int], ...]
+
+
+@lru_cache(maxsize=1024)
+def _turn(halves, rot: int) -> _Turn:
+    """The tile whose turned halves (as ``rotated_halves`` gives them) are ``halves``, turned
+    ``rot`` (:class:`_Turn`), worked out once for :func:`best_placement` to try on every cell."""
+    other = ROT_DIRS[rot]
+    inside = []
+    ports = []
+    for half, (ox, oy) in ((0, (0, 0)), (1, other)):
+        facing = other if half == 0 else (0, 0)
+        for k in (0, 1):
+            e1, e2, colour = halves[half][k]
+            for edge in (e1, e2):
+                dx, dy = DIRS[edge]
+                back = (edge + 2) % 4
+                if (ox + dx, oy + dy) == facing:
+                    there = halves[1 - half]
+                    k2 = 0 if back in (there[0][0], there[0][1]) else 1
+                    if there[k2][2] == colour:
+                        inside.append((half * 2 + k, (1 - half) * 2 + k2))
+                    continue
+                ports.append((half * 2 + k, ox + dx, oy + dy, back, colour))
+    colours = (halves[0][0][2], halves[0][1][2], halves[1][0][2], halves[1][1][2])
+    return _Turn(colours, tuple(inside), tuple(ports))
 
 
 def _first_progress(state: State, pipelines, eng: int) -> float:
@@ -169,9 +183,27 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     eng = player.level("ENG")
     first = _first_progress(state, net.pipelines, eng)
     costs = [tuple(c) for c in state.refinement_costs]
-    turned = [rotated_halves(tile_id, rot) for rot in range(4)]
+    turns = [_turn(rotated_halves(tile_id, rot), rot) for rot in range(4)]
+    alone: list[float | None] = [None] * 4  # per turn, the gain of a tile that joins nothing
+    cell_map, machines, segment_pipeline = net.cells, net.machines, net.segment_pipeline
     for x, y, rot in legal_placements(net.cells):
-        gain = _gain(net, eng, costs, turned[rot], tile_cells(x, y, rot), first)
+        turn = turns[rot]
+        joins = []
+        for me, dx, dy, back, colour in turn.ports:
+            n = (x + dx, y + dy)
+            entry = cell_map.get(n)
+            if entry is not None and n not in machines:
+                npaths = entry[1]
+                k2 = 0 if back in (npaths[0][0], npaths[0][1]) else 1
+                if npaths[k2][2] == colour:
+                    joins.append((me, segment_pipeline[(n[0], n[1], k2)]))
+        if joins:
+            gain = _gain(net, eng, costs, turn, joins, first)
+        else:  # joins nothing: the same gain wherever it lies
+            found = alone[rot]
+            if found is None:
+                found = alone[rot] = _gain(net, eng, costs, turn, joins, first)
+            gain = found
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
     assert best is not None
