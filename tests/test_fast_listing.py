@@ -280,3 +280,29 @@ def test_extended_traces_equal_whole_traces(monkeypatch: pytest.MonkeyPatch) -> 
                 assert net.segment_pipeline == whole.segment_pipeline
             game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
     assert extended > 20
+
+
+def test_pipelines_near_a_tile_or_machine_equal_the_traced_ones() -> None:
+    """A run asks only for the Pipelines through its tile or attached to its Machines, and an
+    untraced network traces just those (``NetworkMap._near``): on every network grown in seeded
+    games, with and without its Machines, they equal the full trace filtered, in order."""
+    checked = 0
+    for seed in (0, 1, 1000, 1004, 2005):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(len(player.tiles) + 1):
+                for machines in ([], player.machines):
+                    tiles = player.tiles[:count]
+                    whole = build_map(tiles, machines).pipelines
+                    for index in range(count):
+                        near = build_map(tiles, machines).through_tile(index)
+                        assert near == [p for p in whole if index in p.tiles]
+                    for x, y in machines:
+                        near = build_map(tiles, machines).attached_to((x, y))
+                        assert near == [p for p in whole if (x, y) in p.machines]
+                    assert build_map(tiles, machines).attached() == [p for p in whole if p.machines]
+                    checked += 1
+    assert checked > 80

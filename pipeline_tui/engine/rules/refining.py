@@ -81,9 +81,16 @@ def run_scope(state: State) -> list[Pipeline]:
                 scope = net.derived[key] = [p for p in net.through_tile(tile) if not p.machines]
             return scope
         case A.MACHINE:
-            return net.attached_to((t.run_x, t.run_y))
+            key = f"machine scope {t.run_x},{t.run_y}"
+            scope = net.derived.get(key)
+            if scope is None:
+                scope = net.derived[key] = net.attached_to((t.run_x, t.run_y))
+            return scope
         case A.MACHINES_PHASE | A.MACHINES_EARLY:
-            return net.attached()
+            scope = net.derived.get("machines scope")
+            if scope is None:
+                scope = net.derived["machines scope"] = net.attached()
+            return scope
     return []
 
 
@@ -207,7 +214,7 @@ def do_place_tile(state: State, m: M.PlaceTile) -> None:
 def do_refine(state: State, m: M.Refine) -> None:
     t = state.turn
     player = current(state)
-    colour = network(player).by_key[(m.x, m.y, m.k)].colour
+    colour = network(player).cells[(m.x, m.y)][1][m.k][2]  # the Pipeline's key segment's colour
     player.oil[m.from_grade][colour] -= 1
     player.oil[m.to_grade][colour] += 1
     t.fresh[m.to_grade][colour] += 1
