@@ -207,41 +207,49 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
 # --- during an Action ---------------------------------------------------------------------------
 
 
-MarketTable = tuple[tuple[int, str, int, int, bool, bool, tuple[int, ...]], ...]
+# Per market row: its index in ``State.markets``, grade, whether Refined Markets I's bonus applies
+# to it, each slot's price, then what :func:`_row_offers` gives for it.
+MarketRow = tuple[
+    int,
+    int,
+    bool,
+    tuple[int, ...],
+    tuple[M.Buy, ...],
+    tuple[tuple[int, int], ...],
+    tuple[tuple[M.Sell, ...], ...],
+]
 
 
 @lru_cache(maxsize=256)
 def _market_table(
-    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...]
-) -> MarketTable:
-    """Per market row of ``markets`` (in ``State.markets`` order): its index, code, grade,
-    colour, whether it is a Refined Market row above Crude (Refined Markets I's bonus), whether
-    it is a Refined Market row, and each slot's price."""
+    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...], any_colour: bool
+) -> tuple[MarketRow, ...]:
+    """The rows of ``markets`` (in ``State.markets`` order), worked out once per market layout
+    and player count: what ``check_buy`` and ``check_sell`` read from the printed row."""
     table = []
     for index, row in enumerate(E.market_rows(number, layout, players)):
         if row.market in markets:
             refined = row.market != "C"
             prices = tuple(row.prices[position] for position in row.slots[players])
-            table.append((index, row.code, row.grade, row.colour, refined and row.grade > 0, refined, prices))
+            offers = _row_offers(row.code, row.grade, row.colour, refined and any_colour, len(prices))
+            table.append((index, row.grade, refined and row.grade > 0, prices, *offers))
     return tuple(table)
 
 
-# A market row's Buy moves by slot, and Sell moves by slot, grade and colour: moves are frozen,
-# so the listing hands out the same objects (row codes are the same in every game).
-_BUYS: dict[str, list[M.Buy]] = {}
-_SELLS: dict[str, list[tuple[tuple[M.Sell, ...], ...]]] = {}
-
-
-def _row_moves(code: str, slots: int) -> tuple[list[M.Buy], list[tuple[tuple[M.Sell, ...], ...]]]:
-    buys = _BUYS.get(code)
-    sells = _SELLS.get(code)
-    if buys is None or sells is None or len(buys) < slots:
-        buys = _BUYS[code] = [M.Buy(row=code, slot=slot) for slot in range(slots)]
-        sells = _SELLS[code] = [
-            tuple(tuple(M.Sell(row=code, slot=slot, colour=c, grade=g) for c in range(3)) for g in range(4))
-            for slot in range(slots)
-        ]
-    return buys, sells
+@lru_cache(maxsize=None)
+def _row_offers(
+    code: str, grade: int, colour: int, any_colour: bool, slots: int
+) -> tuple[tuple[M.Buy, ...], tuple[tuple[int, int], ...], tuple[tuple[M.Sell, ...], ...]]:
+    """A market row's Buy move per slot; the (grade, colour) barrels it takes (its grade or
+    higher, of its colour unless ``any_colour``: Refined Markets III on a Refined Market row);
+    and per slot the Sell move of each of those barrels, in the same order. Row codes are the
+    same in every game and moves are frozen, so every layout shares these."""
+    buys = tuple(M.Buy(row=code, slot=slot) for slot in range(slots))
+    pairs = tuple((g, c) for g in range(grade, 4) for c in range(3) if any_colour or c == colour)
+    sells = tuple(
+        tuple(M.Sell(row=code, slot=slot, colour=c, grade=g) for g, c in pairs) for slot in range(slots)
+    )
+    return buys, pairs, sells
 
 
 def _market_moves(state: State) -> list[M.Move]:
@@ -254,35 +262,28 @@ def _market_moves(state: State) -> list[M.Move]:
     rm = player.level("RM")
     refined_bonus = C.REFINED_MARKETS_I_BONUS if rm >= 1 else 0
     markets: tuple[str, ...] = ("1", "2", "3") if market != "C" and rm >= 2 else (market,)
-    any_colour = rm >= 3
-    table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets)
+    table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets, rm >= 3)
     oil = player.oil
     tanks = player.tanks
     money = player.money
     bought = t.bought
     held = state.markets
     out: list[M.Move] = []
-    for index, code, grade, colour, bonused, refined, prices in table:
-        buys, sells = _row_moves(code, len(prices))
+    for index, grade, bonused, prices, buys, pairs, sells in table:
         kept = oil[grade]
         room = 2 * tanks[grade] > kept[0] + kept[1] + kept[2]
         cap = money - refined_bonus if bonused else money
-        sellable: list[tuple[int, int]] | None = None  # (grade, colour) the row takes, worked out once
+        sellable: list[int] | None = None  # which of the row's pairs the Tank Farm holds, worked out once
         for slot, barrel in enumerate(held[index]):
             if barrel >= 0:
                 if room and cap >= prices[slot]:
                     out.append(buys[slot])
             elif not bought:
                 if sellable is None:
-                    sellable = [
-                        (g, c)
-                        for g in range(grade, 4)
-                        for c in range(3)
-                        if oil[g][c] > 0 and (c == colour or (refined and any_colour))
-                    ]
+                    sellable = [i for i, (g, c) in enumerate(pairs) if oil[g][c] > 0]
                 if sellable:
-                    by_grade = sells[slot]
-                    out += [by_grade[g][c] for g, c in sellable]
+                    slot_sells = sells[slot]
+                    out += [slot_sells[i] for i in sellable]
     return out
 
 
