@@ -22,8 +22,8 @@ from ...data import components as C
 from ...data import editions as E
 from .. import moves as M
 from ..state import PlayerState, State
-from . import contracts, machines, refining, shops, turns, upgrades
-from .base import A, ACTION, SETUP, WORK, current, edition, network
+from . import contracts, machines, refining, shops, upgrades
+from .base import A, ACTION, SETUP, WORK, current, edition, government_adjacency, network
 from .cross import CROSS_ACTIONS, cross_cell, secondary_cost
 from .machines import machines_run_cost
 from .refining import refine_cost, run_scope
@@ -38,6 +38,9 @@ _MARKET_ACTIONS = frozenset(C.ACTION_MARKET)
 # Moves are frozen, so the listing may hand out the same objects every time.
 _GOVERNMENT_MOVES = tuple(tuple(M.Government(quadrant=q, space=s) for s in range(8)) for q in range(4))
 _TURN_ORDER_MOVES = tuple(M.ChooseTurnOrder(position=i) for i in range(8))
+_START_TANK_MOVES = tuple(M.PlaceStartingTank(grade=g) for g in range(4))
+_MORE_GOVERNMENT_MOVES = tuple(M.BuyGovernmentTile(space=s) for s in range(8))
+_UPGRADE_MOVES = {code: (M.BuyUpgrade(family=code), M.FlipToken(family=code)) for code in C.UPGRADE_CODES}
 _SMALLEST_ORDER = min(len(tile.needs) for tile in C.ORDERS + C.PRINTED_ORDERS)  # barrels
 
 
@@ -54,7 +57,7 @@ def legal_moves(state: State) -> list[M.Move]:
         return upgrades.grant_moves(state)
     stage = t.stage
     if stage == SETUP:
-        return turns.start_tank_moves(state)
+        return _start_tank_moves(state)
     if stage == ACTION:
         return [_END_ACTION, *_action_moves(state)]  # check_end_action: an Action, nothing in hand
     return _between_actions(state)
@@ -72,12 +75,19 @@ def _action_moves(state: State) -> list[M.Move]:
         case A.MACHINES:
             return _pipe_moves(state, 1) + _machine_shop_moves(state)
         case A.UPGRADES:
-            return upgrades.upgrade_moves(state)
+            return _upgrade_moves(state)
         case A.GOVERNMENT:
-            return refining.government_moves(state)
+            return _more_government_moves(state)
         case A.NETWORK | A.MACHINE | A.MACHINES_PHASE | A.MACHINES_EARLY:
             return _refine_moves(state)
     return []
+
+
+def _start_tank_moves(state: State) -> list[M.Move]:
+    """``turns.start_tank_moves`` in the Setup: ``check_start_tank`` (a Tank Farm row with
+    room)."""
+    tanks = state.players[state.turn.player].tanks
+    return [_START_TANK_MOVES[g] for g in range(4) if tanks[g] < C.MAX_TANKS_PER_ROW]
 
 
 # --- between Actions: the Work and Machine Phases ----------------------------------------------
@@ -345,6 +355,42 @@ def _machine_shop_moves(state: State) -> list[M.Move]:
                 return []
             return [M.BuyMachine(shop_row=r)]
     return []
+
+
+def _upgrade_moves(state: State) -> list[M.Move]:
+    """``upgrades.upgrade_moves``: ``check_buy_upgrade`` (no flip yet, at most two Upgrades an
+    Action and not two of a family, the token face up, a level left to own and its card, the
+    price) and ``check_flip`` (no flip yet, the token face up), family by family."""
+    t = state.turn
+    if t.flipped:
+        return []
+    player = state.players[t.player]
+    families = state.upgrade_families
+    tokens = state.upgrade_tokens
+    bought = t.upgrades_bought
+    may_buy = len(bought) < C.UPGRADES_PER_ACTION and player.money >= C.UPGRADE_PRICE
+    out: list[M.Move] = []
+    for family in families:
+        row = families.index(family)
+        if not tokens[row]:
+            continue
+        buy, flip = _UPGRADE_MOVES[family]
+        if may_buy and family not in bought:
+            level = player.level(family)
+            if level < 3 and state.upgrade_cards[row][level] >= 1:
+                out.append(buy)
+        out.append(flip)
+    return out
+
+
+def _more_government_moves(state: State) -> list[M.Move]:
+    """``refining.government_moves``: ``check_buy_government`` (at most 5 tiles an Action, a
+    tile in a space next to the worker's, the price of the next one)."""
+    t = state.turn
+    if t.gov_bought >= 5 or state.players[t.player].money < refining.gov_step_cost(t.gov_bought):
+        return []
+    quadrant = state.government[t.gov_quadrant]
+    return [_MORE_GOVERNMENT_MOVES[s] for s in government_adjacency(state)[t.gov_space] if quadrant[s] >= 0]
 
 
 def _refine_moves(state: State) -> list[M.Move]:
