@@ -41,6 +41,8 @@ _TURN_ORDER_MOVES = tuple(M.ChooseTurnOrder(position=i) for i in range(8))
 _START_TANK_MOVES = tuple(M.PlaceStartingTank(grade=g) for g in range(4))
 _MORE_GOVERNMENT_MOVES = tuple(M.BuyGovernmentTile(space=s) for s in range(8))
 _UPGRADE_MOVES = {code: (M.BuyUpgrade(family=code), M.FlipToken(family=code)) for code in C.UPGRADE_CODES}
+# Where PlayerState.level finds each family, for the listings to read the levels directly.
+_HR, _MACH, _RM, _CO, _ENG = (C.UPGRADE_CODES.index(code) for code in ("HR", "MACH", "RM", "CO", "ENG"))
 _SMALLEST_ORDER = min(len(tile.needs) for tile in C.ORDERS + C.PRINTED_ORDERS)  # barrels
 
 
@@ -99,12 +101,13 @@ def _between_actions(state: State) -> list[M.Move]:
     ``check_government``, ``check_run_network``, ``check_run_machine``), the Secondary Action
     (``check_secondary``), running Machines, Turn Order, ending the turn, then deliveries."""
     t = state.turn
-    player = current(state)
+    player = state.players[t.player]
+    levels = player.upgrades
     out: list[M.Move] = []
     work = t.stage == WORK
     if work and t.mains == 0:
         out.append(_PASS)
-    if work and (t.mains == 0 or (t.mains == 1 and not t.secondary and player.level("HR") >= 3)):
+    if work and (t.mains == 0 or (t.mains == 1 and not t.secondary and levels[_HR] >= 3)):
         if state.rules_version < 2 and t.mains == 1:
             out += [m for m in _CROSS_MOVES if m.action != t.last_cross]
         else:
@@ -116,10 +119,10 @@ def _between_actions(state: State) -> list[M.Move]:
         if runs is None:
             runs = net.derived["run"] = [M.RunNetwork(x=x, y=y) for x, y in net.ordered_cells()]
         out += runs
-        if player.level("MACH") >= 1:
+        if levels[_MACH] >= 1:
             out += [M.RunMachine(x=x, y=y) for x, y in player.machines]
     if work and t.mains == 1 and t.last_cross and not t.secondary:
-        reach = 2 if player.level("HR") >= 2 else 1
+        reach = 2 if levels[_HR] >= 2 else 1
         if player.money >= secondary_cost(player):
             ax, ay = cross_cell(state, t.last_cross)
             for move in _SECONDARY_MOVES:
@@ -153,7 +156,7 @@ def _machines_may_run(state: State, player: PlayerState) -> bool:
     """``check_run_machines`` for a player who owns Machines, between Actions."""
     t = state.turn
     if t.stage == WORK and t.mains == 0:
-        if player.level("MACH") < 3 or t.machines_early_run:
+        if player.upgrades[_MACH] < 3 or t.machines_early_run:
             return False
     elif t.machines_phase_run:
         return False
@@ -269,7 +272,7 @@ def _market_moves(state: State) -> list[M.Move]:
     t = state.turn
     player = state.players[t.player]
     market = C.ACTION_MARKET[t.action]
-    rm = player.level("RM")
+    rm = player.upgrades[_RM]
     refined_bonus = C.REFINED_MARKETS_I_BONUS if rm >= 1 else 0
     markets: tuple[str, ...] = ("1", "2", "3") if market != "C" and rm >= 2 else (market,)
     table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets, rm >= 3)
@@ -305,7 +308,7 @@ def _contract_moves(state: State) -> list[M.Move]:
     if len(t.contract_rows) < C.CONTRACTS_PER_ACTION:
         deferrals = (False,) if state.year == 3 else (False, True)
         kinds = [(C.ContractKind.CONTRACT, C.CONTRACT_ROWS, state.contract_rows)]
-        if current(state).level("CO") >= 3:
+        if state.players[t.player].upgrades[_CO] >= 3:
             kinds.append((C.ContractKind.ORDER, C.ORDER_ROWS, state.order_rows))
         for kind, numbers, rows in kinds:
             for number, row in zip(numbers, rows):
@@ -325,7 +328,7 @@ def _pipe_moves(state: State, shop_index: int) -> list[M.Move]:
     """``shops.buy_pipe_moves``: ``check_buy_pipe`` (a tile in the space, at most 4 an Action,
     the price of the next one)."""
     t = state.turn
-    if t.pipes_bought >= 4 or current(state).money < shops.pipe_step_cost(t.pipes_bought):
+    if t.pipes_bought >= 4 or state.players[t.player].money < shops.pipe_step_cost(t.pipes_bought):
         return []
     return [M.BuyPipe(index=i) for i, tile in enumerate(state.shop_pipes[shop_index]) if tile >= 0]
 
@@ -400,7 +403,7 @@ def _refine_moves(state: State) -> list[M.Move]:
     t = state.turn
     player = current(state)
     oil, fresh = player.oil, t.fresh
-    engineering = player.level("ENG")
+    engineering = player.upgrades[_ENG]
     out: list[M.Move] = []
     for p in run_scope(state):
         x, y, k = p.key
