@@ -20,7 +20,15 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.engine.rules import base
-from pipeline_tui.engine.network import DIRS, build_map, legal_placements, placement_ok
+from pipeline_tui.engine.network import (
+    DIRS,
+    build_map,
+    legal_placements,
+    placement_codes,
+    placement_codes_grown,
+    placement_ok,
+    tile_cells,
+)
 from pipeline_tui.engine.state import State, clone_state
 
 from tests.helpers import (
@@ -206,6 +214,26 @@ def test_legal_placements_are_the_places_placement_ok_accepts() -> None:
                 assert legal_placements(cells) == accepted
                 networks += 1
     assert networks > 40
+
+
+def test_placements_grown_from_the_smaller_network_equal_whole_listings() -> None:
+    """The tile placements of a network one tile larger than one already listed are grown from
+    that listing (``network.placement_codes_grown``): at every tile of every network grown in
+    seeded games they equal the listing made from the whole network."""
+    grown = 0
+    for seed in (0, 1, 2, 3, 4, 1003, 1004, 1005, 1006):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(2, len(player.tiles) + 1):
+                before = placement_codes(build_map(player.tiles[: count - 1], []).cells)
+                cells = build_map(player.tiles[:count], []).cells
+                _tile, x, y, rot = player.tiles[count - 1]
+                assert placement_codes_grown(before, cells, tile_cells(x, y, rot)) == placement_codes(cells)
+                grown += 1
+    assert grown > 60
 
 
 def _cells_around(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:

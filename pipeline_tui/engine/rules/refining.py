@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ..network import Pipeline, placement_codes, placement_of, placement_ok
+from ..network import Pipeline, placement_codes, placement_codes_grown, placement_of, placement_ok
 from ...i18n import N_, _, ngettext
 from ..state import State
 from .base import (
@@ -260,11 +260,18 @@ def _place_tile(code: int) -> M.PlaceTile:
 
 def place_tile_moves(state: State) -> list[M.Move]:
     """Every place for the Pipe tile in hand (the placement rules decide them all), listed once
-    per network (kept with its map, which never changes)."""
+    per network (kept with its map, which never changes); grown from the listing of the network
+    one tile smaller when it has one."""
     net = network(current(state))
     moves = net.derived.get("place")
     if moves is None:
-        codes = placement_codes(net.cells)
+        parent = net.parent
+        before = parent[0].derived.get("place codes") if parent is not None and parent[0].cells else None
+        if parent is not None and before is not None:
+            codes = placement_codes_grown(before, net.cells, parent[1])
+        else:
+            codes = placement_codes(net.cells)
+        net.derived["place codes"] = codes
         moves = list(map(_PLACE_TILE.get, codes))
         if None in moves:
             moves = [move or _place_tile(code) for move, code in zip(moves, codes)]
