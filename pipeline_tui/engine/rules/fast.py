@@ -143,13 +143,24 @@ def _government_moves(state: State) -> list[M.Move]:
     """``check_government`` once money and the Main Action are settled: a tile in the space of
     a quadrant that is open or may open this Year (``quadrant_takeable``)."""
     opened = state.government_opened
-    may_open = sum(1 for y in opened if y) < C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
+    may_open = len(opened) - opened.count(0) < C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
     out: list[M.Move] = []
     for q, quadrant in enumerate(state.government):
         if opened[q] or may_open:
-            moves = _GOVERNMENT_MOVES[q]
-            out += [moves[s] for s, tile in enumerate(quadrant) if tile >= 0]
+            key = (q, *quadrant)
+            moves = _QUADRANT_MOVES.get(key)
+            if moves is None:
+                if len(_QUADRANT_MOVES) >= 4096:
+                    _QUADRANT_MOVES.clear()
+                row = _GOVERNMENT_MOVES[q]
+                moves = _QUADRANT_MOVES[key] = [row[s] for s, tile in enumerate(quadrant) if tile >= 0]
+            out += moves
     return out
+
+
+# A quadrant's Government moves by its number and tiles: its tiles change only when one is
+# taken or at a Refresh, and the Work Phase lists them at almost every state.
+_QUADRANT_MOVES: dict[tuple[int, ...], list[M.Move]] = {}
 
 
 def _machines_may_run(state: State, player: PlayerState) -> bool:
