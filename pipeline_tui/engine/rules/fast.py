@@ -43,6 +43,7 @@ _MORE_GOVERNMENT_MOVES = tuple(M.BuyGovernmentTile(space=s) for s in range(8))
 _UPGRADE_MOVES = {code: (M.BuyUpgrade(family=code), M.FlipToken(family=code)) for code in C.UPGRADE_CODES}
 # Where PlayerState.level finds each family, for the listings to read the levels directly.
 _HR, _MACH, _RM, _CO, _ENG = (C.UPGRADE_CODES.index(code) for code in ("HR", "MACH", "RM", "CO", "ENG"))
+_NO_OIL = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]  # an empty Tank Farm (PlayerState.oil)
 _SMALLEST_ORDER = min(len(tile.needs) for tile in C.ORDERS + C.PRINTED_ORDERS)  # barrels
 
 
@@ -191,6 +192,8 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
     without building their assignment lists (the same refusal ``order_assignments`` makes)."""
     out: list[M.Move] = []
     oil = player.oil
+    if oil == _NO_OIL:  # nothing to deliver: most Work Phase states of random games
+        return out
     if player.contracts:
         cap = contracts.contract_max(player)
         for ci, held in enumerate(player.contracts):
