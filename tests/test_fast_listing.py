@@ -20,7 +20,15 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import rules
 from pipeline_tui.engine.moves import format_move
 from pipeline_tui.engine.rules import base
-from pipeline_tui.engine.network import DIRS, build_map, legal_placements, placement_ok
+from pipeline_tui.engine.network import (
+    DIRS,
+    build_map,
+    legal_placements,
+    placement_codes,
+    placement_codes_grown,
+    placement_ok,
+    tile_cells,
+)
 from pipeline_tui.engine.state import State, clone_state
 
 from tests.helpers import (
@@ -208,6 +216,26 @@ def test_legal_placements_are_the_places_placement_ok_accepts() -> None:
     assert networks > 40
 
 
+def test_placements_grown_from_the_smaller_network_equal_whole_listings() -> None:
+    """The tile placements of a network one tile larger than one already listed are grown from
+    that listing (``network.placement_codes_grown``): at every tile of every network grown in
+    seeded games they equal the listing made from the whole network."""
+    grown = 0
+    for seed in (0, 1, 2, 3, 4, 1003, 1004, 1005, 1006):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(2, len(player.tiles) + 1):
+                before = placement_codes(build_map(player.tiles[: count - 1], []).cells)
+                cells = build_map(player.tiles[:count], []).cells
+                _tile, x, y, rot = player.tiles[count - 1]
+                assert placement_codes_grown(before, cells, tile_cells(x, y, rot)) == placement_codes(cells)
+                grown += 1
+    assert grown > 60
+
+
 def _cells_around(cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
     return {(x + dx, y + dy) for x, y in cells for dx in range(-2, 3) for dy in range(-2, 3)}
 
@@ -280,3 +308,29 @@ def test_extended_traces_equal_whole_traces(monkeypatch: pytest.MonkeyPatch) -> 
                 assert net.segment_pipeline == whole.segment_pipeline
             game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
     assert extended > 20
+
+
+def test_pipelines_near_a_tile_or_machine_equal_the_traced_ones() -> None:
+    """A run asks only for the Pipelines through its tile or attached to its Machines, and an
+    untraced network traces just those (``NetworkMap._near``): on every network grown in seeded
+    games, with and without its Machines, they equal the full trace filtered, in order."""
+    checked = 0
+    for seed in (0, 1, 1000, 1004, 2005):
+        game = Game(setup_for(seed, players_for(seed)))
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
+        for player in game.state.players:
+            for count in range(len(player.tiles) + 1):
+                for machines in ([], player.machines):
+                    tiles = player.tiles[:count]
+                    whole = build_map(tiles, machines).pipelines
+                    for index in range(count):
+                        near = build_map(tiles, machines).through_tile(index)
+                        assert near == [p for p in whole if index in p.tiles]
+                    for x, y in machines:
+                        near = build_map(tiles, machines).attached_to((x, y))
+                        assert near == [p for p in whole if (x, y) in p.machines]
+                    assert build_map(tiles, machines).attached() == [p for p in whole if p.machines]
+                    checked += 1
+    assert checked > 80

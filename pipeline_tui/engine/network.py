@@ -75,6 +75,7 @@ class NetworkMap:
 
     cells: dict[Cell, tuple[int, Paths]]  # cell -> (index of its tile, its paths)
     machines: frozenset[Cell]
+    placed: list[tuple[Cell, Cell]] = field(default_factory=list, compare=False, repr=False)  # by tile
     _trace: Trace | None = field(default=None, compare=False, repr=False)
     _ordered: list[Cell] | None = field(default=None, compare=False, repr=False)
     # What callers derive from the map alone and keep with it (the rules' listings): a map is
@@ -128,25 +129,55 @@ class NetworkMap:
                 best[p.colour] = p.segments
         return best[0], best[1], best[2]
 
+    # The three below are the traced Pipelines filtered. Before the network is traced they trace
+    # only the Pipelines they can contain (:meth:`_near`): a run asks for them, and one run
+    # need not trace the whole network (``tests/test_fast_listing.py`` compares the two ways).
+
     def through_tile(self, tile_index: int) -> list[Pipeline]:
+        """The Pipelines with a segment on the tile, in key order."""
+        if self._trace is None:
+            return self._near(self.placed[tile_index])
         return [p for p in self.pipelines if tile_index in p.tiles]
 
     def attached_to(self, machine: Cell) -> list[Pipeline]:
+        """The Pipelines ending at the Machine's edges, in key order."""
+        if self._trace is None:
+            return [p for p in self._near(self._beside((machine,))) if machine in p.machines]
         return [p for p in self.pipelines if machine in p.machines]
 
     def attached(self) -> list[Pipeline]:
+        """The Pipelines attached to a Machine, in key order."""
+        if self._trace is None:
+            return [p for p in self._near(self._beside(self.machines)) if p.machines]
         return [p for p in self.pipelines if p.machines]
+
+    def _beside(self, machines: Iterable[Cell]) -> list[Cell]:
+        """The covered cells next to the Machines: a Pipeline attached to one ends on one of them."""
+        cells = self.cells
+        return [(x + dx, y + dy) for x, y in machines for dx, dy in DIRS if (x + dx, y + dy) in cells]
+
+    def _near(self, starts: Iterable[Cell]) -> list[Pipeline]:
+        """The Pipelines with a segment on the ``starts`` cells, traced from them alone, in key
+        order (each Pipeline is flooded whole, so it equals the full trace's)."""
+        machines = self.machines
+        found = [
+            p for p, _segs in _pipelines_from(self.cells, machines, [c for c in starts if c not in machines])
+        ]
+        found.sort(key=_key_of)
+        return found
 
 
 def build_map(tiles: list[Placed] | tuple[Placed, ...], machines: Iterable[Sequence[int]]) -> NetworkMap:
     """Lay out a network's cells; its Pipelines are traced when first asked for."""
     cells: dict[Cell, tuple[int, Paths]] = {}
+    placed: list[tuple[Cell, Cell]] = []
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    return NetworkMap(cells=cells, machines=frozenset((m[0], m[1]) for m in machines))
+        placed.append((ca, cb))
+    return NetworkMap(cells=cells, machines=frozenset((m[0], m[1]) for m in machines), placed=placed)
 
 
 # Per edge (N, E, S, W): the step to the neighbouring cell and the edge it is met by there.
@@ -310,6 +341,27 @@ def placement_codes(cells: Collection[Cell]) -> list[int]:
         out += [4 * h + rot for h in heads]
     out.sort()
     return out
+
+
+def placement_codes_grown(before: list[int], cells: Collection[Cell], new: Collection[Cell]) -> list[int]:
+    """:func:`placement_codes` of a network ``cells`` that is one with the codes ``before`` (of a
+    network with at least one tile) plus the ``new`` cells, without walking the whole network:
+    a place stays open unless it covers a new cell, and a place opens only if it is free and
+    touches a new cell, so only the new cells' neighbours are tried. The same list
+    (``tests/test_fast_listing.py`` compares them)."""
+    occupied = {x * _SPAN + y for x, y in cells}
+    added = [x * _SPAN + y for x, y in new]
+    kept = set(before)
+    for step, rot in _ROT_STEPS:  # the places with half A or half B on a new cell close
+        kept.difference_update([4 * c + rot for c in added], [4 * (c - step) + rot for c in added])
+    around = {c + step for c in added for step, _rot in _ROT_STEPS} - occupied
+    for step, rot in _ROT_STEPS:
+        for c in around:
+            if c + step not in occupied:
+                kept.add(4 * c + rot)  # half A beside a new cell
+            if c - step not in occupied:
+                kept.add(4 * (c - step) + rot)  # half B beside a new cell
+    return sorted(kept)
 
 
 def placement_of(code: int) -> tuple[int, int, int]:

@@ -22,8 +22,8 @@ from ...data import components as C
 from ...data import editions as E
 from .. import moves as M
 from ..state import PlayerState, State
-from . import contracts, machines, refining, shops, turns, upgrades
-from .base import A, ACTION, SETUP, WORK, current, edition, network
+from . import contracts, machines, refining, shops, upgrades
+from .base import A, ACTION, SETUP, WORK, current, edition, government_adjacency, network
 from .cross import CROSS_ACTIONS, cross_cell, secondary_cost
 from .machines import machines_run_cost
 from .refining import refine_cost, run_scope
@@ -38,6 +38,12 @@ _MARKET_ACTIONS = frozenset(C.ACTION_MARKET)
 # Moves are frozen, so the listing may hand out the same objects every time.
 _GOVERNMENT_MOVES = tuple(tuple(M.Government(quadrant=q, space=s) for s in range(8)) for q in range(4))
 _TURN_ORDER_MOVES = tuple(M.ChooseTurnOrder(position=i) for i in range(8))
+_START_TANK_MOVES = tuple(M.PlaceStartingTank(grade=g) for g in range(4))
+_MORE_GOVERNMENT_MOVES = tuple(M.BuyGovernmentTile(space=s) for s in range(8))
+_UPGRADE_MOVES = {code: (M.BuyUpgrade(family=code), M.FlipToken(family=code)) for code in C.UPGRADE_CODES}
+# Where PlayerState.level finds each family, for the listings to read the levels directly.
+_HR, _MACH, _RM, _CO, _ENG = (C.UPGRADE_CODES.index(code) for code in ("HR", "MACH", "RM", "CO", "ENG"))
+_NO_OIL = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]  # an empty Tank Farm (PlayerState.oil)
 _SMALLEST_ORDER = min(len(tile.needs) for tile in C.ORDERS + C.PRINTED_ORDERS)  # barrels
 
 
@@ -54,7 +60,7 @@ def legal_moves(state: State) -> list[M.Move]:
         return upgrades.grant_moves(state)
     stage = t.stage
     if stage == SETUP:
-        return turns.start_tank_moves(state)
+        return _start_tank_moves(state)
     if stage == ACTION:
         return [_END_ACTION, *_action_moves(state)]  # check_end_action: an Action, nothing in hand
     return _between_actions(state)
@@ -72,12 +78,19 @@ def _action_moves(state: State) -> list[M.Move]:
         case A.MACHINES:
             return _pipe_moves(state, 1) + _machine_shop_moves(state)
         case A.UPGRADES:
-            return upgrades.upgrade_moves(state)
+            return _upgrade_moves(state)
         case A.GOVERNMENT:
-            return refining.government_moves(state)
+            return _more_government_moves(state)
         case A.NETWORK | A.MACHINE | A.MACHINES_PHASE | A.MACHINES_EARLY:
             return _refine_moves(state)
     return []
+
+
+def _start_tank_moves(state: State) -> list[M.Move]:
+    """``turns.start_tank_moves`` in the Setup: ``check_start_tank`` (a Tank Farm row with
+    room)."""
+    tanks = state.players[state.turn.player].tanks
+    return [_START_TANK_MOVES[g] for g in range(4) if tanks[g] < C.MAX_TANKS_PER_ROW]
 
 
 # --- between Actions: the Work and Machine Phases ----------------------------------------------
@@ -89,12 +102,13 @@ def _between_actions(state: State) -> list[M.Move]:
     ``check_government``, ``check_run_network``, ``check_run_machine``), the Secondary Action
     (``check_secondary``), running Machines, Turn Order, ending the turn, then deliveries."""
     t = state.turn
-    player = current(state)
+    player = state.players[t.player]
+    levels = player.upgrades
     out: list[M.Move] = []
     work = t.stage == WORK
     if work and t.mains == 0:
         out.append(_PASS)
-    if work and (t.mains == 0 or (t.mains == 1 and not t.secondary and player.level("HR") >= 3)):
+    if work and (t.mains == 0 or (t.mains == 1 and not t.secondary and levels[_HR] >= 3)):
         if state.rules_version < 2 and t.mains == 1:
             out += [m for m in _CROSS_MOVES if m.action != t.last_cross]
         else:
@@ -106,10 +120,10 @@ def _between_actions(state: State) -> list[M.Move]:
         if runs is None:
             runs = net.derived["run"] = [M.RunNetwork(x=x, y=y) for x, y in net.ordered_cells()]
         out += runs
-        if player.level("MACH") >= 1:
+        if levels[_MACH] >= 1:
             out += [M.RunMachine(x=x, y=y) for x, y in player.machines]
     if work and t.mains == 1 and t.last_cross and not t.secondary:
-        reach = 2 if player.level("HR") >= 2 else 1
+        reach = 2 if levels[_HR] >= 2 else 1
         if player.money >= secondary_cost(player):
             ax, ay = cross_cell(state, t.last_cross)
             for move in _SECONDARY_MOVES:
@@ -130,20 +144,31 @@ def _government_moves(state: State) -> list[M.Move]:
     """``check_government`` once money and the Main Action are settled: a tile in the space of
     a quadrant that is open or may open this Year (``quadrant_takeable``)."""
     opened = state.government_opened
-    may_open = sum(1 for y in opened if y) < C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
+    may_open = len(opened) - opened.count(0) < C.GOVERNMENT_OPEN_LIMIT[state.year - 1]
     out: list[M.Move] = []
     for q, quadrant in enumerate(state.government):
         if opened[q] or may_open:
-            moves = _GOVERNMENT_MOVES[q]
-            out += [moves[s] for s, tile in enumerate(quadrant) if tile >= 0]
+            key = (q, *quadrant)
+            moves = _QUADRANT_MOVES.get(key)
+            if moves is None:
+                if len(_QUADRANT_MOVES) >= 4096:
+                    _QUADRANT_MOVES.clear()
+                row = _GOVERNMENT_MOVES[q]
+                moves = _QUADRANT_MOVES[key] = [row[s] for s, tile in enumerate(quadrant) if tile >= 0]
+            out += moves
     return out
+
+
+# A quadrant's Government moves by its number and tiles: its tiles change only when one is
+# taken or at a Refresh, and the Work Phase lists them at almost every state.
+_QUADRANT_MOVES: dict[tuple[int, ...], list[M.Move]] = {}
 
 
 def _machines_may_run(state: State, player: PlayerState) -> bool:
     """``check_run_machines`` for a player who owns Machines, between Actions."""
     t = state.turn
     if t.stage == WORK and t.mains == 0:
-        if player.level("MACH") < 3 or t.machines_early_run:
+        if player.upgrades[_MACH] < 3 or t.machines_early_run:
             return False
     elif t.machines_phase_run:
         return False
@@ -167,6 +192,8 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
     without building their assignment lists (the same refusal ``order_assignments`` makes)."""
     out: list[M.Move] = []
     oil = player.oil
+    if oil == _NO_OIL:  # nothing to deliver: most Work Phase states of random games
+        return out
     if player.contracts:
         cap = contracts.contract_max(player)
         for ci, held in enumerate(player.contracts):
@@ -207,41 +234,49 @@ def _fulfilment_moves(state: State, player: PlayerState) -> list[M.Move]:
 # --- during an Action ---------------------------------------------------------------------------
 
 
-MarketTable = tuple[tuple[int, str, int, int, bool, bool, tuple[int, ...]], ...]
+# Per market row: its index in ``State.markets``, grade, whether Refined Markets I's bonus applies
+# to it, each slot's price, then what :func:`_row_offers` gives for it.
+MarketRow = tuple[
+    int,
+    int,
+    bool,
+    tuple[int, ...],
+    tuple[M.Buy, ...],
+    tuple[tuple[int, int], ...],
+    tuple[tuple[M.Sell, ...], ...],
+]
 
 
 @lru_cache(maxsize=256)
 def _market_table(
-    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...]
-) -> MarketTable:
-    """Per market row of ``markets`` (in ``State.markets`` order): its index, code, grade,
-    colour, whether it is a Refined Market row above Crude (Refined Markets I's bonus), whether
-    it is a Refined Market row, and each slot's price."""
+    number: int, layout: tuple[tuple[int, int], ...], players: int, markets: tuple[str, ...], any_colour: bool
+) -> tuple[MarketRow, ...]:
+    """The rows of ``markets`` (in ``State.markets`` order), worked out once per market layout
+    and player count: what ``check_buy`` and ``check_sell`` read from the printed row."""
     table = []
     for index, row in enumerate(E.market_rows(number, layout, players)):
         if row.market in markets:
             refined = row.market != "C"
             prices = tuple(row.prices[position] for position in row.slots[players])
-            table.append((index, row.code, row.grade, row.colour, refined and row.grade > 0, refined, prices))
+            offers = _row_offers(row.code, row.grade, row.colour, refined and any_colour, len(prices))
+            table.append((index, row.grade, refined and row.grade > 0, prices, *offers))
     return tuple(table)
 
 
-# A market row's Buy moves by slot, and Sell moves by slot, grade and colour: moves are frozen,
-# so the listing hands out the same objects (row codes are the same in every game).
-_BUYS: dict[str, list[M.Buy]] = {}
-_SELLS: dict[str, list[tuple[tuple[M.Sell, ...], ...]]] = {}
-
-
-def _row_moves(code: str, slots: int) -> tuple[list[M.Buy], list[tuple[tuple[M.Sell, ...], ...]]]:
-    buys = _BUYS.get(code)
-    sells = _SELLS.get(code)
-    if buys is None or sells is None or len(buys) < slots:
-        buys = _BUYS[code] = [M.Buy(row=code, slot=slot) for slot in range(slots)]
-        sells = _SELLS[code] = [
-            tuple(tuple(M.Sell(row=code, slot=slot, colour=c, grade=g) for c in range(3)) for g in range(4))
-            for slot in range(slots)
-        ]
-    return buys, sells
+@lru_cache(maxsize=None)
+def _row_offers(
+    code: str, grade: int, colour: int, any_colour: bool, slots: int
+) -> tuple[tuple[M.Buy, ...], tuple[tuple[int, int], ...], tuple[tuple[M.Sell, ...], ...]]:
+    """A market row's Buy move per slot; the (grade, colour) barrels it takes (its grade or
+    higher, of its colour unless ``any_colour``: Refined Markets III on a Refined Market row);
+    and per slot the Sell move of each of those barrels, in the same order. Row codes are the
+    same in every game and moves are frozen, so every layout shares these."""
+    buys = tuple(M.Buy(row=code, slot=slot) for slot in range(slots))
+    pairs = tuple((g, c) for g in range(grade, 4) for c in range(3) if any_colour or c == colour)
+    sells = tuple(
+        tuple(M.Sell(row=code, slot=slot, colour=c, grade=g) for g, c in pairs) for slot in range(slots)
+    )
+    return buys, pairs, sells
 
 
 def _market_moves(state: State) -> list[M.Move]:
@@ -251,38 +286,31 @@ def _market_moves(state: State) -> list[M.Move]:
     t = state.turn
     player = state.players[t.player]
     market = C.ACTION_MARKET[t.action]
-    rm = player.level("RM")
+    rm = player.upgrades[_RM]
     refined_bonus = C.REFINED_MARKETS_I_BONUS if rm >= 1 else 0
     markets: tuple[str, ...] = ("1", "2", "3") if market != "C" and rm >= 2 else (market,)
-    any_colour = rm >= 3
-    table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets)
+    table = _market_table(state.edition, tuple(state.market_layout), len(state.players), markets, rm >= 3)
     oil = player.oil
     tanks = player.tanks
     money = player.money
     bought = t.bought
     held = state.markets
     out: list[M.Move] = []
-    for index, code, grade, colour, bonused, refined, prices in table:
-        buys, sells = _row_moves(code, len(prices))
+    for index, grade, bonused, prices, buys, pairs, sells in table:
         kept = oil[grade]
         room = 2 * tanks[grade] > kept[0] + kept[1] + kept[2]
         cap = money - refined_bonus if bonused else money
-        sellable: list[tuple[int, int]] | None = None  # (grade, colour) the row takes, worked out once
+        sellable: list[int] | None = None  # which of the row's pairs the Tank Farm holds, worked out once
         for slot, barrel in enumerate(held[index]):
             if barrel >= 0:
                 if room and cap >= prices[slot]:
                     out.append(buys[slot])
             elif not bought:
                 if sellable is None:
-                    sellable = [
-                        (g, c)
-                        for g in range(grade, 4)
-                        for c in range(3)
-                        if oil[g][c] > 0 and (c == colour or (refined and any_colour))
-                    ]
+                    sellable = [i for i, (g, c) in enumerate(pairs) if oil[g][c] > 0]
                 if sellable:
-                    by_grade = sells[slot]
-                    out += [by_grade[g][c] for g, c in sellable]
+                    slot_sells = sells[slot]
+                    out += [slot_sells[i] for i in sellable]
     return out
 
 
@@ -294,7 +322,7 @@ def _contract_moves(state: State) -> list[M.Move]:
     if len(t.contract_rows) < C.CONTRACTS_PER_ACTION:
         deferrals = (False,) if state.year == 3 else (False, True)
         kinds = [(C.ContractKind.CONTRACT, C.CONTRACT_ROWS, state.contract_rows)]
-        if current(state).level("CO") >= 3:
+        if state.players[t.player].upgrades[_CO] >= 3:
             kinds.append((C.ContractKind.ORDER, C.ORDER_ROWS, state.order_rows))
         for kind, numbers, rows in kinds:
             for number, row in zip(numbers, rows):
@@ -314,7 +342,7 @@ def _pipe_moves(state: State, shop_index: int) -> list[M.Move]:
     """``shops.buy_pipe_moves``: ``check_buy_pipe`` (a tile in the space, at most 4 an Action,
     the price of the next one)."""
     t = state.turn
-    if t.pipes_bought >= 4 or current(state).money < shops.pipe_step_cost(t.pipes_bought):
+    if t.pipes_bought >= 4 or state.players[t.player].money < shops.pipe_step_cost(t.pipes_bought):
         return []
     return [M.BuyPipe(index=i) for i, tile in enumerate(state.shop_pipes[shop_index]) if tile >= 0]
 
@@ -346,6 +374,42 @@ def _machine_shop_moves(state: State) -> list[M.Move]:
     return []
 
 
+def _upgrade_moves(state: State) -> list[M.Move]:
+    """``upgrades.upgrade_moves``: ``check_buy_upgrade`` (no flip yet, at most two Upgrades an
+    Action and not two of a family, the token face up, a level left to own and its card, the
+    price) and ``check_flip`` (no flip yet, the token face up), family by family."""
+    t = state.turn
+    if t.flipped:
+        return []
+    player = state.players[t.player]
+    families = state.upgrade_families
+    tokens = state.upgrade_tokens
+    bought = t.upgrades_bought
+    may_buy = len(bought) < C.UPGRADES_PER_ACTION and player.money >= C.UPGRADE_PRICE
+    out: list[M.Move] = []
+    for family in families:
+        row = families.index(family)
+        if not tokens[row]:
+            continue
+        buy, flip = _UPGRADE_MOVES[family]
+        if may_buy and family not in bought:
+            level = player.level(family)
+            if level < 3 and state.upgrade_cards[row][level] >= 1:
+                out.append(buy)
+        out.append(flip)
+    return out
+
+
+def _more_government_moves(state: State) -> list[M.Move]:
+    """``refining.government_moves``: ``check_buy_government`` (at most 5 tiles an Action, a
+    tile in a space next to the worker's, the price of the next one)."""
+    t = state.turn
+    if t.gov_bought >= 5 or state.players[t.player].money < refining.gov_step_cost(t.gov_bought):
+        return []
+    quadrant = state.government[t.gov_quadrant]
+    return [_MORE_GOVERNMENT_MOVES[s] for s in government_adjacency(state)[t.gov_space] if quadrant[s] >= 0]
+
+
 def _refine_moves(state: State) -> list[M.Move]:
     """``refining.refine_moves``: ``check_refine`` (a Pipeline of this run, one barrel per run
     or two of one grade with Engineering III, an unrefined barrel, the Refinement Value against
@@ -353,7 +417,7 @@ def _refine_moves(state: State) -> list[M.Move]:
     t = state.turn
     player = current(state)
     oil, fresh = player.oil, t.fresh
-    engineering = player.level("ENG")
+    engineering = player.upgrades[_ENG]
     out: list[M.Move] = []
     for p in run_scope(state):
         x, y, k = p.key

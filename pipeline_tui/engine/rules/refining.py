@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ..network import Pipeline, placement_codes, placement_of, placement_ok
+from ..network import Pipeline, placement_codes, placement_codes_grown, placement_of, placement_ok
 from ...i18n import N_, _, ngettext
 from ..state import State
 from .base import (
@@ -81,9 +81,16 @@ def run_scope(state: State) -> list[Pipeline]:
                 scope = net.derived[key] = [p for p in net.through_tile(tile) if not p.machines]
             return scope
         case A.MACHINE:
-            return net.attached_to((t.run_x, t.run_y))
+            key = f"machine scope {t.run_x},{t.run_y}"
+            scope = net.derived.get(key)
+            if scope is None:
+                scope = net.derived[key] = net.attached_to((t.run_x, t.run_y))
+            return scope
         case A.MACHINES_PHASE | A.MACHINES_EARLY:
-            return net.attached()
+            scope = net.derived.get("machines scope")
+            if scope is None:
+                scope = net.derived["machines scope"] = net.attached()
+            return scope
     return []
 
 
@@ -207,7 +214,7 @@ def do_place_tile(state: State, m: M.PlaceTile) -> None:
 def do_refine(state: State, m: M.Refine) -> None:
     t = state.turn
     player = current(state)
-    colour = network(player).by_key[(m.x, m.y, m.k)].colour
+    colour = network(player).cells[(m.x, m.y)][1][m.k][2]  # the Pipeline's key segment's colour
     player.oil[m.from_grade][colour] -= 1
     player.oil[m.to_grade][colour] += 1
     t.fresh[m.to_grade][colour] += 1
@@ -253,11 +260,18 @@ def _place_tile(code: int) -> M.PlaceTile:
 
 def place_tile_moves(state: State) -> list[M.Move]:
     """Every place for the Pipe tile in hand (the placement rules decide them all), listed once
-    per network (kept with its map, which never changes)."""
+    per network (kept with its map, which never changes); grown from the listing of the network
+    one tile smaller when it has one."""
     net = network(current(state))
     moves = net.derived.get("place")
     if moves is None:
-        codes = placement_codes(net.cells)
+        parent = net.parent
+        before = parent[0].derived.get("place codes") if parent is not None and parent[0].cells else None
+        if parent is not None and before is not None:
+            codes = placement_codes_grown(before, net.cells, parent[1])
+        else:
+            codes = placement_codes(net.cells)
+        net.derived["place codes"] = codes
         moves = list(map(_PLACE_TILE.get, codes))
         if None in moves:
             moves = [move or _place_tile(code) for move, code in zip(moves, codes)]
