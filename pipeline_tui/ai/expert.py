@@ -17,11 +17,14 @@ pay (:func:`first_machine`).
 
 The plans are compared on common deals: each round draws one determinization of the hidden Pipe
 and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
-one) and plays every plan still in the race on it, then every rival's next turn and the seat's
-own as the heuristic plays them, scoring the seat's expected final score less the best rival's
-(:mod:`~pipeline_tui.ai.calibrated`: ``evaluate`` and a few features of the position, weighed
-as they predicted the final scores of the expert's own games), plus what its Machines and
-Orders will still earn (:func:`sample_score`). A lucky deal then lifts every plan alike, so
+one) and plays every plan still in the race on it, then the turns that follow as the heuristic
+plays them, up to and including the seat's own second turn (:data:`OWN_TURNS`), scoring the
+seat's expected final score less the best rival's (:mod:`~pipeline_tui.ai.calibrated`:
+``evaluate`` and a few features of the position, weighed as they predicted the final scores of
+the expert's own games), plus what its Machines and Orders will still earn
+(:func:`sample_score`). Two own turns, not one, won 33 of 40 trial games against the
+heuristic where one won 28, at about the same time a turn with half the rounds
+(``docs/bots.md``, "The eighth expert"). A lucky deal then lifts every plan alike, so
 fewer samples tell plans apart. After each round the worse half is dropped, down to
 :data:`FINALISTS`; the best total wins. ``samples`` is the number of rounds (reproducible);
 otherwise ``seconds`` bounds them.
@@ -74,7 +77,7 @@ FINALISTS = 2  # plans kept in the race to the last round
 DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
 MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
-OWN_TURNS = 1  # the seat's own next turns played in a sample, after its rivals'
+OWN_TURNS = 2  # the seat's own next turns played in a sample, each after its rivals'
 
 MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude must be bought)
 MACHINE_PHASES = 4  # at most this many future Machine Phases are counted
@@ -170,8 +173,8 @@ def order_target(state: State, seat: int, turn_done: bool = True) -> float:
 def machine_future(state: State, seat: int, turn_done: bool = True) -> float:
     """What the seat's Machines will still refine in the Machine Phases left, in dollars
     (rulebook, "Machine Phase": one payment runs every attached Pipeline): a Phase's refining
-    less its cost, :data:`SAMPLE_MACHINE_SHARE` of it for each Phase left. A sample ends a turn
-    or two after the plan, long before a Machine has paid for itself, so its score counts this."""
+    less its cost, :data:`SAMPLE_MACHINE_SHARE` of it for each Phase left. A sample ends a few
+    turns after the plan, long before a Machine has paid for itself, so its score counts this."""
     if state.over:
         return 0.0
     player = state.players[seat]
@@ -477,8 +480,8 @@ def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
 
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
     """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
-    every plan of a round meets the same deal): the plan, every rival's next turn and the seat's
-    own as the heuristic plays them, scored by the seat's expected score less the best rival's
+    every plan of a round meets the same deal): the plan, then every rival's next turn and the
+    seat's own, :data:`OWN_TURNS` times, as the heuristic plays them, scored by the seat's expected score less the best rival's
     (:func:`~pipeline_tui.ai.calibrated.relative`, weights fitted to played games)."""
     sim = determinize(state, seat, random.Random(deal))
     for move in moves:
