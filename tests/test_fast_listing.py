@@ -11,6 +11,7 @@ give the state the checked ``apply_move`` gives.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,7 +30,7 @@ from pipeline_tui.engine.network import (
     placement_ok,
     tile_cells,
 )
-from pipeline_tui.engine.state import State, clone_state
+from pipeline_tui.engine.state import PlayerState, State, clone_state
 
 from tests.helpers import (
     EXAMPLE_COSTS,
@@ -195,24 +196,30 @@ def test_engineering_iii_lists_two_refines_per_pipeline_and_no_third() -> None:
     assert legal_of(game, M.Refine) == []
 
 
-def test_legal_placements_are_the_places_placement_ok_accepts() -> None:
-    """``network.legal_placements`` (built from the network's free neighbours) against
-    ``placement_ok`` at every cell within 2 of every network grown in seeded games."""
-    networks = 0
-    for seed in (0, 1, 2, 1003):
+def _final_players(seeds: tuple[int, ...]) -> Iterator[PlayerState]:
+    """The players of seeded games played to the end (uniform moves, or the seeker's from seed
+    1000): their networks are the ones these tests grow tile by tile."""
+    for seed in seeds:
         game = Game(setup_for(seed, players_for(seed)))
         rng = random.Random(seed)
         while not game.is_over():
             game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
-        for player in game.state.players:
-            for count in range(len(player.tiles) + 1):
-                cells = build_map(player.tiles[:count], []).cells
-                box = _cells_around(set(cells) | {(0, 0)})
-                accepted = sorted(
-                    (x, y, r) for x, y in box for r in range(4) if placement_ok(cells, x, y, r) is None
-                )
-                assert legal_placements(cells) == accepted
-                networks += 1
+        yield from game.state.players
+
+
+def test_legal_placements_are_the_places_placement_ok_accepts() -> None:
+    """``network.legal_placements`` (built from the network's free neighbours) against
+    ``placement_ok`` at every cell within 2 of every network grown in seeded games."""
+    networks = 0
+    for player in _final_players((0, 1, 2, 1003)):
+        for count in range(len(player.tiles) + 1):
+            cells = build_map(player.tiles[:count], []).cells
+            box = _cells_around(set(cells) | {(0, 0)})
+            accepted = sorted(
+                (x, y, r) for x, y in box for r in range(4) if placement_ok(cells, x, y, r) is None
+            )
+            assert legal_placements(cells) == accepted
+            networks += 1
     assert networks > 40
 
 
@@ -221,18 +228,13 @@ def test_placements_grown_from_the_smaller_network_equal_whole_listings() -> Non
     that listing (``network.placement_codes_grown``): at every tile of every network grown in
     seeded games they equal the listing made from the whole network."""
     grown = 0
-    for seed in (0, 1, 2, 3, 4, 1003, 1004, 1005, 1006):
-        game = Game(setup_for(seed, players_for(seed)))
-        rng = random.Random(seed)
-        while not game.is_over():
-            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
-        for player in game.state.players:
-            for count in range(2, len(player.tiles) + 1):
-                before = placement_codes(build_map(player.tiles[: count - 1], []).cells)
-                cells = build_map(player.tiles[:count], []).cells
-                _tile, x, y, rot = player.tiles[count - 1]
-                assert placement_codes_grown(before, cells, tile_cells(x, y, rot)) == placement_codes(cells)
-                grown += 1
+    for player in _final_players((0, 1, 2, 3, 4, 1003, 1004, 1005, 1006)):
+        for count in range(2, len(player.tiles) + 1):
+            before = placement_codes(build_map(player.tiles[: count - 1], []).cells)
+            cells = build_map(player.tiles[:count], []).cells
+            _tile, x, y, rot = player.tiles[count - 1]
+            assert placement_codes_grown(before, cells, tile_cells(x, y, rot)) == placement_codes(cells)
+            grown += 1
     assert grown > 60
 
 
@@ -247,16 +249,11 @@ def test_traced_pipelines_follow_the_definition() -> None:
     it, segments of different Pipelines never meet in one colour; a Pipeline is attached to the
     Machines its segments' edges touch."""
     checked = 0
-    for seed in (0, 1, 1000, 1004, 2005):
-        game = Game(setup_for(seed, players_for(seed)))
-        rng = random.Random(seed)
-        while not game.is_over():
-            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
-        for player in game.state.players:
-            for count in range(len(player.tiles) + 1):
-                for machines in ([], player.machines):
-                    _check_trace(build_map(player.tiles[:count], machines))
-                    checked += 1
+    for player in _final_players((0, 1, 1000, 1004, 2005)):
+        for count in range(len(player.tiles) + 1):
+            for machines in ([], player.machines):
+                _check_trace(build_map(player.tiles[:count], machines))
+                checked += 1
     assert checked > 80
 
 
@@ -315,22 +312,17 @@ def test_pipelines_near_a_tile_or_machine_equal_the_traced_ones() -> None:
     untraced network traces just those (``NetworkMap._near``): on every network grown in seeded
     games, with and without its Machines, they equal the full trace filtered, in order."""
     checked = 0
-    for seed in (0, 1, 1000, 1004, 2005):
-        game = Game(setup_for(seed, players_for(seed)))
-        rng = random.Random(seed)
-        while not game.is_over():
-            game.apply((seeker if seed >= 1000 else uniform)(rng, game.state, game.legal_moves()))
-        for player in game.state.players:
-            for count in range(len(player.tiles) + 1):
-                for machines in ([], player.machines):
-                    tiles = player.tiles[:count]
-                    whole = build_map(tiles, machines).pipelines
-                    for index in range(count):
-                        near = build_map(tiles, machines).through_tile(index)
-                        assert near == [p for p in whole if index in p.tiles]
-                    for x, y in machines:
-                        near = build_map(tiles, machines).attached_to((x, y))
-                        assert near == [p for p in whole if (x, y) in p.machines]
-                    assert build_map(tiles, machines).attached() == [p for p in whole if p.machines]
-                    checked += 1
+    for player in _final_players((0, 1, 1000, 1004, 2005)):
+        for count in range(len(player.tiles) + 1):
+            for machines in ([], player.machines):
+                tiles = player.tiles[:count]
+                whole = build_map(tiles, machines).pipelines
+                for index in range(count):
+                    near = build_map(tiles, machines).through_tile(index)
+                    assert near == [p for p in whole if index in p.tiles]
+                for x, y in machines:
+                    near = build_map(tiles, machines).attached_to((x, y))
+                    assert near == [p for p in whole if (x, y) in p.machines]
+                assert build_map(tiles, machines).attached() == [p for p in whole if p.machines]
+                checked += 1
     assert checked > 80
