@@ -481,8 +481,9 @@ def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
     """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
     every plan of a round meets the same deal): the plan, then every rival's next turn and the
-    seat's own, :data:`OWN_TURNS` times, as the heuristic plays them, scored by the seat's expected score less the best rival's
-    (:func:`~pipeline_tui.ai.calibrated.relative`, weights fitted to played games)."""
+    seat's own, :data:`OWN_TURNS` times, as the heuristic plays them, scored by the seat's
+    expected score less the best rival's (:func:`~pipeline_tui.ai.calibrated.relative`, weights
+    fitted to played games)."""
     sim = determinize(state, seat, random.Random(deal))
     for move in moves:
         apply_trusted(sim, move)

@@ -68,7 +68,7 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def _gain(net, eng: int, costs: list, turn: _Turn, joins: list, first: float) -> float:
+def _gain(eng: int, costs: list, turn: _Turn, joins: list, first: float) -> float:
     """How much placing a tile lengthens the player's Pipelines, without tracing anew;
     ``costs`` are the Refinement Costs per colour, as tuples. ``turn`` is the tile as turned
     (:func:`_turn`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
@@ -198,11 +198,11 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
                 if npaths[k2][2] == colour:
                     joins.append((me, segment_pipeline[(n[0], n[1], k2)]))
         if joins:
-            gain = _gain(net, eng, costs, turn, joins, first)
+            gain = _gain(eng, costs, turn, joins, first)
         else:  # joins nothing: the same gain wherever it lies
             found = alone[rot]
             if found is None:
-                found = alone[rot] = _gain(net, eng, costs, turn, joins, first)
+                found = alone[rot] = _gain(eng, costs, turn, joins, first)
             gain = found
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
