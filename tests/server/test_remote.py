@@ -191,10 +191,22 @@ def at_shared_table(app) -> bool:
 
 
 async def pilot_until(pilot, condition, what: str) -> None:
+    """Wait for ``condition()``; on timeout say what the screen showed, so that a rare failure
+    on a loaded CI machine tells a lost key from a refused move."""
     deadline = time.monotonic() + TIMEOUT
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}; {screen_state(pilot.app)}"
         await pilot.pause(0.02)
+
+
+def screen_state(app) -> str:
+    """The screen, the focused widget, and at a table the prompt's text and the hint."""
+    screen = app.screen
+    parts = [f"screen {type(screen).__name__}", f"focus {screen.focused!r}"]
+    if isinstance(screen, TableScreen):
+        parts.append(f"prompt {screen.query_one('#prompt').value!r}")
+        parts.append(f"hint {hint_text(app)!r}")
+    return ", ".join(parts)
 
 
 def hint_text(app) -> str:
