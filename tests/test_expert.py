@@ -24,10 +24,10 @@ def _setup(kinds: list[str], seed: int) -> GameSetup:
     )
 
 
-def _played(seed: int, moves: int) -> Game:
-    """Two heuristic seats play ``moves`` moves, then stop at the start of a turn."""
-    game = Game(_setup(["heuristic", "heuristic"], seed))
-    bots = [ai.make_bot("heuristic") for _ in range(2)]
+def _played(seed: int, moves: int, players: int = 2) -> Game:
+    """Heuristic seats (two unless told) play ``moves`` moves, then stop at the start of a turn."""
+    game = Game(_setup(["heuristic"] * players, seed))
+    bots = [ai.make_bot("heuristic") for _ in range(players)]
     while not game.is_over() and len(game.moves) < moves:
         game.apply(bots[game.current_player].choose(game))
     while not game.is_over():
@@ -325,6 +325,31 @@ def test_out_of_time_in_its_first_round_the_expert_plays_the_plans_it_sampled(mo
     monkeypatch.setattr(expert.time, "perf_counter", lambda: 0.0)  # time stands still: all sampled
     expert.plan_turn(state, seat, random.Random(1), seconds=1.0)
     assert sampled[: len(arms)] == arms and len(sampled) > len(arms)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_default_budget_is_a_second_a_turn_for_each_rival(monkeypatch, players):
+    """A sample plays every rival's turns, so the default budget grows with them: 1 s a turn
+    at 2 players, 3 s at 4 (each sample here takes 0.25 s of a fake clock); a budget given
+    is kept whatever the table."""
+    game = _played(4, 90 if players == 2 else 160, players)
+    state, seat = game.state, game.current_player
+    assert len(expert.candidate_plans(state, seat)) > 2
+    now = [0.0]
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(expert, "first_machine", lambda *args: None)
+
+    def rollout(*args) -> float:
+        now[0] += 0.25
+        return 0.0
+
+    monkeypatch.setattr(expert, "_rollout", rollout)
+    expert.plan_turn(state, seat, random.Random(1))
+    budget = players - 1.0
+    assert budget - 0.5 < now[0] <= budget + 0.25
+    now[0] = 0.0
+    expert.plan_turn(state, seat, random.Random(1), seconds=1.0)
+    assert 0.5 < now[0] <= 1.25
 
 
 def _owning_a_machine(seed: int, moves: int) -> tuple[Game, int]:

@@ -34,7 +34,7 @@ LEVEL_LINES = (  # marked for translation; shown translated where the levels are
     N_("plays any legal move at random"),
     N_("plays the turn that looks best for it now"),
     N_("tries its best turns against the others' replies (1 s a turn)"),
-    N_("plans Machines, Contracts and Orders; looks ahead (1 s a turn)"),
+    N_("plans Machines, Contracts and Orders; thinks 1 s per opponent"),
 )
 
 _SAFE = (M.EndAction, M.EndTurn, M.Pass, M.Decline)

@@ -74,7 +74,7 @@ from .view import determinize
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
 VALUE_PLANS = 2  # and its best plans completed with the expert's own :func:`value`
 FINALISTS = 2  # plans kept in the race to the last round
-DEFAULT_SECONDS = 1.0  # per turn (a turn's later decisions follow the plan, at no cost)
+DEFAULT_SECONDS = 1.0  # per turn and rival (a turn's later decisions follow the plan, at no cost)
 MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
 ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 2  # the seat's own next turns played in a sample, each after its rivals'
@@ -508,10 +508,12 @@ def plan_turn(
     and plays every plan still in the race on it (common deals: plans are compared on the same
     cards, so a lucky draw favours none); after each round the worse half is dropped, down to
     :data:`FINALISTS`. ``samples`` is the number of rounds (reproducible); otherwise a round is
-    begun only if it should end within ``seconds`` (default :data:`DEFAULT_SECONDS`) of the
-    start, judged by the last round, at most :data:`MAX_ROUNDS`; and should the first round run
-    out of time, the plans it has not sampled yet drop out (the heuristic's best come first),
-    so a slow position keeps to the budget but for one sample."""
+    begun only if it should end within ``seconds`` of the start, judged by the last round, at
+    most :data:`MAX_ROUNDS`; and should the first round run out of time, the plans it has not
+    sampled yet drop out (the heuristic's best come first), so a slow position keeps to the
+    budget but for one sample. The default budget is :data:`DEFAULT_SECONDS` for each rival: a
+    sample plays every rival's turns, so at 4 players 1 s left time for 1 to 4 samples, and the
+    heuristic's best plan was mostly played unsampled (``docs/bots.md``)."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     started = time.perf_counter()
@@ -523,7 +525,8 @@ def plan_turn(
     if len(arms) == 1:
         return arms[0]
     rounds = samples if samples is not None else MAX_ROUNDS
-    deadline = None if samples is not None else started + (seconds or DEFAULT_SECONDS)
+    budget = seconds or DEFAULT_SECONDS * max(1, len(state.players) - 1)
+    deadline = None if samples is not None else started + budget
     totals = [0.0] * len(arms)
     alive = list(range(len(arms)))
     next_round = 0.0  # the expected time of the next round, from the last one
