@@ -27,6 +27,7 @@ from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
+from .rules import EFFECTS, settle_grants
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, clone_state, freeze_state, thaw_state
 
@@ -112,7 +113,9 @@ class Game:
             turn = tuple.__new__(
                 Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
             )
-            rules.apply_trusted(state, move)
+            EFFECTS[type(move)](state, move)  # rules.apply_trusted inlined
+            if state.turn.grants:
+                settle_grants(state)
             moves = self.moves
             moves.append(move)
             self.entries.append(tuple.__new__(LogEntry, (move, turn)))
