@@ -29,7 +29,7 @@ from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
 from .rules import EFFECTS, settle_grants
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
-from .state import State, clone_state, freeze_state, thaw_state
+from .state import State, TurnState, clone_state, freeze_state, thaw_state
 
 CHECKPOINT_EVERY = 32
 NOTHING_TO_UNDO = N_("Undo: there is no move to take back")
@@ -76,6 +76,7 @@ class Game:
         self._first_round = (self.state.year, self.state.round)  # Year and Round before any move
         self._checkpoints: dict[int, bytes] = {0: freeze_state(self.state)}
         self._legal: list[Move] | None = None
+        self._turn: tuple[TurnState | None, Turn | None] = (None, None)  # see apply
         for index, move in enumerate(moves):
             try:
                 self._push(move, check=True)
@@ -103,16 +104,23 @@ class Game:
 
         A move found in the listing already made for this state (:meth:`legal_moves`) is
         played without checking it again: the listing holds exactly the moves the checks
-        accept (the property tests compare the two at every state of their games)."""
+        accept (the property tests compare the two at every state of their games).
+
+        The moves of one turn share its :class:`Turn`, kept with the ``TurnState`` it was made
+        from: a turn's seat and Setup flag never change, and the Year, Round and turn index
+        change only where a new ``TurnState`` begins the next turn (``rules.turns``)."""
         legal = self._legal
         if legal is None or move not in legal:
             self._push(move, check=True)
         else:  # _push(move, check=False) and _record inlined: bots and random games come here
             state = self.state
             t = state.turn
-            turn = tuple.__new__(
-                Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
-            )
+            kept, turn = self._turn
+            if t is not kept or turn is None:
+                turn = tuple.__new__(
+                    Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
+                )
+                self._turn = (t, turn)
             EFFECTS[type(move)](state, move)  # rules.apply_trusted inlined
             if state.turn.grants:
                 settle_grants(state)
@@ -199,6 +207,7 @@ class Game:
         other._first_round = self._first_round
         other._checkpoints = dict(self._checkpoints)  # bytes: never mutated
         other._legal = None
+        other._turn = (None, None)
         return other
 
     def state_at(self, count: int) -> State:
