@@ -31,7 +31,7 @@ from .rules import EFFECTS, settle_grants
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, TurnState, clone_state, freeze_state, thaw_state
 
-CHECKPOINT_EVERY = 32
+CHECKPOINT_EVERY = 64  # encoding one costs about a move of play; undo replays at most 63 (0.1-0.6 ms)
 NOTHING_TO_UNDO = N_("Undo: there is no move to take back")
 NOT_YOUR_TURNS_MOVE = N_("Undo: only your own moves of your current turn can be taken back")
 
