@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from pipeline_tui.engine import Game, GameSetup, initial_state
 from pipeline_tui.engine.game import NOT_YOUR_TURNS_MOVE, NOTHING_TO_UNDO, Turn
 from pipeline_tui.engine.rules import apply_trusted
+from pipeline_tui.engine.setup import RULES_VERSIONS
 from pipeline_tui.storage import load_game
 
 from tests.policies import purposeful_choice
@@ -48,6 +50,24 @@ def test_each_entry_knows_its_seat_and_turn_and_the_rounds_are_found(players, se
     assert game.movers() == seats and [e.turn for e in game.entries] == turns
     assert len(set(seats)) == players
     assert game.round_starts() == starts and len(starts) > 3
+
+
+@pytest.mark.parametrize("rules_version", RULES_VERSIONS)
+@pytest.mark.parametrize("players,seed", [(2, 0), (3, 1), (4, 2)])
+def test_the_turns_that_apply_keeps_per_turn_are_those_of_a_replay(players, seed, rules_version):
+    """``Game.apply`` shares one Turn between the moves of a turn (kept with its TurnState):
+    whole uniform games, with undo and redo on the way, record the turns a replay finds."""
+    setup = msgspec.structs.replace(
+        GameSetup.default(players=players, seed=seed), rules_version=rules_version
+    )
+    game = Game(setup)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_moves()))
+        if len(game.moves) % 37 == 0:
+            game.undo()
+            game.redo()
+    assert [e.turn for e in game.entries] == replayed(game)[1]
 
 
 def test_the_history_follows_undo_redo_and_copies():

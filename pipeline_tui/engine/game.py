@@ -27,10 +27,11 @@ from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
+from .rules import EFFECTS, settle_grants
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
-from .state import State, clone_state, freeze_state, thaw_state
+from .state import State, TurnState, clone_state, freeze_state, thaw_state
 
-CHECKPOINT_EVERY = 32
+CHECKPOINT_EVERY = 64  # encoding one costs about a move of play; undo replays at most 63 (0.1-0.6 ms)
 NOTHING_TO_UNDO = N_("Undo: there is no move to take back")
 NOT_YOUR_TURNS_MOVE = N_("Undo: only your own moves of your current turn can be taken back")
 
@@ -70,11 +71,13 @@ class Game:
         self.setup = setup
         self.state: State = initial_state(setup)
         self.moves: list[Move] = []
-        self.entries: list[LogEntry] = []  # one per move of the log
+        self._turns: list[Turn] = []  # the turn of each move of the log (shared within a turn)
+        self._entries: list[LogEntry] = []  # the log's entries made so far (see entries)
         self._redo: list[Move] = []
         self._first_round = (self.state.year, self.state.round)  # Year and Round before any move
         self._checkpoints: dict[int, bytes] = {0: freeze_state(self.state)}
         self._legal: list[Move] | None = None
+        self._turn: tuple[TurnState | None, Turn | None] = (None, None)  # see apply
         for index, move in enumerate(moves):
             try:
                 self._push(move, check=True)
@@ -102,20 +105,29 @@ class Game:
 
         A move found in the listing already made for this state (:meth:`legal_moves`) is
         played without checking it again: the listing holds exactly the moves the checks
-        accept (the property tests compare the two at every state of their games)."""
+        accept (the property tests compare the two at every state of their games).
+
+        The moves of one turn share its :class:`Turn`, kept with the ``TurnState`` it was made
+        from: a turn's seat and Setup flag never change, and the Year, Round and turn index
+        change only where a new ``TurnState`` begins the next turn (``rules.turns``)."""
         legal = self._legal
         if legal is None or move not in legal:
             self._push(move, check=True)
         else:  # _push(move, check=False) and _record inlined: bots and random games come here
             state = self.state
             t = state.turn
-            turn = tuple.__new__(
-                Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
-            )
-            rules.apply_trusted(state, move)
+            kept, turn = self._turn
+            if t is not kept or turn is None:
+                turn = tuple.__new__(
+                    Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
+                )
+                self._turn = (t, turn)
+            EFFECTS[type(move)](state, move)  # rules.apply_trusted inlined
+            if state.turn.grants:
+                settle_grants(state)
             moves = self.moves
             moves.append(move)
-            self.entries.append(tuple.__new__(LogEntry, (move, turn)))
+            self._turns.append(turn)
             self._legal = None
             if len(moves) % CHECKPOINT_EVERY == 0:
                 self._checkpoints[len(moves)] = freeze_state(state)
@@ -146,8 +158,7 @@ class Game:
     def _record(self, move: Move, turn: Turn) -> None:
         moves = self.moves
         moves.append(move)
-        # tuple.__new__ skips the NamedTuple's Python-level __new__, as in Turn.of
-        self.entries.append(tuple.__new__(LogEntry, (move, turn)))
+        self._turns.append(turn)
         self._legal = None
         if len(moves) % CHECKPOINT_EVERY == 0:
             self._checkpoints[len(moves)] = freeze_state(self.state)
@@ -157,7 +168,8 @@ class Game:
         if not self.moves:
             return None
         move = self.moves.pop()
-        self.entries.pop()
+        self._turns.pop()
+        del self._entries[len(self.moves) :]
         self._redo.append(move)
         self._rebuild()
         return move
@@ -191,11 +203,13 @@ class Game:
         other.setup = self.setup
         other.state = clone_state(self.state)
         other.moves = list(self.moves)
-        other.entries = list(self.entries)
+        other._turns = list(self._turns)
+        other._entries = list(self._entries)
         other._redo = list(self._redo)
         other._first_round = self._first_round
         other._checkpoints = dict(self._checkpoints)  # bytes: never mutated
         other._legal = None
+        other._turn = (None, None)
         return other
 
     def state_at(self, count: int) -> State:
@@ -220,17 +234,31 @@ class Game:
         return self.state.turn.player
 
     # --- the history ---
+    @property
+    def entries(self) -> list[LogEntry]:
+        """One entry per move of the log: the move, its seat and its turn. Made when asked for
+        (the same list, extended with the moves played since): most games never read them,
+        and a tuple kept per move is work for the garbage collector."""
+        entries = self._entries
+        count = len(entries)
+        if count < len(self.moves):
+            # tuple.__new__ skips the NamedTuple's Python-level __new__, as in Turn.of
+            entries += [
+                tuple.__new__(LogEntry, pair) for pair in zip(self.moves[count:], self._turns[count:])
+            ]
+        return entries
+
     def movers(self) -> list[int]:
         """The seat that made each move of the log."""
-        return [entry.turn.seat for entry in self.entries]
+        return [turn.seat for turn in self._turns]
 
     def round_starts(self) -> list[tuple[int, int, int]]:
         """(position, Year, Round) where each Round begins: the number of moves before its first
         one. The Round the game is in now counts, once it has begun; a finished game's does not."""
         starts = [(0, *self._first_round)]
-        rounds = [(n, e.turn.year, e.turn.round) for n, e in enumerate(self.entries)]
+        rounds = [(n, turn.year, turn.round) for n, turn in enumerate(self._turns)]
         if not self.state.over:
-            rounds.append((len(self.entries), self.state.year, self.state.round))
+            rounds.append((len(self._turns), self.state.year, self.state.round))
         for start in rounds:
             if start[1:] != starts[-1][1:]:
                 starts.append(start)
@@ -239,17 +267,19 @@ class Game:
     def turn_start(self) -> int:
         """The position where the turn now being played began (its first move's index)."""
         now = Turn.of(self.state)
-        start = len(self.entries)
-        while start > 0 and self.entries[start - 1].turn == now:
+        turns = self._turns
+        start = len(turns)
+        while start > 0 and turns[start - 1] == now:
             start -= 1
         return start
 
     def why_no_undo(self, seat: int) -> str | None:
         """Why ``seat`` may not take back the last move at a shared table (``None``: it may).
         A seat takes back only its own moves of the turn it is still playing."""
-        if not self.entries:
+        if not self._turns:
             return _(NOTHING_TO_UNDO)
-        if self.entries[-1].turn.seat != seat or self.entries[-1].turn != Turn.of(self.state):
+        last = self._turns[-1]
+        if last.seat != seat or last != Turn.of(self.state):
             return _(NOT_YOUR_TURNS_MOVE)
         return None
 

@@ -29,8 +29,10 @@ from ..i18n import _, ngettext
 from .errors import NotationError
 
 
-class Move(msgspec.Struct, frozen=True, tag=True, kw_only=True):
-    """Base of all moves. The tag (the class name) is stored in saves."""
+class Move(msgspec.Struct, frozen=True, tag=True, kw_only=True, gc=False):
+    """Base of all moves. The tag (the class name) is stored in saves. Moves hold only ints,
+    strings and tuples of them, so they cannot be part of a reference cycle: the garbage
+    collector does not track them (``gc=False``), nor the log entries that hold them."""
 
 
 # --- Setup ---

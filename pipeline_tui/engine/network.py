@@ -343,18 +343,23 @@ def placement_codes(cells: Collection[Cell]) -> list[int]:
     return out
 
 
-def placement_codes_grown(before: list[int], cells: Collection[Cell], new: Collection[Cell]) -> list[int]:
+def placement_codes_grown(before: list[int], cells: Collection[Cell], new: tuple[Cell, Cell]) -> list[int]:
     """:func:`placement_codes` of a network ``cells`` that is one with the codes ``before`` (of a
-    network with at least one tile) plus the ``new`` cells, without walking the whole network:
-    a place stays open unless it covers a new cell, and a place opens only if it is free and
-    touches a new cell, so only the new cells' neighbours are tried. The same list
-    (``tests/test_fast_listing.py`` compares them)."""
+    network with at least one tile) plus the ``new`` tile's two cells, without walking the whole
+    network: a place stays open unless it covers a new cell, and a place opens only if it is free
+    and touches a new cell, so only the new cells' neighbours are tried. The same list
+    (``tests/test_fast_listing.py`` compares them). The two cells are spelled out: no small
+    comprehension per rotation."""
     occupied = {x * _SPAN + y for x, y in cells}
-    added = [x * _SPAN + y for x, y in new]
+    (ax, ay), (bx, by) = new  # a tile's two cells
+    a, b = ax * _SPAN + ay, bx * _SPAN + by
     kept = set(before)
+    around: set[int] = set()
     for step, rot in _ROT_STEPS:  # the places with half A or half B on a new cell close
-        kept.difference_update([4 * c + rot for c in added], [4 * (c - step) + rot for c in added])
-    around = {c + step for c in added for step, _rot in _ROT_STEPS} - occupied
+        kept.difference_update((4 * a + rot, 4 * b + rot, 4 * (a - step) + rot, 4 * (b - step) + rot))
+        around.add(a + step)
+        around.add(b + step)
+    around -= occupied
     for step, rot in _ROT_STEPS:
         for c in around:
             if c + step not in occupied:

@@ -177,6 +177,17 @@ def _rule_of(kind: type[M.Move]) -> tuple[Check, Effect]:
 _RULES = {kind: _rule_of(kind) for kind in get_args(M.AnyMove)}
 
 
+class _Effects(dict[type, Effect]):
+    """Each kind of move's effect; anything else is refused, as ``_NOT_A_MOVE`` does."""
+
+    def __missing__(self, kind: type) -> Effect:
+        return _refuse
+
+
+# The effects alone, for the trusted paths (``apply_trusted`` and ``Game.apply``): one lookup.
+EFFECTS = _Effects({kind: rule[1] for kind, rule in _RULES.items()})
+
+
 _GRANT_MOVES = (M.TakeGovernmentTile, M.TakeTank, M.TakeMachine, M.TakePipe, M.Decline)
 
 
@@ -215,7 +226,7 @@ def apply_move(state: State, move: M.Move) -> None:
 
 def apply_trusted(state: State, move: M.Move) -> None:
     """Play a move known to be legal (replaying a validated log, bots), skipping the check."""
-    _RULES.get(type(move), _NOT_A_MOVE)[1](state, move)
+    EFFECTS[type(move)](state, move)
     if state.turn.grants:  # settle_grants has nothing to drop otherwise
         settle_grants(state)
 

@@ -258,6 +258,8 @@ def _market_table(
         if row.market in markets:
             refined = row.market != "C"
             prices = tuple(row.prices[position] for position in row.slots[players])
+            if min(prices) < 0:  # _market_moves marks a full Tank Farm row by a cap of -1
+                raise ValueError(f"market row {row.code}: a negative price")
             offers = _row_offers(row.code, row.grade, row.colour, refined and any_colour, len(prices))
             table.append((index, row.grade, refined and row.grade > 0, prices, *offers))
     return tuple(table)
@@ -297,21 +299,37 @@ def _market_moves(state: State) -> list[M.Move]:
     held = state.markets
     out: list[M.Move] = []
     for index, grade, bonused, prices, buys, pairs, sells in table:
-        kept = oil[grade]
-        room = 2 * tanks[grade] > kept[0] + kept[1] + kept[2]
-        cap = money - refined_bonus if bonused else money
-        sellable: list[int] | None = None  # which of the row's pairs the Tank Farm holds, worked out once
-        for slot, barrel in enumerate(held[index]):
-            if barrel >= 0:
-                if room and cap >= prices[slot]:
-                    out.append(buys[slot])
-            elif not bought:
-                if sellable is None:
-                    sellable = [i for i, (g, c) in enumerate(pairs) if oil[g][c] > 0]
-                if sellable:
+        row = held[index]
+        key = tuple(row)
+        filled = _FILLED.get(key)
+        if filled is None:
+            if len(_FILLED) >= 4096:
+                _FILLED.clear()
+            filled = _FILLED[key] = tuple(slot for slot, barrel in enumerate(row) if barrel >= 0)
+        cap = -1  # what a Buy may cost: -1 (below every price) when the Tank Farm row is full
+        if filled:
+            kept = oil[grade]
+            if 2 * tanks[grade] > kept[0] + kept[1] + kept[2]:
+                cap = money - refined_bonus if bonused else money
+        sellable: list[int] | None = None  # which of the row's pairs the Tank Farm holds
+        if not bought and len(filled) < len(row):
+            sellable = [i for i, (g, c) in enumerate(pairs) if oil[g][c] > 0]
+        if sellable:  # Buys and Sells, slot by slot
+            for slot, barrel in enumerate(row):
+                if barrel >= 0:
+                    if cap >= prices[slot]:
+                        out.append(buys[slot])
+                else:
                     slot_sells = sells[slot]
                     out += [slot_sells[i] for i in sellable]
+        elif cap >= 0:  # Buys alone: only the slots holding a barrel
+            out += [buys[slot] for slot in filled if cap >= prices[slot]]
     return out
+
+
+# Per market row's contents (a colour or -1 per slot), the slots holding a barrel: a row changes
+# only when a barrel is bought or sold, and the market listing reads every row of its markets.
+_FILLED: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def _contract_moves(state: State) -> list[M.Move]:
