@@ -27,6 +27,7 @@ import msgspec  # noqa: E402
 
 from pipeline_tui.engine import Game, GameSetup  # noqa: E402
 from pipeline_tui.engine import rules  # noqa: E402
+from pipeline_tui.engine.game import CHECKPOINT_EVERY  # noqa: E402
 from pipeline_tui.engine.moves import AnyMove  # noqa: E402
 from pipeline_tui.engine.setup import initial_state  # noqa: E402
 from pipeline_tui.engine.state import clone_state  # noqa: E402
@@ -125,8 +126,8 @@ def bench_load_replay(games: list[Game], repeats: int) -> tuple[list[float], lis
 
 
 def bench_undo(games: list[Game]) -> tuple[float, float, float]:
-    """ms per ``undo()`` at the end of each game: the last move, then each of the last 32 (one
-    per distance from a checkpoint), redone after each measurement."""
+    """ms per ``undo()`` at the end of each game: the last move, then each of the last
+    ``CHECKPOINT_EVERY`` (one per distance from a checkpoint), redone after each measurement."""
     last, window = [], []
     for game in games:
         game = game.clone()
@@ -136,7 +137,7 @@ def bench_undo(games: list[Game]) -> tuple[float, float, float]:
         game.redo()
         assert game.state == final
         undone = []
-        for _ in range(32):
+        for _ in range(CHECKPOINT_EVERY):
             seconds, move = timed(game.undo)
             window.append(seconds * 1e3)
             undone.append(move)
@@ -225,7 +226,7 @@ def main() -> None:
 
     last, window, worst_undo = bench_undo(games)
     print(
-        f"undo() at game end    median {last:7.3f} ms last move; last 32 moves median "
+        f"undo() at game end    median {last:7.3f} ms last move; last {CHECKPOINT_EVERY} moves median "
         f"{window:.3f} ms, worst {worst_undo:.3f} ms  target <= {TARGETS_MS['undo']:.0f} ms"
     )
 
