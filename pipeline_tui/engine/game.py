@@ -27,7 +27,6 @@ from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
 from .setup import GameSetup, initial_state
-from .rules import EFFECTS, settle_grants
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, TurnState, clone_state, freeze_state, thaw_state
 
@@ -122,9 +121,7 @@ class Game:
                     Turn, (state.year, state.round, state.turn_index, t.player, t.stage == SETUP)
                 )
                 self._turn = (t, turn)
-            EFFECTS[type(move)](state, move)  # rules.apply_trusted inlined
-            if state.turn.grants:
-                settle_grants(state)
+            rules.apply_trusted(state, move)
             moves = self.moves
             moves.append(move)
             self._turns.append(turn)
