@@ -307,3 +307,28 @@ def test_the_heuristic_builds_a_refining_pipeline_in_the_first_year(seed):
             highest_grade_from_crude(state, p.colour, p.value(eng)) for p in network_map(player).pipelines
         ]
         assert max(reaches, default=0) >= 1, (seed, player.seat, reaches)
+
+
+def test_out_of_time_in_its_first_pass_the_search_bot_plays_the_plans_it_sampled(monkeypatch):
+    """The search bot's budget bounds its first pass over the plans too: once the time is up,
+    the plans not sampled yet drop out and the best sampled one is played (the heuristic's best
+    come first); with time to spare every plan is sampled, then the best again."""
+    from pipeline_tui.ai import heuristic, search
+
+    game = Game(_setup(["heuristic", "heuristic"], 3))
+    _play(game, until=120)
+    while game.state.turn.mains or game.state.turn.action or game.state.turn.secondary:
+        game.apply(ai.make_bot("heuristic").choose(game))
+    state, seat = game.state, game.current_player
+    arms = [plan.moves + [M.EndTurn()] for plan in heuristic.turn_plans(state, seat)[: search.TOP_PLANS]]
+    assert len(arms) > 2
+    clock = iter(range(0, 10_000, 10))  # every reading of the clock is 10 s after the last
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(clock)))
+    sampled: list[list[M.Move]] = []
+    monkeypatch.setattr(search, "_rollout", lambda st, s, moves, rng: sampled.append(moves) or 0.0)
+    assert search.plan_turn(state, seat, random.Random(1), seconds=1.0) == arms[0]
+    assert sampled == [arms[0]]
+    sampled.clear()
+    monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)  # time stands still
+    search.plan_turn(state, seat, random.Random(1), seconds=1.0)
+    assert sampled[: len(arms)] == arms and len(sampled) == search.MAX_SAMPLES

@@ -49,7 +49,9 @@ def plan_turn(
     state: State, seat: int, rng: random.Random, seconds: float | None = None, samples: int | None = None
 ) -> list[M.Move]:
     """The chosen plan's moves, ending the turn. ``samples`` fixes the work done (reproducible);
-    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`)."""
+    otherwise the search stops after ``seconds`` (default :data:`DEFAULT_SECONDS`), in its first
+    pass over the plans too: those not sampled by then drop out (the heuristic's best come
+    first). Sampling every plan once took 1 to 6 s of CPU a turn at 4 players (seed 86000)."""
     if state.turn.stage == Stage.SETUP:
         return [setup_move(state)]
     plans = turn_plans(state, seat)
@@ -62,7 +64,7 @@ def plan_turn(
     counts = [0] * len(arms)
     low, high = math.inf, -math.inf
     for n in range(limit):
-        if deadline is not None and n >= len(arms) and time.perf_counter() > deadline:
+        if deadline is not None and n and time.perf_counter() > deadline:
             break
         if n < len(arms):
             arm = n
