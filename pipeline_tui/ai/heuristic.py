@@ -68,7 +68,7 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def _gain(eng: int, costs: list, turn: _Turn, joins: list, first: float) -> float:
+def _gain(eng: int, costs: tuple, turn: _Turn, joins: list, first: float) -> float:
     """How much placing a tile lengthens the player's Pipelines, without tracing anew;
     ``costs`` are the Refinement Costs per colour, as tuples. ``turn`` is the tile as turned
     (:func:`_turn`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
@@ -173,23 +173,17 @@ _GAINS: dict[tuple, dict[tuple, float]] = {}
 def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
     """Where a tile lengthens the player's Pipelines most, and by how much (cached by network)."""
     player = state.players[seat]
-    key = (
-        tuple(player.tiles),
-        tuple(player.machines),
-        tile_id,
-        player.level("ENG"),
-        tuple(map(tuple, state.refinement_costs)),
-    )
+    eng = player.level("ENG")
+    costs = tuple(map(tuple, state.refinement_costs))
+    key = (tuple(player.tiles), tuple(player.machines), tile_id, eng, costs)
     found = _PLACEMENTS.get(key)
     if found is not None:
         return found
     best: tuple[float, M.PlaceTile] | None = None
     net = network_map(player)
-    eng = player.level("ENG")
     first = _first_progress(state, net.pipelines, eng)
-    costs = [tuple(c) for c in state.refinement_costs]
     turns = [_turn(rotated_halves(tile_id, rot), rot) for rot in range(4)]
-    gains_key = (eng, key[4], first)
+    gains_key = (eng, costs, first)
     gains = _GAINS.get(gains_key)
     if gains is None or len(gains) > 20000:
         if len(_GAINS) > 64:
