@@ -59,24 +59,14 @@ from ..engine import (
 )
 from . import calibrated
 from .evaluate import SALE, evaluate, rounds_left
-from .heuristic import (
-    Plan,
-    complete_action,
-    finish_turn,
-    fulfil,
-    plan_turn as heuristic_turn,
-    resolve,
-    setup_move,
-    turn_plans,
-)
-from .view import determinize
+from .heuristic import Plan, complete_action, finish_turn, fulfil, resolve, setup_move, turn_plans
+from .search import play_sample
 
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
 VALUE_PLANS = 2  # and its best plans completed with the expert's own :func:`value`
 FINALISTS = 2  # plans kept in the race to the last round
 DEFAULT_SECONDS = 1.0  # per turn and rival (a turn's later decisions follow the plan, at no cost)
 MAX_ROUNDS = 8  # a bound on rounds (deals) a turn when only time bounds the search
-ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 2  # the seat's own next turns played in a sample, each after its rivals'
 
 MACHINE_SHARE = 0.15  # of a Machine Phase's refining expected each turn (Crude must be bought)
@@ -202,16 +192,19 @@ def sample_score(state: State, seat: int) -> float:
     return calibrated.relative(state, seat) + machine_future(state, seat) + order_target(state, seat)
 
 
+def _action_to_begin(state: State, name: str) -> M.Action | None:
+    """The move that takes the cross Action ``name`` as the turn's Main Action, if it is legal
+    now (at the start of the Work Phase, the space free)."""
+    if state.turn.stage != Stage.WORK or state.turn.mains:
+        return None
+    return next((m for m in legal_moves(state) if type(m) is M.Action and m.action == name), None)
+
+
 def machine_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Machines & Pipes Action and buys the cheapest Machine, then
     completes the Action and the turn: either the Machine first, placed where :func:`value`
     likes it best, or a hub (:func:`_hubs`), whichever :func:`value` prefers."""
-    if state.turn.stage != Stage.WORK or state.turn.mains:
-        return None
-    action = next(
-        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _MACHINES),
-        None,
-    )
+    action = _action_to_begin(state, _MACHINES)
     if action is None:
         return None
     taken = clone_state(state)
@@ -312,12 +305,7 @@ def contract_plan(state: State, seat: int) -> Plan | None:
     and failed too often (measured, ``docs/bots.md``). In the last Year a filled Contract is owed
     no more, so it takes and fills one from each row while its barrels last (up to three: "Contracts
     & Loans"), paid without a free market slot, and above the barrels' end-game value."""
-    if state.turn.stage != Stage.WORK or state.turn.mains:
-        return None
-    action = next(
-        (m for m in legal_moves(state) if type(m) is M.Action and m.action == _CONTRACTS),
-        None,
-    )
+    action = _action_to_begin(state, _CONTRACTS)
     if action is None:
         return None
     st = clone_state(state)
@@ -481,24 +469,9 @@ def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
 def _rollout(state: State, seat: int, moves: list[M.Move], deal: int) -> float:
     """One sample of a plan on the deal numbered ``deal`` (the hidden stacks drawn from it, so
     every plan of a round meets the same deal): the plan, then every rival's next turn and the
-    seat's own, :data:`OWN_TURNS` times, as the heuristic plays them, scored by the seat's
-    expected score less the best rival's (:func:`~pipeline_tui.ai.calibrated.relative`, weights
-    fitted to played games)."""
-    sim = determinize(state, seat, random.Random(deal))
-    for move in moves:
-        apply_trusted(sim, move)
-    own = 0
-    for _ in range(ROLLOUT_TURN_LIMIT):
-        if sim.over:
-            break
-        player = sim.turn.player
-        if player == seat and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
-            if own >= OWN_TURNS:
-                break
-            own += 1
-        for move in heuristic_turn(sim, player, wide=False):
-            apply_trusted(sim, move)
-    return sample_score(sim, seat)
+    seat's own, :data:`OWN_TURNS` times, as the heuristic plays them
+    (:func:`~pipeline_tui.ai.search.play_sample`), scored by :func:`sample_score`."""
+    return sample_score(play_sample(state, seat, moves, random.Random(deal), OWN_TURNS), seat)
 
 
 def plan_turn(

@@ -27,7 +27,13 @@ ROLLOUT_TURN_LIMIT = 12
 OWN_TURNS = 1  # the seat's own next turns played in a rollout, after its rivals'
 
 
-def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
+def play_sample(
+    state: State, seat: int, moves: list[M.Move], rng: random.Random, own_turns: int = OWN_TURNS
+) -> State:
+    """One sample of a plan: on a determinization of ``state`` for ``seat`` (the hidden stacks
+    drawn from ``rng``), the plan's ``moves``, then the turns that follow as the narrow heuristic
+    plays them, up to and including the seat's own ``own_turns``-th, at most
+    :data:`ROLLOUT_TURN_LIMIT` turns, or to the game's end. The position reached is returned."""
     sim = determinize(state, seat, rng)
     for move in moves:
         apply_trusted(sim, move)
@@ -37,12 +43,16 @@ def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -
             break
         player = sim.turn.player
         if player == seat and sim.turn.stage == Stage.WORK and sim.turn.mains == 0:
-            if own >= OWN_TURNS:
+            if own >= own_turns:
                 break
             own += 1
         for move in heuristic_turn(sim, player, wide=False):
             apply_trusted(sim, move)
-    return relative(sim, seat)
+    return sim
+
+
+def _rollout(state: State, seat: int, moves: list[M.Move], rng: random.Random) -> float:
+    return relative(play_sample(state, seat, moves, rng), seat)
 
 
 def plan_turn(
