@@ -732,7 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         metavar="LEVEL",
         default=None,
-        help=_("every seat after yours is a computer player: easy, normal or hard"),
+        help=_("every seat after yours is a computer player: easy, normal, hard or expert"),
     )
     _app_options(p)
     p.set_defaults(func=cmd_new)

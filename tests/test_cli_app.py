@@ -59,6 +59,18 @@ def test_new_with_bots_plays_you_against_computers_of_that_level(opened, capsys)
     assert err.count("\n") == 1 and "grandmaster" in err
 
 
+def test_new_help_names_every_level_bots_takes(opened, capsys):
+    from pipeline_tui.ai import LEVELS
+
+    assert cli.main(["new", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    offered = help_text.split("--bots LEVEL", 2)[-1]
+    for level in LEVELS:
+        assert level in offered
+        assert cli.main(["new", "--bots", level]) == 0
+    assert [o["bots"] for o in opened] == ["random", "heuristic", "search", "expert"]
+
+
 def test_new_without_players_opens_the_new_game_screen(opened):
     assert cli.main(["new"]) == 0
     assert opened[0]["players"] is None and opened[0]["mode"] == "new"
