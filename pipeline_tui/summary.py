@@ -185,9 +185,13 @@ def _heading(verb: str, thing: Thing) -> str:
     return _(CLAUSES[verb]) if verb in CLAUSES else verb
 
 
-def _text(verb: str, thing: Thing, count: int, money: int) -> str:
-    """One group as words: ``bought 2 Orange Crude for $14``, ``ran Machines, $15``."""
-    if thing and verb in VERBS:
+def _text(verb: str, thing: Thing, count: int, money: int, again: bool = False) -> str:
+    """One group as words: ``bought 2 Orange Crude for $14``, ``ran Machines, $15``; ``again``
+    (the group before in the clause had the same verb) leaves the verb out: ``1 Teal Crude for
+    $7``."""
+    if thing and verb in VERBS and again:
+        text = things(thing, count)
+    elif thing and verb in VERBS:
         text = _("{verb} {things}").format(verb=_(VERBS[verb]), things=things(thing, count))
     else:
         text = _heading(verb, thing)
@@ -210,7 +214,8 @@ def _starts_clause(verb: str) -> bool:
 
 def turn_summary(game: Game, start: int, end: int) -> str:
     """What the turn made of moves ``start`` up to ``end`` (log positions) did, in one line:
-    ``Bo: Crude Market, bought 2 Orange Crude for $14; ran Machines, $15``."""
+    ``Bo: Crude Market, bought 2 Orange Crude for $14, 1 Teal Crude for $7; ran Machines, $15``
+    (a verb is said once for the groups that follow each other in a clause)."""
     seat = game.entries[start].seat if start < len(game.entries) else game.current_player
     state = game.state_at(start)
     name = state.players[seat].name
@@ -233,10 +238,13 @@ def turn_summary(game: Game, start: int, end: int) -> str:
     if not groups:
         return _("{name}: nothing").format(name=name)
     clauses: list[list[str]] = []
+    verb_before = None
     for group in groups:
         if not clauses or _starts_clause(group[0]):
             clauses.append([])
-        clauses[-1].append(_text(*group))
+            verb_before = None
+        clauses[-1].append(_text(*group, again=group[0] == verb_before))
+        verb_before = group[0]
     return _("{name}: {turn}").format(name=name, turn="; ".join(", ".join(clause) for clause in clauses))
 
 

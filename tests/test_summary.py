@@ -34,12 +34,11 @@ def test_no_summary_before_a_turn_ends():
 def test_seeded_turns_read_as_one_line_each():
     lines = _summaries(seed=1, moves=120)
     assert lines[0] == (
-        "Bo: placed 1 starting Low-Grade Tank, placed 1 starting Crude Tank, placed 1 starting "
-        "Mid-Grade Tank, placed 1 starting Crude Tank, placed 1 starting High-Grade Tank"
+        "Bo: placed 1 starting Low-Grade Tank, 1 starting Crude Tank, 1 starting "
+        "Mid-Grade Tank, 1 starting Crude Tank, 1 starting High-Grade Tank"
     )
     assert lines[1] == (
-        "Ada: placed 3 starting High-Grade Tanks, placed 1 starting Low-Grade Tank, "
-        "placed 1 starting Crude Tank"
+        "Ada: placed 3 starting High-Grade Tanks, 1 starting Low-Grade Tank, 1 starting Crude Tank"
     )
     assert (
         "Bo: Government tile, $5, placed 1 Pipe tile, bought 1 Pipe tile for $5, placed 1 Pipe tile" in lines
@@ -58,6 +57,7 @@ def test_turn_summary_names_the_seat_of_the_range():
 def test_repeated_buys_group_with_their_money():
     assert _text("bought", ("oil", 0, 0), 2, -14) == "bought 2 Orange Crude for $14"
     assert _text("machines", (), 1, -15) == "ran Machines, $15"
+    assert _text("bought", ("oil", 1, 0), 1, -7, again=True) == "1 Teal Crude for $7"
     assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
     assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
 

@@ -400,19 +400,38 @@ class TableScreen(Screen):
         return self.policy.waiting_for()
 
     def _refresh_hint(self, move: M.Move | None = None) -> None:
+        """The hint panel, what the player asked for first, as the panel has a height it cuts
+        at: an error, the hint (``h``), what the highlighted move will do, then the last turn of
+        a seat not at this keyboard, then whose turn it is and what to do."""
         hint = self.policy.hint(move)
         if hint is not None:
             self._set("hint", hint)
             return
         state = self.current_state()
-        out = Text()
+        parts: list[Text] = []
         if self.error is not None:
-            out.append_text(self.error)
-            out.append("\n")
+            parts.append(self.error)
+        if self.advising:
+            parts.append(Text(_("Asking the strongest computer player for a hint..."), style="dim"))
+        elif self.advice is not None:
+            parts.append(self.advice)
+        if move is not None:
+            seen = preview_text(state, move)  # what the highlighted move will do (issue 14)
+            if seen is not None:
+                parts.append(seen)
+            tile = pipe_tile_taken(state, move)
+            if tile is not None:
+                parts.append(render_tile(tile, 0))
         summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
-            out.append(summary, style="bold")
-            out.append("\n")
+            parts.append(Text(summary, style="bold"))
+        parts.append(self._status(state))
+        self._set("hint", Text("\n").join(parts))
+
+    def _status(self, state) -> Text:
+        """Whose turn it is and what to do: the game's end, the move just played, a computer
+        thinking, the Pipe tile in hand, or the seat to play."""
+        out = Text()
         if self.game.is_over():
             out.append(_("The game is over. Press F6 for the scores."), style="bold")
         elif self.message is not None:
@@ -446,22 +465,7 @@ class TableScreen(Screen):
             else:
                 out.append(_("{name} to play.").format(name=player.name) + " ", style="bold")
                 out.append(_("Pick a move, or press : to type one."), style="dim")
-        if self.advising:
-            out.append("\n")
-            out.append(_("Asking the strongest computer player for a hint..."), style="dim")
-        elif self.advice is not None:
-            out.append("\n")
-            out.append_text(self.advice)
-        if move is not None:
-            seen = preview_text(state, move)  # what the highlighted move will do (issue 14)
-            if seen is not None:
-                out.append("\n")
-                out.append_text(seen)
-            tile = pipe_tile_taken(state, move)
-            if tile is not None:
-                out.append("\n")
-                out.append_text(render_tile(tile, 0))
-        self._set("hint", out)
+        return out
 
     # --- playing ---
     def play(self, move: M.Move) -> bool:

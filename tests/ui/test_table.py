@@ -641,6 +641,39 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
         assert screen.policy.position == 0
 
 
+async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, monkeypatch):
+    """The hint panel has a height it cuts at: the hint comes before the computer's last turn
+    (here its five starting Tanks, several rows at 80 columns), not below it."""
+    import sys
+    import types
+
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+
+    fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[-(len(game.moves) % 2)])
+    monkeypatch.setattr(sys.modules["pipeline_tui.ai"], "STRONGEST", "first", raising=False)
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
+        await pilot.pause()
+        screen, game = app.screen, app.screen.game
+        for _ in range(80):
+            if 1 in game.movers() and game.current_player == 0 and not screen.thinking:
+                break
+            if game.current_player == 0:
+                await choose(pilot, "start-tank C")
+            await pilot.pause(0.05)
+        assert "Bot: placed 1 starting" in hint(app) and len(hint(app)) > 150
+        move = game.legal_moves()[0]
+        screen.advisor = types.SimpleNamespace(
+            advise=lambda table: types.SimpleNamespace(move=move, reason="the reason given")
+        )
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Hint:" in shown and "the reason given" in shown
+
+
 async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, monkeypatch):
     """Issue 16 point 6: after the computer's turn, one line says what it did."""
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
