@@ -10,9 +10,11 @@ neutral codes as the line is made, and a number picks its form with ``ngettext``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .data import components as C
 from .engine import moves as M
-from .engine import Game, State, Turn
+from .engine import Game, State, Turn, apply_trusted, clone_state, legal_moves
 from .i18n import N_, _, ngettext, pgettext
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
@@ -140,6 +142,27 @@ CLAUSES = {
 }
 """Moves that say what they did with nothing after them, each beginning a clause."""
 
+PLAN_VERBS = {
+    "bought": N_("buy"),
+    "sold": N_("sell"),
+    "took": N_("take"),
+    "placed": N_("place"),
+    "bought upgrade": N_("buy upgrade"),
+    "flipped upgrade": N_("flip upgrade"),
+    "refined": N_("refine"),
+    "delivered": N_("deliver"),
+    "fulfilled": N_("fulfil"),
+}
+"""The same verbs for a turn still to play (a hint's plan): "buy 2 Machines"."""
+PLAN_CLAUSES = {
+    "government": N_("Government tile"),
+    "network": N_("run the Pipe Network"),
+    "machine": N_("run a Machine"),
+    "machines": N_("run Machines"),
+    "pass": N_("pass"),
+}
+"""The same clauses for a turn still to play."""
+
 
 def things(thing: Thing, n: int) -> str:
     """``n`` of a thing in words, in the form the number asks for (Russian has three):
@@ -172,29 +195,32 @@ def things(thing: Thing, n: int) -> str:
         case ("pipe",):
             return ngettext("{n} Pipe tile", "{n} Pipe tiles", n).format(n=n)
         case ("upgrade", family):
-            return ngettext("{n} {family}", "{n} {family}s", n).format(n=n, family=family)
+            name = next((_(f.name) for f in C.UPGRADE_FAMILIES if f.code == family), family)
+            return ngettext("{n} {family}", "{n} {family}s", n).format(n=n, family=name)
     return str(n)
 
 
-def _heading(verb: str, thing: Thing) -> str:
+def _heading(verb: str, thing: Thing, plan: bool = False) -> str:
     """A move that begins a clause, in words: an Action's name, a run, a pass."""
     if verb == "action":
         return _(C.ACTION_NAMES.get(thing[0], thing[0]))
     if verb == "secondary":
         return _("{action} (Secondary)").format(action=_(C.ACTION_NAMES.get(thing[0], thing[0])))
-    return _(CLAUSES[verb]) if verb in CLAUSES else verb
+    clauses = PLAN_CLAUSES if plan else CLAUSES
+    return _(clauses[verb]) if verb in clauses else verb
 
 
-def _text(verb: str, thing: Thing, count: int, money: int, again: bool = False) -> str:
+def _text(verb: str, thing: Thing, count: int, money: int, again: bool = False, plan: bool = False) -> str:
     """One group as words: ``bought 2 Orange Crude for $14``, ``ran Machines, $15``; ``again``
     (the group before in the clause had the same verb) leaves the verb out: ``1 Teal Crude for
-    $7``."""
+    $7``; ``plan``: a turn still to play, ``buy 2 Orange Crude for $14``."""
     if thing and verb in VERBS and again:
         text = things(thing, count)
     elif thing and verb in VERBS:
-        text = _("{verb} {things}").format(verb=_(VERBS[verb]), things=things(thing, count))
+        verbs = PLAN_VERBS if plan else VERBS
+        text = _("{verb} {things}").format(verb=_(verbs[verb]), things=things(thing, count))
     else:
-        text = _heading(verb, thing)
+        text = _heading(verb, thing, plan)
     if money < 0:
         if verb.startswith("bought"):
             return _("{what} for ${money}").format(what=text, money=-money)
@@ -212,20 +238,13 @@ def _starts_clause(verb: str) -> bool:
     return verb in CLAUSES or verb in ("action", "secondary")
 
 
-def turn_summary(game: Game, start: int, end: int) -> str:
-    """What the turn made of moves ``start`` up to ``end`` (log positions) did, in one line:
-    ``Bo: Crude Market, bought 2 Orange Crude for $14, 1 Teal Crude for $7; ran Machines, $15``
-    (a verb is said once for the groups that follow each other in a clause)."""
-    seat = game.entries[start].seat if start < len(game.entries) else game.current_player
-    state = game.state_at(start)
-    name = state.players[seat].name
+def _words(steps: Iterable[tuple[State, M.Move, State]], seat: int, plan: bool = False) -> str | None:
+    """What the moves did (or, ``plan``, will do) for ``seat``, in words, from each move with
+    the states before and after it; ``None`` if they say nothing."""
     groups: list[list] = []  # [verb, thing, count, money]
-    for position in range(start, end):
-        move = game.entries[position].move
-        after = game.state_at(position + 1)
-        money = after.players[seat].money - state.players[seat].money
-        phrase = _phrase(move, state, after, seat)
-        state = after
+    for before, move, after in steps:
+        money = after.players[seat].money - before.players[seat].money
+        phrase = _phrase(move, before, after, seat)
         if phrase is None:
             if groups:
                 groups[-1][3] += money
@@ -236,16 +255,49 @@ def turn_summary(game: Game, start: int, end: int) -> str:
         else:
             groups.append([*phrase, 1, money])
     if not groups:
-        return _("{name}: nothing").format(name=name)
+        return None
     clauses: list[list[str]] = []
     verb_before = None
     for group in groups:
         if not clauses or _starts_clause(group[0]):
             clauses.append([])
             verb_before = None
-        clauses[-1].append(_text(*group, again=group[0] == verb_before))
+        clauses[-1].append(_text(*group, again=group[0] == verb_before, plan=plan))
         verb_before = group[0]
-    return _("{name}: {turn}").format(name=name, turn="; ".join(", ".join(clause) for clause in clauses))
+    return "; ".join(", ".join(clause) for clause in clauses)
+
+
+def turn_summary(game: Game, start: int, end: int) -> str:
+    """What the turn made of moves ``start`` up to ``end`` (log positions) did, in one line:
+    ``Bo: Crude Market, bought 2 Orange Crude for $14, 1 Teal Crude for $7; ran Machines, $15``
+    (a verb is said once for the groups that follow each other in a clause)."""
+    seat = game.entries[start].seat if start < len(game.entries) else game.current_player
+    name = game.state_at(start).players[seat].name
+    steps = (
+        (game.state_at(position), game.entries[position].move, game.state_at(position + 1))
+        for position in range(start, end)
+    )
+    words = _words(steps, seat)
+    if words is None:
+        return _("{name}: nothing").format(name=name)
+    return _("{name}: {turn}").format(name=name, turn=words)
+
+
+def plan_words(state: State, seat: int, moves: Iterable[M.Move]) -> str | None:
+    """What playing ``moves`` from ``state`` would do, in words, as a turn still to play:
+    ``Crude Market, buy 2 Orange Crude for $14; run Machines, $15`` (a hint's plan). The moves
+    are played on a copy while each is legal and ``seat`` is to move; ``None`` if none is, or
+    they say nothing. ``state`` is as the seat may see it (a hint passes a determinized view)."""
+    steps = []
+    before = state
+    for move in moves:
+        if before.over or before.turn.player != seat or move not in legal_moves(before):
+            break
+        after = clone_state(before)
+        apply_trusted(after, move)
+        steps.append((before, move, after))
+        before = after
+    return _words(steps, seat, plan=True)
 
 
 def finished_turn(game) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.game import Game
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 from pipeline_tui.engine.state import clone_state
+from pipeline_tui.summary import plan_words
 
 
 def _game(kinds: list[str], seed: int = 5) -> Game:
@@ -37,12 +38,13 @@ def test_advice_is_a_legal_move_with_a_reason_and_changes_nothing(kind: str) -> 
         advice = ai.make_bot(kind, samples=2).advise(game)
         assert advice.move in game.legal_moves()
         assert advice.plan[0] == advice.move
-        assert M.format_move(advice.move) in advice.reason
-        assert (
-            "worth about $" in advice.reason
-            or "no better than" in advice.reason
-            or "starting Tanks" in advice.reason
-        )
+        verdict, _, turn = advice.reason.partition(": ")
+        assert verdict.startswith(("Worth about $", "No better than", "The rulebook's starting Tanks"))
+        words = plan_words(game.state, game.current_player, advice.plan)
+        if words is not None:  # the turn in words, as a turn still to play
+            assert turn == words
+        else:  # a turn of silent moves (ending an Action, the turn): in notation
+            assert turn.startswith(M.format_move(advice.move))
         assert game.state == before and game.moves == log
 
 
@@ -77,7 +79,9 @@ def test_advice_during_setup_names_the_starting_tanks() -> None:
     game = _game(["human", "human"])
     advice = ai.make_bot(ai.STRONGEST).advise(game)
     assert isinstance(advice.move, M.PlaceStartingTank)
-    assert "starting Tanks" in advice.reason
+    assert advice.reason == "The rulebook's starting Tanks (2 Crude, then Low, Mid and High): " + (
+        "place 1 starting Crude Tank"
+    )
 
 
 def test_there_is_no_advice_once_the_game_is_over() -> None:

@@ -5,9 +5,10 @@ import random
 
 from pipeline_tui import i18n
 from pipeline_tui.engine.game import Game
+from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.moves import parse_move
 from pipeline_tui.engine.setup import GameSetup
-from pipeline_tui.summary import _text, last_turn_summary, turn_summary
+from pipeline_tui.summary import _text, last_turn_summary, plan_words, turn_summary
 
 
 def _summaries(seed: int, moves: int) -> list[str]:
@@ -58,6 +59,8 @@ def test_repeated_buys_group_with_their_money():
     assert _text("bought", ("oil", 0, 0), 2, -14) == "bought 2 Orange Crude for $14"
     assert _text("machines", (), 1, -15) == "ran Machines, $15"
     assert _text("bought", ("oil", 1, 0), 1, -7, again=True) == "1 Teal Crude for $7"
+    assert _text("bought", ("oil", 0, 0), 2, -14, plan=True) == "buy 2 Orange Crude for $14"
+    assert _text("bought upgrade", ("upgrade", "GOV"), 1, -20) == "bought upgrade 1 Government for $20"
     assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
     assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
 
@@ -86,3 +89,13 @@ def test_a_turn_summary_speaks_russian(russian):
     assert "куплено: 2 барреля оранжевой сырой нефти за $" in line
     i18n.set_language("en")
     assert "bought 2 Orange Crude for $" in turn_summary(game, start, len(game.entries))
+
+
+def test_a_planned_turn_reads_as_a_turn_still_to_play_and_stops_at_an_illegal_move():
+    game = Game(GameSetup.default(players=2, seed=7))
+    seat = game.current_player
+    crude = M.PlaceStartingTank(grade=0)
+    assert plan_words(game.state, seat, [crude, crude]) == "place 2 starting Crude Tanks"
+    assert plan_words(game.state, seat, [crude, M.Pass(), crude]) == "place 1 starting Crude Tank"
+    assert plan_words(game.state, seat, [M.Pass()]) is None
+    assert game.moves == []  # played on a copy

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..engine import moves as M
 from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
 from ..i18n import N_, _
+from ..summary import plan_words
 from . import evaluate as evaluation, expert, heuristic, search
 from .view import determinize, fingerprint, seat_rng
 
@@ -154,15 +155,19 @@ def _play_out(state: State, seat: int, moves: list[M.Move]) -> State:
 
 
 def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
-    """One line: the planned moves in notation, and what the position after the planned turn
-    is worth (``evaluate``, in dollars) against passing, or ending the turn at once, on a
-    determinized view of the table."""
-    shown = ", ".join(M.format_move(m) for m in plan[:HINT_MOVES_SHOWN])
-    if len(plan) > HINT_MOVES_SHOWN:
-        shown += ", ..."
+    """One line: what the position after the planned turn is worth (``evaluate``, in dollars)
+    against passing, or ending the turn at once, on a determinized view of the table, then the
+    turn in words (:func:`~pipeline_tui.summary.plan_words`: "Crude Market, buy 2 Orange Crude
+    for $14"; in notation, the first moves, if it has no words). The worth comes first: the
+    hint panel cuts a long turn at its height."""
     state = game.state
+    shown = plan_words(determinize(state, seat, seat_rng(state, seat, seed)), seat, plan)
+    if shown is None:
+        shown = ", ".join(M.format_move(m) for m in plan[:HINT_MOVES_SHOWN])
+        if len(plan) > HINT_MOVES_SHOWN:
+            shown += ", ..."
     if state.turn.stage == Stage.SETUP:
-        return _("{moves}: the rulebook's starting Tanks (2 Crude, then Low, Mid and High)").format(
+        return _("The rulebook's starting Tanks (2 Crude, then Low, Mid and High): {moves}").format(
             moves=shown
         )
     view = determinize(state, seat, seat_rng(state, seat, seed))
@@ -174,11 +179,11 @@ def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
     gain = round(planned - quick)
     if gain <= 0:
         if can_pass:
-            return _("{moves}: no better than passing").format(moves=shown)
-        return _("{moves}: no better than ending the turn now").format(moves=shown)
+            return _("No better than passing: {moves}").format(moves=shown)
+        return _("No better than ending the turn now: {moves}").format(moves=shown)
     if can_pass:
-        return _("{moves}: worth about ${gain} more than passing").format(moves=shown, gain=gain)
-    return _("{moves}: worth about ${gain} more than ending the turn now").format(moves=shown, gain=gain)
+        return _("Worth about ${gain} more than passing: {moves}").format(moves=shown, gain=gain)
+    return _("Worth about ${gain} more than ending the turn now: {moves}").format(moves=shown, gain=gain)
 
 
 def level_of(kind: str) -> str:
