@@ -11,7 +11,7 @@ import pytest
 from pipeline_tui import ai, i18n
 from pipeline_tui.ai.arena import Pairing, ladder_report, report, run_games, summarise
 from pipeline_tui.data import components as C
-from pipeline_tui.engine import Game, GameSetup, IllegalMove, NotationError, format_move, parse_move
+from pipeline_tui.engine import Game, GameSetup, IllegalMove, NotationError, Stage, format_move, parse_move
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.rules import action_title
 from pipeline_tui.engine.scoring import score_player
@@ -189,8 +189,16 @@ def test_score_labels_in_russian_with_three_plural_forms(russian: None) -> None:
 def test_a_hint_gives_its_reason_in_russian(russian: None) -> None:
     game = Game(GameSetup.default(players=2, seed=3))
     advice = ai.make_bot("heuristic", samples=1).advise(game)
-    assert advice.reason.startswith(format_move(advice.move))
-    assert "стартовые Цистерны по правилам" in advice.reason
+    assert advice.reason == (
+        "Стартовые Цистерны по правилам (2 сырой нефти, затем низкая, средняя и высокая): "
+        "разместить: 1 стартовая цистерна сырой нефти"
+    )
+    game.apply(advice.move)
+    while game.state.turn.stage == Stage.SETUP:
+        game.apply(game.legal_moves()[0])
+    advice = ai.make_bot("heuristic", samples=1).advise(game)
+    assert advice.reason.startswith("Примерно на $") and "выгоднее, чем пас: " in advice.reason
+    assert format_move(advice.move) not in advice.reason  # the turn in words, not notation
 
 
 def test_the_arena_table_heads_its_columns_in_russian_aligned_with_its_rows() -> None:
