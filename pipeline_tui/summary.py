@@ -272,12 +272,10 @@ def turn_summary(game: Game, start: int, end: int) -> str:
     ``Bo: Crude Market, bought 2 Orange Crude for $14, 1 Teal Crude for $7; ran Machines, $15``
     (a verb is said once for the groups that follow each other in a clause)."""
     seat = game.entries[start].seat if start < len(game.entries) else game.current_player
-    name = game.state_at(start).players[seat].name
-    steps = (
-        (game.state_at(position), game.entries[position].move, game.state_at(position + 1))
-        for position in range(start, end)
-    )
-    words = _words(steps, seat)
+    states = [game.state_at(position) for position in range(start, end + 1)]
+    name = states[0].players[seat].name
+    moves = [game.entries[position].move for position in range(start, end)]
+    words = _words(zip(states, moves, states[1:]), seat)
     if words is None:
         return _("{name}: nothing").format(name=name)
     return _("{name}: {turn}").format(name=name, turn=words)

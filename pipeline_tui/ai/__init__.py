@@ -161,7 +161,8 @@ def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
     for $14"; in notation, the first moves, if it has no words). The worth comes first: the
     hint panel cuts a long turn at its height."""
     state = game.state
-    shown = plan_words(determinize(state, seat, seat_rng(state, seat, seed)), seat, plan)
+    view = determinize(state, seat, seat_rng(state, seat, seed))
+    shown = plan_words(view, seat, plan)  # on a copy: the view is played out below
     if shown is None:
         shown = ", ".join(M.format_move(m) for m in plan[:HINT_MOVES_SHOWN])
         if len(plan) > HINT_MOVES_SHOWN:
@@ -170,7 +171,6 @@ def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
         return _("The rulebook's starting Tanks (2 Crude, then Low, Mid and High): {moves}").format(
             moves=shown
         )
-    view = determinize(state, seat, seat_rng(state, seat, seed))
     planned = evaluation.evaluate(_play_out(view, seat, plan), seat)
     can_pass = any(type(m) is M.Pass for m in game.legal_moves())
     quick = evaluation.evaluate(

@@ -348,6 +348,20 @@ async def test_the_new_game_screen_offers_bots_by_difficulty(tmp_path):
         assert [p.kind for p in app.screen.game.setup.players] == ["human", "search"]
 
 
+async def setup_until_the_computer_has_played(pilot) -> None:
+    """Ann (seat 0) places her starting Tanks through the move list until the computer at seat
+    1 has played and it is her turn again, the computer done thinking."""
+    screen = pilot.app.screen
+    game = screen.game
+    for _ in range(80):
+        if 1 in game.movers() and game.current_player == 0 and not screen.thinking:
+            return
+        if game.current_player == 0:
+            await choose(pilot, "start-tank C")
+        await pilot.pause(0.05)
+    raise AssertionError("the computer did not play")
+
+
 def fake_bots(monkeypatch, kind: str, choose) -> list:
     """Put a stand-in ``pipeline_tui.ai`` in place whose one bot ``kind`` plays ``choose(game)``;
     returns the bots the table makes, in order."""
@@ -656,12 +670,7 @@ async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, 
         app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
         await pilot.pause()
         screen, game = app.screen, app.screen.game
-        for _ in range(80):
-            if 1 in game.movers() and game.current_player == 0 and not screen.thinking:
-                break
-            if game.current_player == 0:
-                await choose(pilot, "start-tank C")
-            await pilot.pause(0.05)
+        await setup_until_the_computer_has_played(pilot)
         assert "Bot: placed 1 starting" in hint(app) and len(hint(app)) > 150
         move = game.legal_moves()[0]
         screen.advisor = types.SimpleNamespace(
@@ -685,12 +694,7 @@ async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, m
         app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
         await pilot.pause()
         game = app.screen.game
-        for _ in range(80):
-            if 1 in game.movers() and game.current_player == 0 and not app.screen.thinking:
-                break
-            if game.current_player == 0:
-                await choose(pilot, "start-tank C")
-            await pilot.pause(0.05)
+        await setup_until_the_computer_has_played(pilot)
         bot = [n for n, seat in enumerate(game.movers()) if seat == 1]
         line = turn_summary(game, bot[0], bot[-1] + 1)
         assert line.startswith("Bot: placed ")

@@ -90,7 +90,7 @@ async def test_a_computer_turn_is_summarised_in_russian_and_again_after_a_switch
     forms; switched to English, the log says it again in English."""
     from pipeline_tui.engine.setup import PlayerSetup
 
-    from tests.ui.test_table import fake_bots
+    from tests.ui.test_table import fake_bots, setup_until_the_computer_has_played
 
     fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[0])
     app = PipelineApp(mode="new", saves_dir=tmp_path)
@@ -98,13 +98,7 @@ async def test_a_computer_turn_is_summarised_in_russian_and_again_after_a_switch
         app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
         await pilot.pause()
         screen = app.screen
-        game = screen.game
-        for _ in range(80):
-            if 1 in game.movers() and game.current_player == 0 and not screen.thinking:
-                break
-            if game.current_player == 0:
-                await choose(pilot, "start-tank C")
-            await pilot.pause(0.05)
+        await setup_until_the_computer_has_played(pilot)
 
         def summary() -> str:
             log = [text.plain for text in screen.query_one(MoveLog).lines]
