@@ -195,7 +195,7 @@ def things(thing: Thing, n: int) -> str:
         case ("pipe",):
             return ngettext("{n} Pipe tile", "{n} Pipe tiles", n).format(n=n)
         case ("upgrade", family):
-            name = next((_(f.name) for f in C.UPGRADE_FAMILIES if f.code == family), family)
+            name = _(C.upgrade_family(family).name)
             return ngettext("{n} {family}", "{n} {family}s", n).format(n=n, family=name)
     return str(n)
 

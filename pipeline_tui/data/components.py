@@ -534,6 +534,18 @@ UPGRADE_FAMILIES: tuple[UpgradeFamily, ...] = (
     ),
 )
 UPGRADE_CODES = tuple(f.code for f in UPGRADE_FAMILIES)
+_FAMILIES_BY_CODE = {f.code: f for f in UPGRADE_FAMILIES}
+
+
+def upgrade_family(code: str) -> UpgradeFamily:
+    """The Upgrade family with this code (``KeyError`` if none).
+
+    >>> upgrade_family("GOV").name
+    'Government'
+    """
+    return _FAMILIES_BY_CODE[code]
+
+
 UPGRADE_CARDS_PER_LEVEL = (3, 1, 1)  # PUBLIC: Level I x3, II x1, III x1
 UPGRADE_FAMILIES_PER_GAME = 5  # PUBLIC
 FIRST_GAME_UPGRADES = ("GOV", "ENG", "HR", "RM", "SHOP")  # PUBLIC suggestion

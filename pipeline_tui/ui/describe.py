@@ -186,14 +186,14 @@ def describe(move: M.Move, state: State) -> str:
         case M.PlaceMachine():
             return _("Place the Machine on {x},{y}").format(x=move.x, y=move.y)
         case M.BuyUpgrade():
-            family = _family_name(move.family)
+            family = C.upgrade_family(move.family).name
             if family[0] in "AEIOU":
                 text = _("Buy an {family} upgrade for ${price}")
             else:
                 text = _("Buy a {family} upgrade for ${price}")
             return text.format(family=_(family), price=C.UPGRADE_PRICE)
         case M.FlipToken():
-            return _("Flip the {family} token for free").format(family=_(_family_name(move.family)))
+            return _("Flip the {family} token for free").format(family=_(C.upgrade_family(move.family).name))
         case M.Refine():
             colour = _colour_at(state, move)
             cost = refine_cost(state, colour, move.from_grade, move.to_grade)
@@ -236,10 +236,6 @@ def _cost(move: M.Move, state: State) -> str:
     if amount is None:
         return ""
     return _(" for free") if amount == 0 else _(" for ${amount}").format(amount=amount)
-
-
-def _family_name(code: str) -> str:
-    return next(f.name for f in C.UPGRADE_FAMILIES if f.code == code)
 
 
 def _colour_at(state: State, move: M.Refine) -> int:

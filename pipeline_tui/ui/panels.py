@@ -359,7 +359,7 @@ def _government(
 def upgrades(state: State) -> Text:
     """The families in play: token up or down, and the cards left per level."""
     out = Text()
-    families = [next(f for f in C.UPGRADE_FAMILIES if f.code == code) for code in state.upgrade_families]
+    families = [C.upgrade_family(code) for code in state.upgrade_families]
     width = max([19, *(len(_(fam.name)) + 1 for fam in families)])
     for i, (code, fam) in enumerate(zip(state.upgrade_families, families)):
         token = _("up") if state.upgrade_tokens[i] else _("DOWN")

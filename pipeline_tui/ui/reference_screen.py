@@ -79,7 +79,7 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
             label = _("{name}: Order {needs}").format(name=p.name, needs=" ".join(_needs(order.tile)))
             cards.append(("contracts", f"tile-{order.tile}", label))
     for code in state.upgrade_families:
-        name = next(f.name for f in C.UPGRADE_FAMILIES if f.code == code)
+        name = C.upgrade_family(code).name
         for level in (1, 2, 3):
             cards.append(("upgrades", f"upgrade-{code}-{level}", f"{_(name)} {LEVELS[level]}"))
     cards.append(("valuation", "valuation-0", _("Tile: {name}").format(name=_(C.VALUATION_TILE))))
