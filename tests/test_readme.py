@@ -17,7 +17,7 @@ def test_ci_runs_the_readme_commands_as_written():
     assert len(commands) == 2
     install, test = commands
     assert install.endswith("pip install -e . && .venv/bin/pipeline-tui")  # no test extra to play
-    assert "[test]" in test and test.endswith("pytest -q")
+    assert "[test]" in test and test.endswith("pytest -q -n auto")  # one worker per core
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert [line for line in ci if line.startswith(install)] == [
         install + " </dev/null >/dev/null"
