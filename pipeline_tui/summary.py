@@ -10,16 +10,17 @@ neutral codes as the line is made, and a number picks its form with ``ngettext``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from .data import components as C
 from .engine import moves as M
-from .engine import Game, State, Turn, apply_trusted, clone_state, legal_moves
+from .engine import LogEntry, State, Turn, apply_trusted, clone_state, legal_moves
 from .i18n import N_, _, ngettext, pgettext
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
 
-Thing = tuple
+Thing = tuple[Any, ...]
 """What a move bought, sold, took...: ``("oil", colour, grade)``, ``("tank", grade)``,
 ``("machine",)``... (neutral codes; :func:`things` puts a number of them into words)."""
 
@@ -202,10 +203,10 @@ def things(thing: Thing, n: int) -> str:
 
 def _heading(verb: str, thing: Thing, plan: bool = False) -> str:
     """A move that begins a clause, in words: an Action's name, a run, a pass."""
-    if verb == "action":
-        return _(C.ACTION_NAMES.get(thing[0], thing[0]))
-    if verb == "secondary":
-        return _("{action} (Secondary)").format(action=_(C.ACTION_NAMES.get(thing[0], thing[0])))
+    if verb in ("action", "secondary"):
+        action: str = thing[0]
+        name = _(C.ACTION_NAMES.get(action, action))
+        return name if verb == "action" else _("{action} (Secondary)").format(action=name)
     clauses = PLAN_CLAUSES if plan else CLAUSES
     return _(clauses[verb]) if verb in clauses else verb
 
@@ -241,7 +242,7 @@ def _starts_clause(verb: str) -> bool:
 def _words(steps: Iterable[tuple[State, M.Move, State]], seat: int, plan: bool = False) -> str | None:
     """What the moves did (or, ``plan``, will do) for ``seat``, in words, from each move with
     the states before and after it; ``None`` if they say nothing."""
-    groups: list[list] = []  # [verb, thing, count, money]
+    groups: list[list[Any]] = []  # [verb, thing, count, money]
     for before, move, after in steps:
         money = after.players[seat].money - before.players[seat].money
         phrase = _phrase(move, before, after, seat)
@@ -258,16 +259,32 @@ def _words(steps: Iterable[tuple[State, M.Move, State]], seat: int, plan: bool =
         return None
     clauses: list[list[str]] = []
     verb_before = None
-    for group in groups:
-        if not clauses or _starts_clause(group[0]):
+    for verb, thing, count, money in groups:
+        if not clauses or _starts_clause(verb):
             clauses.append([])
             verb_before = None
-        clauses[-1].append(_text(*group, again=group[0] == verb_before, plan=plan))
-        verb_before = group[0]
+        clauses[-1].append(_text(verb, thing, count, money, again=verb == verb_before, plan=plan))
+        verb_before = verb
     return "; ".join(", ".join(clause) for clause in clauses)
 
 
-def turn_summary(game: Game, start: int, end: int) -> str:
+class Replayed(Protocol):
+    """What a summary reads of a game: a :class:`~pipeline_tui.engine.Game`, or a shared
+    table's replica of one."""
+
+    @property
+    def entries(self) -> Sequence[LogEntry]: ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def current_player(self) -> int: ...
+
+    def state_at(self, position: int) -> State: ...
+
+
+def turn_summary(game: Replayed, start: int, end: int) -> str:
     """What the turn made of moves ``start`` up to ``end`` (log positions) did, in one line:
     ``Bo: Crude Market, bought 2 Orange Crude for $14, 1 Teal Crude for $7; ran Machines, $15``
     (a verb is said once for the groups that follow each other in a clause)."""
@@ -298,7 +315,7 @@ def plan_words(state: State, seat: int, moves: Iterable[M.Move]) -> str | None:
     return _words(steps, seat, plan=True)
 
 
-def finished_turn(game) -> tuple[int, int] | None:
+def finished_turn(game: Replayed) -> tuple[int, int] | None:
     """(start, end): the log positions of the turn the last move finished, or ``None`` if the
     last move did not finish one (or there is none). ``game`` is a Game or a shared table's
     replica (anything with ``entries``, ``state`` and ``state_at``)."""
@@ -312,7 +329,7 @@ def finished_turn(game) -> tuple[int, int] | None:
     return start, end
 
 
-def last_turn_summary(game) -> str | None:
+def last_turn_summary(game: Replayed) -> str | None:
     """The summary of the turn the last move finished (``None`` if it finished none)."""
     turn = finished_turn(game)
     return None if turn is None else turn_summary(game, *turn)

@@ -11,6 +11,7 @@ notation are the same ASCII in every language (issue 15). The output is determin
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 
 from .data import components as C
 from .data.oil import COLOUR_LETTERS, COLOUR_NAMES, EDGE_LETTERS, GRADE_LETTERS, GRADE_NAMES, barrel_code
@@ -19,7 +20,7 @@ from .data.reference import Reference
 from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
 from .engine.setup import GameSetup
-from .engine.state import GrantKind, PlayerState, Stage, State
+from .engine.state import GrantKind, HeldContract, PlayerState, Stage, State
 from .i18n import N_, _, ngettext
 
 ROMAN = ("-", "I", "II", "III")
@@ -33,7 +34,7 @@ STAGES = {
     Stage.OVER: N_("game over"),
 }
 A = C.ActionName
-RUNS = {
+RUNS: dict[str, str] = {
     A.NETWORK: N_("running the Pipe Network"),
     A.MACHINE: N_("running one Machine"),
     A.MACHINES_PHASE: N_("Machine Phase run"),
@@ -88,7 +89,7 @@ def tile_text(tile_id: int) -> str:
     """A pipe tile by number and paths: ``#12 [EW:O NS:S | ...]`` (edges then colour, halves A|B)."""
     tile = C.pipe_tiles()[tile_id]
 
-    def half(paths) -> str:
+    def half(paths: Iterable[tuple[int, int, int]]) -> str:
         return " ".join(f"{EDGE_LETTERS[a]}{EDGE_LETTERS[b]}:{COLOUR_LETTERS[c]}" for a, b, c in paths)
 
     return f"#{tile_id} [{half(tile.a.paths)} | {half(tile.b.paths)}]"
@@ -230,7 +231,7 @@ def _contract_rows(state: State) -> list[str]:
 
 
 def _shops(state: State) -> list[str]:
-    def stock(prices, counts) -> str:
+    def stock(prices: Iterable[int], counts: Iterable[int]) -> str:
         return ", ".join(f"${p} x{n}" for p, n in zip(prices, counts))
 
     lines = [
@@ -330,7 +331,7 @@ def tank_farm_text(player: PlayerState) -> list[str]:
     return lines
 
 
-def _held_contract(index: int, held) -> str:
+def _held_contract(index: int, held: HeldContract) -> str:
     tile = C.contract_tile(held.tile)
     kind = _("Order as Contract") if tile.kind == C.ContractKind.ORDER else _(CONTRACT_KINDS[tile.row])
     status = _("deferred") if held.deferred else _("active")
@@ -543,8 +544,10 @@ def render_components(ref: Reference, width: int = 78) -> list[tuple[str, list[s
             upgrades += ["", f"{_shown(u.name)} ({u.family})"]
         upgrades += _wrap(_shown(u.text), f"  {'I' * u.level:<4}", width, hang="      ")
     valuation = _source_line(ref, "valuation", width=width) + [""]
-    tile = ref.valuation_tile
-    valuation += _wrap(f"{_shown(tile.name)}. {_shown(tile.text)}", _("Tile: "), width, hang="    ")
+    valuation_tile = ref.valuation_tile
+    valuation += _wrap(
+        f"{_shown(valuation_tile.name)}. {_shown(valuation_tile.text)}", _("Tile: "), width, hang="    "
+    )
     for v in ref.valuations:
         valuation += [""] + _wrap(f"{_shown(v.name)}. {_shown(v.text)}", f"{v.id:>2}. ", width, hang="    ")
     markers = ref.refinement_markers

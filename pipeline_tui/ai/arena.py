@@ -28,8 +28,8 @@ class SeatRecord:
     decisions: int = 0
     turns: int = 0
     seconds: float = 0.0
-    actions: Counter = field(default_factory=Counter)  # Main and Secondary Actions taken
-    parts: Counter = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
+    actions: Counter[str] = field(default_factory=Counter)  # Main and Secondary Actions taken
+    parts: Counter[str] = field(default_factory=Counter)  # score by step, Valuation cards as "cards"
     machines: int = 0  # Machines placed (bought or received as a grant)
     contract_money: int = 0  # dollars paid by Contract deliveries and Orders fulfilled
     idle_turns: int = 0  # the most turns in a row it began where the last one began
@@ -84,7 +84,8 @@ def play_game(
     game = Game(setup)
     records = [SeatRecord(bot, 0, 0) for bot in bots]
     players = [make_bot(bot, seed=seed, seconds=seconds, samples=samples) for bot in bots]
-    began: list[tuple | None] = [None] * len(bots)  # each seat's position when its last turn began
+    # each seat's position when its last turn began
+    began: list[tuple[object, ...] | None] = [None] * len(bots)
     idle = [0] * len(bots)
     turn: tuple[int, int, int] | None = None
     while not game.is_over():
@@ -121,7 +122,7 @@ def play_game(
     return GameRecord(seed, records, len(game.moves))
 
 
-def _position(player: PlayerState) -> tuple:
+def _position(player: PlayerState) -> tuple[object, ...]:
     """What a player owns, to tell a turn that changed nothing: cash, barrels, Pipe tiles,
     Machines, Tanks, Contracts, Orders and Upgrades."""
     return (
@@ -136,7 +137,12 @@ def _position(player: PlayerState) -> tuple:
     )
 
 
-def _play_indexed(job: tuple) -> GameRecord:
+Job = tuple[list[str], int, int, int, float | None, int | None, int]
+"""One game of a run: the bots, the players a game seats, the first seed, the game's index,
+seconds, samples and edition (:func:`_play_indexed`)."""
+
+
+def _play_indexed(job: Job) -> GameRecord:
     bots, players, seed, index, seconds, samples, edition = job
     return play_game(seat_bots(bots, players, index), seed + index, seconds, samples, edition)
 
@@ -172,8 +178,8 @@ def run_games(
         return pool.map(_play_indexed, work, chunksize=1)
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate, in 0..1."""
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate, in 0..1 (``wins`` may count a tie as half)."""
     if n == 0:
         return 0.0, 1.0
     p = wins / n
@@ -404,7 +410,7 @@ class EconomyStats:
     idle: int = 0  # games where one of its seats began IDLE_TURNS turns in a row unchanged
     wins: int = 0
     win_score: int = 0
-    win_parts: Counter = field(default_factory=Counter)
+    win_parts: Counter[str] = field(default_factory=Counter)
 
 
 def economy(records: list[GameRecord]) -> list[EconomyStats]:

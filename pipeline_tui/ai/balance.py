@@ -56,8 +56,8 @@ def balance_report(records: list[GameRecord]) -> list[str]:
         lines.append(f"{kind:<22} {w:>8.2f} {o:>8.2f}")
     win_scores = [s.score for s in winners]
     all_scores = [s.score for r in records for s in r.seats]
-    margins = [sorted((s.score for s in r.seats), reverse=True) for r in records]
-    margins = [m[0] - m[1] for m in margins]
+    ranked = [sorted((s.score for s in r.seats), reverse=True) for r in records]
+    margins = [m[0] - m[1] for m in ranked]
     lines += [
         "",
         _("winning score: mean {mean:.1f}, median {median:.0f}, min {min}, max {max}").format(

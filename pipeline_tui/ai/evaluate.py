@@ -10,6 +10,7 @@ yearly worth; everything that only pays later is discounted by the Rounds left.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 import msgspec
@@ -17,7 +18,10 @@ import msgspec
 from ..data import components as C
 from ..data import editions as E
 from ..engine import (
+    NetworkMap,
+    Pipeline,
     PlayerState,
+    ScoreLine,
     State,
     card_value,
     highest_grade_from_crude,
@@ -111,7 +115,7 @@ def _contract_pay(player: PlayerState, grade: int, kind: str) -> int:
 
 @lru_cache(maxsize=64)
 def _market_slots(
-    edition: int, layout: tuple, players: int, refined_bonus: bool
+    edition: int, layout: tuple[tuple[int, int], ...], players: int, refined_bonus: bool
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per market row, (slot, price) for each slot in play (``rules.market_price``, tabled)."""
     table = []
@@ -133,7 +137,8 @@ def _order_outlets(tile: int, bonus: bool) -> tuple[tuple[int, int, int], ...]:
     )
 
 
-_OUTLETS: dict[tuple, tuple[tuple[tuple[int, int], ...], ...]] = {}  # ~10 KB an entry: kept small
+Outlets = tuple[tuple[tuple[int, int], ...], ...]  # per colour, (price, lowest grade taken)
+_OUTLETS: dict[tuple[object, ...], Outlets] = {}  # ~10 KB an entry: kept small
 _ENCODE = msgspec.msgpack.Encoder().encode
 
 
@@ -179,8 +184,8 @@ def _list_outlets(state: State, levels: list[int]) -> tuple[tuple[tuple[int, int
             else:
                 out[row.colour].append((price, row.grade))
     bonus = levels[_CO] >= 2
-    for row in state.order_rows:
-        for tile in row:
+    for order_row in state.order_rows:
+        for tile in order_row:
             if tile >= 0:
                 for colour, pay, grade in _order_outlets(tile, bonus):
                     out[colour].append((pay, grade))
@@ -216,7 +221,7 @@ class _Network:
         "parts",
     )
 
-    def __init__(self, net, eng: int, steps: list[tuple[int, int, int]]) -> None:
+    def __init__(self, net: NetworkMap, eng: int, steps: list[tuple[int, int, int]]) -> None:
         pipelines = net.pipelines
         reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in pipelines}
         self.reach_of = reach_of
@@ -257,10 +262,10 @@ class _Network:
         self.attached_gain = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3])
         values = C.END_PIPELINE_VALUE
 
-        def worth(group) -> int:
+        def worth(group: Iterable[Pipeline]) -> int:
             return sum(values[reach_of[p.key]] for p in group)
 
-        def types(group) -> int:
+        def types(group: Iterable[Pipeline]) -> int:
             return C.TYPE_COUNT_VALUE[len({(p.colour, reach_of[p.key]) for p in group if reach_of[p.key]})]
 
         machine_pipes = [p for p in pipelines if p.machines]
@@ -416,16 +421,16 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
     # Contracts at risk of failing may not be there to count on the Contract cards.
     # Cards valuing oil in Tanks count only barrels still held at the end, unlikely while they
     # can be sold.
-    for step, amount in _scored_parts(state, player, net):
+    for line, amount in _scored_parts(state, player, net):
         value += amount
-        if step == "card:REFINED_OIL":
+        if line == "card:REFINED_OIL":
             value -= sell_w * amount
-        elif step in _COLOUR_CARDS:
-            colour = _COLOUR_CARDS[step]
+        elif line in _COLOUR_CARDS:
+            colour = _COLOUR_CARDS[line]
             value -= sell_w * sum(C.END_OIL_VALUE[g] * player.oil[g][colour] for g in range(4))
-        if step == "card:CONTRACTS":
+        if line == "card:CONTRACTS":
             value -= contract_worth
-        elif step == "card:OIL_TYPES":
+        elif line == "card:OIL_TYPES":
             value += C.TYPE_COUNT_VALUE[min(len(kinds), 9)] - amount
     return value
 
@@ -433,7 +438,7 @@ def evaluate(state: State, seat: int, turn_done: bool = True) -> float:
 _COLOUR_CARDS = {"card:ORANGE": 0, "card:TEAL": 1, "card:SILVER": 2}
 
 
-def _score_lines(state: State, player: PlayerState):
+def _score_lines(state: State, player: PlayerState) -> list[ScoreLine]:
     return score_player(state, player)
 
 

@@ -40,12 +40,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 
 import msgspec
 
 from ..data import components as C
 from ..engine import moves as M
 from ..engine import (
+    Pipeline,
     Stage,
     State,
     TurnState,
@@ -214,7 +216,8 @@ def machine_plan(state: State, seat: int) -> Plan | None:
         return None
     buy = min(buys, key=lambda m: m.shop_row)
     best: Plan | None = None
-    for steps in [[buy], *_hubs(taken, seat, buy)]:
+    ways: list[list[M.Move]] = [[buy], *_hubs(taken, seat, buy)]
+    for steps in ways:
         st = clone_state(taken)
         moves: list[M.Move] = [action]
         for move in steps:
@@ -278,7 +281,7 @@ def _hubs(state: State, seat: int, buy: M.BuyMachine) -> list[list[M.Move]]:
     return [steps for _gain, steps in ranked[:HUBS]]
 
 
-def _run_gain(state: State, pipelines, eng: int) -> int:
+def _run_gain(state: State, pipelines: Iterable[Pipeline], eng: int) -> int:
     """The sale gain of one Machine Phase through the best :data:`MACHINE_BARRELS` of these
     Pipelines attached to a Machine that refine Crude (``rules.highest_grade_from_crude``, with
     the Engineering bonus in the Pipeline's value), before the cost to run."""
@@ -508,7 +511,7 @@ def plan_turn(
             break
         begun = time.perf_counter()
         deal = rng.getrandbits(64)
-        sampled = []
+        sampled: list[int] = []
         for arm in alive:
             if deadline is not None and sampled and not next_round and time.perf_counter() > deadline:
                 break  # the first round, out of time: the plans not yet sampled drop out

@@ -12,7 +12,7 @@ wins. Pipe tiles are placed where they lengthen same-colour Pipelines most.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -22,6 +22,7 @@ from ..engine import (
     DIRS,
     ROT_DIRS,
     GrantKind,
+    Pipeline,
     Stage,
     State,
     apply_trusted,
@@ -38,6 +39,8 @@ from ..engine import (
 from .evaluate import FIRST_PIPELINE, SALE, evaluate
 
 Value = Callable[..., float]  # evaluate's signature: (state, seat, turn_done=True) -> dollars
+Costs = tuple[tuple[int, int, int], ...]  # the Refinement Costs, per colour
+Halves = tuple[tuple[tuple[int, int, int], ...], ...]  # a turned tile's paths, per half
 
 EPS = 0.5  # a step must gain at least this much to be taken
 MAX_STEPS = 60  # safety bound on the steps of one Action
@@ -61,14 +64,14 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     Refinement Costs of its colour: the grade it reaches and its progress to the next one."""
     steps = (0, costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
     reach = max(g for g in range(4) if steps[g] <= value)
-    worth = C.END_PIPELINE_VALUE[reach] * 2 + (SALE[reach] - SALE[0] if reach else 0)
+    worth: float = C.END_PIPELINE_VALUE[reach] * 2 + (SALE[reach] - SALE[0] if reach else 0)
     if reach < 3:
         progress = (value - steps[reach]) / max(1, steps[reach + 1] - steps[reach])
         worth += 0.5 * (SALE[reach + 1] - SALE[reach]) * progress
     return worth + 0.3 * value
 
 
-def _gain(eng: int, costs: tuple, turn: _Turn, joins: list, first: float) -> float:
+def _gain(eng: int, costs: Costs, turn: _Turn, joins: list[tuple[int, Pipeline]], first: float) -> float:
     """How much placing a tile lengthens the player's Pipelines, without tracing anew;
     ``costs`` are the Refinement Costs per colour, as tuples. ``turn`` is the tile as turned
     (:func:`_turn`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
@@ -77,8 +80,9 @@ def _gain(eng: int, costs: tuple, turn: _Turn, joins: list, first: float) -> flo
     that way counts too. The tile's four Segments are the nodes 0-3 (half * 2 + path), the
     Pipelines they meet the next ones, joined by union-find."""
     parent = [0, 1, 2, 3]
-    colours: list = list(turn.colours)
-    olds: dict = {}  # Pipeline key -> node
+    colours: list[int] = list(turn.colours)  # per node: its colour
+    olds: dict[object, int] = {}  # Pipeline key -> node
+    pipes: dict[int, Pipeline] = {}  # node -> the Pipeline laid before
 
     def find(a: int) -> int:
         while parent[a] != a:
@@ -95,11 +99,12 @@ def _gain(eng: int, costs: tuple, turn: _Turn, joins: list, first: float) -> flo
         if node is None:
             node = olds[old.key] = len(parent)
             parent.append(node)
-            colours.append(old)
+            colours.append(old.colour)
+            pipes[node] = old
         ra, rb = find(me), find(node)
         if ra != rb:
             parent[ra] = rb
-    groups: dict = {}
+    groups: dict[int, list[int]] = {}
     for node in range(len(parent)):
         groups.setdefault(find(node), []).append(node)
     gain = 0.0
@@ -107,8 +112,8 @@ def _gain(eng: int, costs: tuple, turn: _Turn, joins: list, first: float) -> flo
     per_four = 2 if eng >= 2 else (1 if eng >= 1 else 0)
     for nodes in groups.values():
         new_segments = sum(1 for n in nodes if n < 4)
-        old_lines = [colours[n] for n in nodes if n >= 4]
-        colour = colours[nodes[0]] if nodes[0] < 4 else colours[nodes[0]].colour
+        old_lines = [pipes[n] for n in nodes if n >= 4]
+        colour = colours[nodes[0]]
         segments = new_segments + sum(p.segments for p in old_lines)
         merged = segments + per_four * (segments // 4)
         gain += _worth(costs[colour], merged)
@@ -131,7 +136,7 @@ class _Turn:
 
 
 @lru_cache(maxsize=1024)
-def _turn(halves, rot: int) -> _Turn:
+def _turn(halves: Halves, rot: int) -> _Turn:
     """The tile whose turned halves (as ``rotated_halves`` gives them) are ``halves``, turned
     ``rot`` (:class:`_Turn`), worked out once for :func:`best_placement` to try on every cell."""
     other = ROT_DIRS[rot]
@@ -155,26 +160,26 @@ def _turn(halves, rot: int) -> _Turn:
     return _Turn(colours, tuple(inside), tuple(ports))
 
 
-def _first_progress(state: State, pipelines, eng: int) -> float:
+def _first_progress(state: State, pipelines: Iterable[Pipeline], eng: int) -> float:
     """How near the player's nearest Pipeline is to refining Crude (1.0 once one does), as
     ``evaluate`` counts it: until then, the tile that brings one nearest is the one to place."""
     costs = state.refinement_costs
     return max((min(1.0, p.value(eng) / costs[p.colour][0]) for p in pipelines), default=0.0)
 
 
-_PLACEMENTS: dict[tuple, tuple[float, M.PlaceTile]] = {}
+_PLACEMENTS: dict[tuple[object, ...], tuple[float, M.PlaceTile]] = {}
 # _gain by its inputs, a pure function of them: per (Engineering, Refinement Costs, progress to
 # a first refining Pipeline), by the tile as turned and (port, key, colour, segments) of each
 # Pipeline it joins. A network one tile apart from one already weighed mostly offers the same
 # joins: in 4-player rollouts that weigh pairs of shop Pipe tiles, 82% of the calls repeated one.
-_GAINS: dict[tuple, dict[tuple, float]] = {}
+_GAINS: dict[tuple[object, ...], dict[tuple[object, ...], float]] = {}
 
 
 def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.PlaceTile]:
     """Where a tile lengthens the player's Pipelines most, and by how much (cached by network)."""
     player = state.players[seat]
     eng = player.level("ENG")
-    costs = tuple(map(tuple, state.refinement_costs))
+    costs: Costs = tuple((a, b, c) for a, b, c in state.refinement_costs)
     key = (tuple(player.tiles), tuple(player.machines), tile_id, eng, costs)
     found = _PLACEMENTS.get(key)
     if found is not None:
@@ -193,7 +198,7 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     cell_map, machines, segment_pipeline = net.cells, net.machines, net.segment_pipeline
     for x, y, rot in legal_placements(net.cells):
         turn = turns[rot]
-        joins = []
+        joins: list[tuple[int, Pipeline]] = []
         for me, dx, dy, back, colour in turn.ports:
             n = (x + dx, y + dy)
             entry = cell_map.get(n)
@@ -204,14 +209,15 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
                     joins.append((me, segment_pipeline[(n[0], n[1], k2)]))
         if joins:
             sig = (tile_id, rot, tuple([(me, p.key, p.colour, p.segments) for me, p in joins]))
-            gain = gains.get(sig)
-            if gain is None:
-                gain = gains[sig] = _gain(eng, costs, turn, joins, first)
+            known = gains.get(sig)
+            if known is None:
+                known = gains[sig] = _gain(eng, costs, turn, joins, first)
+            gain = known
         else:  # joins nothing: the same gain wherever it lies
-            found = alone[rot]
-            if found is None:
-                found = alone[rot] = _gain(eng, costs, turn, joins, first)
-            gain = found
+            lone = alone[rot]
+            if lone is None:
+                lone = alone[rot] = _gain(eng, costs, turn, joins, first)
+            gain = lone
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
     assert best is not None
@@ -241,16 +247,17 @@ def _forced_move(state: State, seat: int, value: Value = evaluate) -> M.Move:
     options = [m for m in legal if not isinstance(m, M.Decline)]
     if not options:
         return legal[-1]
-    if kind == GrantKind.GOV:
-        return max(
-            options, key=lambda m: best_placement(state, seat, state.government[m.quadrant][m.space])[0]
-        )
-    if kind == GrantKind.PIPE:
-        return max(
-            options,
-            key=lambda m: best_placement(state, seat, state.shop_pipes[C.SHOPS.index(m.shop)][m.index])[0],
-        )
+    if kind in (GrantKind.GOV, GrantKind.PIPE):
+        return max(options, key=lambda m: best_placement(state, seat, _granted_tile(state, m))[0])
     return _best_by_eval(state, seat, options, value)[1]
+
+
+def _granted_tile(state: State, move: M.Move) -> int:
+    """The Pipe tile a grant's choice takes: a Government tile or a shop Pipe tile."""
+    if isinstance(move, M.TakeGovernmentTile):
+        return state.government[move.quadrant][move.space]
+    assert isinstance(move, M.TakePipe), move
+    return state.shop_pipes[C.SHOPS.index(move.shop)][move.index]
 
 
 def resolve(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
@@ -289,24 +296,24 @@ def _action_options(state: State, legal: list[M.Move]) -> list[M.Move]:
     """The steps of the Action in progress worth evaluating (cheapest buys, dearest sales)."""
     player = state.players[state.turn.player]
     buys: dict[str, tuple[int, M.Move]] = {}
-    sells: dict[tuple, tuple[int, M.Move]] = {}
+    sells: dict[tuple[str, int, int], tuple[int, M.Move]] = {}
     out: list[M.Move] = []
     row_index = market_row_index(state)
     for m in legal:
-        t = type(m)
-        if t is M.Buy:
+        if type(m) is M.Buy:
             price = market_price(state, player, row_index[m.row], m.slot)
             if m.row not in buys or price < buys[m.row][0]:
                 buys[m.row] = (price, m)
-        elif t is M.Sell:
+        elif type(m) is M.Sell:
             price = market_price(state, player, row_index[m.row], m.slot)
             key = (m.row, m.colour, m.grade)
             if key not in sells or price > sells[key][0]:
                 sells[key] = (price, m)
-        elif t in (M.EndAction, M.FlipToken):
+        elif type(m) in (M.EndAction, M.FlipToken):
             continue
-        elif t is M.BuyTank:
-            if not any(o for o in out if type(o) is M.BuyTank and o.grade == m.grade):
+        elif type(m) is M.BuyTank:
+            grade = m.grade
+            if not any(o for o in out if type(o) is M.BuyTank and o.grade == grade):
                 out.append(m)
         else:
             out.append(m)
@@ -406,7 +413,7 @@ def finish_turn(state: State, seat: int, out: list[M.Move], value: Value = evalu
 # --- Candidate Main Actions --------------------------------------------------------------------
 
 
-def _run_score(state: State, seat: int, pipelines) -> float:
+def _run_score(state: State, seat: int, pipelines: Iterable[Pipeline]) -> float:
     player = state.players[seat]
     score = 0.0
     for p in pipelines:
@@ -434,17 +441,18 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
         gov.sort(key=gov_score, reverse=True)
         out.extend(gov[: 2 if wide else 1])
     net = network_map(state.players[seat])
-    runs = []
+    runs: list[tuple[float, M.Move]] = []
     for m in legal:
         match m:
             case M.RunNetwork():
                 tile = net.tile_of((m.x, m.y))
+                assert tile is not None  # a legal run is on a tile of the network
                 runs.append(
                     (_run_score(state, seat, [p for p in net.through_tile(tile) if not p.machines]), m)
                 )
             case M.RunMachine():
                 runs.append((_run_score(state, seat, net.attached_to((m.x, m.y))), m))
-    seen_scores = set()
+    seen_scores: set[float] = set()
     runs.sort(key=lambda r: -r[0])
     for score, m in runs:
         if score > 0 and score not in seen_scores and len(seen_scores) < (2 if wide else 1):
@@ -490,6 +498,7 @@ def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evalua
     firsts.sort(key=lambda p: -p.value)
     plans: list[Plan] = []
     for rank, plan in enumerate(firsts):
+        assert plan.state is not None  # made above, each with its state
         options = [plan]
         if rank < (3 if wide else 1) and plan.state.turn.stage == Stage.WORK:
             for extra in legal_moves(plan.state):
@@ -499,6 +508,7 @@ def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evalua
                     take_main(st, seat, extra, moves, value)
                     options.append(Plan(moves, value(st, seat, turn_done=False), st))
         for option in options:
+            assert option.state is not None
             st = clone_state(option.state)
             moves = list(option.moves)
             finish_turn(st, seat, moves, value)

@@ -6,12 +6,21 @@ classes from ``moves``), never from its other modules (an import-linter contract
 
 from . import moves
 from .errors import IllegalMove, NotationError
-from .game import Game, Turn, public_view, replay
+from .game import Game, LogEntry, Turn, public_view, replay
 from .history import RoundPoint, round_history
 from .preview import Preview, best_sale, preview
 from .moves import Move, format_move, parse_move
 from .pipelines import PipelineChange, PipelineInfo, PlacementPreview, pipeline_infos, placement_preview
-from .network import DIRS, ROT_DIRS, build_map, legal_placements, rotated_halves, tile_cells
+from .network import (
+    DIRS,
+    ROT_DIRS,
+    NetworkMap,
+    Pipeline,
+    build_map,
+    legal_placements,
+    rotated_halves,
+    tile_cells,
+)
 from .rules import (
     action_title,
     apply_trusted,
@@ -39,8 +48,11 @@ __all__ = [
     "GameSetup",
     "GrantKind",
     "IllegalMove",
+    "LogEntry",
     "Move",
+    "NetworkMap",
     "NotationError",
+    "Pipeline",
     "PipelineChange",
     "PipelineInfo",
     "PlacementPreview",
