@@ -37,6 +37,7 @@ KEYWORDS: dict[str, Any] = {
     "N_": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
 }
 """The marking functions of :mod:`pipeline_tui.i18n` and where their messages sit."""
 METHOD_MAP = [("**.py", "python")]

@@ -169,6 +169,12 @@ def pgettext(context: str, message: str) -> str:
     return _translations.pgettext(context, message)
 
 
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` where the same English words need two translations (Russian: the
+    object of a verb still to do, "купить 1 цистерну", where a list says "1 цистерна")."""
+    return _translations.npgettext(context, singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it now (translate it where shown)."""
     return message

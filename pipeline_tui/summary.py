@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from .data import components as C
 from .engine import moves as M
 from .engine import LogEntry, State, Turn, apply_trusted, clone_state, legal_moves
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, ngettext, npgettext, pgettext
 
 SILENT = (M.EndAction, M.EndTurn, M.ChooseTurnOrder, M.Decline)
 
@@ -127,6 +127,8 @@ VERBS = {
     "sold": N_("sold"),
     "took": N_("took"),
     "placed": N_("placed"),
+    "bought and placed": N_("bought and placed"),
+    "took and placed": N_("took and placed"),
     "bought upgrade": N_("bought upgrade"),
     "flipped upgrade": N_("flipped upgrade"),
     "refined": N_("refined"),
@@ -148,6 +150,8 @@ PLAN_VERBS = {
     "sold": N_("sell"),
     "took": N_("take"),
     "placed": N_("place"),
+    "bought and placed": N_("buy and place"),
+    "took and placed": N_("take and place"),
     "bought upgrade": N_("buy upgrade"),
     "flipped upgrade": N_("flip upgrade"),
     "refined": N_("refine"),
@@ -165,9 +169,10 @@ PLAN_CLAUSES = {
 """The same clauses for a turn still to play."""
 
 
-def things(thing: Thing, n: int) -> str:
+def things(thing: Thing, n: int, plan: bool = False) -> str:
     """``n`` of a thing in words, in the form the number asks for (Russian has three):
-    ``2 Orange Crude``, ``1 Machine``, ``3 starting High-Grade Tanks``.
+    ``2 Orange Crude``, ``1 Machine``, ``3 starting High-Grade Tanks``; ``plan``: as the object
+    of a verb still to do (in Russian a Tank takes another form: "купить 1 цистерну").
 
     >>> things(("machine",), 2), things(("tank", 0), 1)
     ('2 Machines', '1 Crude Tank')
@@ -179,8 +184,16 @@ def things(thing: Thing, n: int) -> str:
             return ngettext("{n} barrel", "{n} barrels", n).format(n=n)
         case ("barrel of", grade):
             return ngettext("{n} {grade} barrel", "{n} {grade} barrels", n).format(n=n, grade=grade_of(grade))
+        case ("tank", grade) if plan:
+            return npgettext("to do", "{n} {grade} Tank", "{n} {grade} Tanks", n).format(
+                n=n, grade=grade_of(grade)
+            )
         case ("tank", grade):
             return ngettext("{n} {grade} Tank", "{n} {grade} Tanks", n).format(n=n, grade=grade_of(grade))
+        case ("starting tank", grade) if plan:
+            return npgettext("to do", "{n} starting {grade} Tank", "{n} starting {grade} Tanks", n).format(
+                n=n, grade=grade_of(grade)
+            )
         case ("starting tank", grade):
             return ngettext("{n} starting {grade} Tank", "{n} starting {grade} Tanks", n).format(
                 n=n, grade=grade_of(grade)
@@ -216,10 +229,13 @@ def _text(verb: str, thing: Thing, count: int, money: int, again: bool = False, 
     (the group before in the clause had the same verb) leaves the verb out: ``1 Teal Crude for
     $7``; ``plan``: a turn still to play, ``buy 2 Orange Crude for $14``."""
     if thing and verb in VERBS and again:
-        text = things(thing, count)
+        text = things(thing, count, plan)
+    elif thing and verb in VERBS and plan:
+        text = pgettext("to do", "{verb} {things}").format(
+            verb=_(PLAN_VERBS[verb]), things=things(thing, count, plan)
+        )
     elif thing and verb in VERBS:
-        verbs = PLAN_VERBS if plan else VERBS
-        text = _("{verb} {things}").format(verb=_(verbs[verb]), things=things(thing, count))
+        text = _("{verb} {things}").format(verb=_(VERBS[verb]), things=things(thing, count))
     else:
         text = _heading(verb, thing, plan)
     if money < 0:
@@ -239,6 +255,23 @@ def _starts_clause(verb: str) -> bool:
     return verb in CLAUSES or verb in ("action", "secondary")
 
 
+PLACED_AFTER = {"bought": "bought and placed", "took": "took and placed"}
+"""A Pipe tile or Machine bought or taken is placed at once (rulebook, "Tanks & Pipes",
+"Machines & Pipes"): the two moves are said as one, "bought and placed 2 Pipe tiles for $15"."""
+
+
+def _placed(groups: list[list[Any]], money: int) -> None:
+    """Say the last group (a tile or Machine bought or taken) and the placing that follows it
+    as one group, and count it with the group before if that said the same."""
+    last = groups[-1]
+    last[0] = PLACED_AFTER[last[0]]
+    last[3] += money
+    if len(groups) > 1 and groups[-2][:2] == last[:2]:
+        groups[-2][2] += last[2]
+        groups[-2][3] += last[3]
+        groups.pop()
+
+
 def _words(steps: Iterable[tuple[State, M.Move, State]], seat: int, plan: bool = False) -> str | None:
     """What the moves did (or, ``plan``, will do) for ``seat``, in words, from each move with
     the states before and after it; ``None`` if they say nothing."""
@@ -253,6 +286,8 @@ def _words(steps: Iterable[tuple[State, M.Move, State]], seat: int, plan: bool =
         if groups and groups[-1][:2] == list(phrase) and phrase[0] in VERBS:
             groups[-1][2] += 1
             groups[-1][3] += money
+        elif groups and phrase == ("placed", groups[-1][1]) and groups[-1][0] in PLACED_AFTER:
+            _placed(groups, money)  # one in hand at a time: the group before counts 1
         else:
             groups.append([*phrase, 1, money])
     if not groups:

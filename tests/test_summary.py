@@ -41,10 +41,9 @@ def test_seeded_turns_read_as_one_line_each():
     assert lines[1] == (
         "Ada: placed 3 starting High-Grade Tanks, 1 starting Low-Grade Tank, 1 starting Crude Tank"
     )
-    assert (
-        "Bo: Government tile, $5, placed 1 Pipe tile, bought 1 Pipe tile for $5, placed 1 Pipe tile" in lines
-    )
-    assert "Bo: Machines & Pipes, bought 1 Machine for $20, placed 1 Machine" in lines
+    assert "Bo: Government tile, $5, placed 1 Pipe tile, bought and placed 1 Pipe tile for $5" in lines
+    assert "Ada: Government tile, $5, placed 1 Pipe tile, bought and placed 2 Pipe tiles for $15" in lines
+    assert "Bo: Machines & Pipes, bought and placed 1 Machine for $20" in lines
 
 
 def test_turn_summary_names_the_seat_of_the_range():
@@ -99,3 +98,34 @@ def test_a_planned_turn_reads_as_a_turn_still_to_play_and_stops_at_an_illegal_mo
     assert plan_words(game.state, seat, [crude, M.Pass(), crude]) == "place 1 starting Crude Tank"
     assert plan_words(game.state, seat, [M.Pass()]) is None
     assert game.moves == []  # played on a copy
+
+
+def test_a_tile_or_machine_bought_or_taken_and_placed_is_said_once():
+    """A Pipe tile bought goes into the network at once, before the next is bought: "bought 1
+    Pipe tile for $15, placed 1 Pipe tile, bought 1 Pipe tile, placed 1 Pipe tile" reads as one
+    group, for the money of both."""
+    game = Game(GameSetup.default(players=2, seed=7))
+    for _ in range(10):
+        game.apply(parse_move("start-tank C"))
+    seat = game.current_player
+    start = len(game.entries)
+    game.apply(parse_move("act tanks"))
+    for _ in range(2):
+        game.apply(next(m for m in game.legal_moves() if type(m) is M.BuyPipe))
+        game.apply(next(m for m in game.legal_moves() if type(m) is M.PlaceTile))
+    name = game.state.players[seat].name
+    game.apply(M.EndAction())
+    game.apply(M.EndTurn())
+    line = turn_summary(game, start, len(game.entries))
+    assert line == f"{name}: Tanks & Pipes, bought and placed 2 Pipe tiles for $15"
+    assert _text("took and placed", ("machine",), 1, 0, plan=True) == "take and place 1 Machine"
+
+
+def test_a_russian_plan_puts_its_things_after_the_verb_in_the_form_the_verb_asks(russian):
+    assert _text("bought", ("tank", 0), 1, -10, plan=True) == "купить 1 цистерну сырой нефти за $10"
+    assert _text("bought", ("tank", 0), 2, -20, plan=True) == "купить 2 цистерны сырой нефти за $20"
+    assert _text("bought", ("tank", 0), 1, -10) == "куплено: 1 цистерна сырой нефти за $10"
+    assert (
+        _text("bought and placed", ("pipe",), 2, -15, plan=True) == "купить и разместить 2 тайла трубы за $15"
+    )
+    assert _text("took and placed", ("pipe",), 1, 0) == "взято и размещено: 1 тайл трубы"

@@ -55,7 +55,9 @@ class TextPanel(Widget):
     A move changes a line or two of most panels (a player's money, a price). A Static rendered
     every line of every panel a move touched again, and sent them all to the terminal again:
     at a shared table, in every session. A TextPanel repaints the lines whose text changed, and
-    asks for the screen to be laid out again only when its height changes.
+    asks for the screen to be laid out again only when its height changes. Text taller than the
+    panel (a long hint at 80x24) ends its last line shown with "…", so a reader knows there is
+    more.
     """
 
     DEFAULT_CSS = "TextPanel { height: auto; }"
@@ -69,6 +71,7 @@ class TextPanel(Widget):
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}
         self._blank: Strip | None = None  # a line below the text
+        self._height = 0  # the height the lines were drawn at (the last one shown may be cut)
 
     def render(self) -> Text:
         """The text shown, whole (what tests and a reader ask for; drawing is by line)."""
@@ -160,10 +163,19 @@ class TextPanel(Widget):
             if self._blank is None:
                 self._blank = Strip.blank(width, self.rich_style)
             return self._blank
+        height = self.content_region.height
+        if height != self._height:
+            self._strips.clear()
+            self._height = height
         strip = self._strips.get(y)
         if strip is None:
             style = self.rich_style
-            strip = text_strip(self.app.console, self._lines[y], style)
+            line = self._lines[y]
+            if y == height - 1 and len(self._lines) > height:  # the panel cuts the text here
+                line = line[: max(0, width - 1)]
+                line.rstrip()
+                line.append("…", style="bold")
+            strip = text_strip(self.app.console, line, style)
             strip = strip.crop_extend(0, width, style)
             self._strips[y] = strip
         return strip

@@ -683,6 +683,43 @@ async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, 
         assert "Hint:" in shown and "the reason given" in shown
 
 
+async def test_a_hint_taller_than_its_panel_ends_its_last_line_shown_with_an_ellipsis(tmp_path, monkeypatch):
+    """At 80x24 a long hint is cut at the panel's height: its last row says there is more."""
+    import sys
+    import types
+
+    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
+    from pipeline_tui.ui.widgets import TextPanel
+
+    fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[-(len(game.moves) % 2)])
+    monkeypatch.setattr(sys.modules["pipeline_tui.ai"], "STRONGEST", "first", raising=False)
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
+        await pilot.pause()
+        screen, game = app.screen, app.screen.game
+        await setup_until_the_computer_has_played(pilot)
+        panel = screen.query_one("#hint", TextPanel)
+
+        def rows() -> list[str]:
+            lines = [panel.render_line(y) for y in range(panel.content_region.height)]
+            return ["".join(segment.text for segment in line).rstrip() for line in lines]
+
+        assert not any(row.endswith("…") for row in rows())
+        move = game.legal_moves()[0]
+        reason = " ".join(f"step{n}" for n in range(80))
+        screen.advisor = types.SimpleNamespace(
+            advise=lambda table: types.SimpleNamespace(move=move, reason=reason)
+        )
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = rows()
+        assert shown[0].startswith("Hint:") and "step0" in shown[1]
+        assert shown[-1].endswith("…") and "step79" not in "".join(shown)
+        assert all(not row.endswith("…") for row in shown[:-1])
+
+
 async def test_a_computer_turn_is_summarised_in_the_log_and_the_hint(tmp_path, monkeypatch):
     """Issue 16 point 6: after the computer's turn, one line says what it did."""
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
