@@ -67,7 +67,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         wants_help = kwargs.pop("add_help", True)
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False  # added below, in the current language
+        super().__init__(*args, **kwargs)
         self._positionals.title = _("positional arguments")
         self._optionals.title = _("options")
         if wants_help:
@@ -91,7 +92,7 @@ def _out(text: str = "", end: str = "\n") -> None:
     sys.stdout.flush()
 
 
-def _load(path: str) -> tuple[Game, dict]:
+def _load(path: str) -> tuple[Game, dict[str, Any]]:
     save = read_save(path)
     return game_from_save(save, Path(path).name), dict(save.meta)
 
@@ -583,7 +584,7 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _open_app(args: argparse.Namespace, mode: str, **options) -> int:
+def _open_app(args: argparse.Namespace, mode: str, **options: Any) -> int:
     if not _interactive():
         raise CliError(
             _("'{command}' needs a terminal; `{prog} play` is a plain-text game").format(
@@ -900,7 +901,8 @@ def _run(argv: Sequence[str] | None) -> int:
         # no command: the app in a terminal, else the plain-text game (options go to either)
         argv = ["title" if _interactive() else "play", *argv]
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    command: Callable[[argparse.Namespace], int] = args.func
+    return command(args)
 
 
 def _settle_heap() -> None:

@@ -32,7 +32,8 @@ import sys
 import tempfile
 import termios
 from pathlib import Path
-from typing import Callable
+from collections.abc import Coroutine, Mapping
+from typing import Any, Callable
 
 import asyncssh
 
@@ -139,6 +140,12 @@ class GameServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
 
+    @property
+    def connection(self) -> asyncssh.SSHServerConnection:
+        """The connection (asyncssh hands it over before any other callback)."""
+        assert self.conn is not None
+        return self.conn
+
     def begin_auth(self, username: str) -> bool:
         self.username = username
         return True
@@ -153,7 +160,7 @@ class GameServer(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        host, port = (self.conn.get_extra_info("peername") or ("", 0))[:2]
+        host, port = (self.connection.get_extra_info("peername") or ("", 0))[:2]
         if not self.front.allows(key, str(host), str(host)):
             return False
         self.key = key  # the last key accepted is the one the client then signs with
@@ -164,36 +171,44 @@ class GameServer(asyncssh.SSHServer):
         return self.key.get_fingerprint("sha256") if self.key is not None else ""
 
     def auth_completed(self) -> None:
-        peer = (self.conn.get_extra_info("peername") or ("?",))[0]
+        peer = (self.connection.get_extra_info("peername") or ("?",))[0]
         self.front.log(f"{self.username} ({self.identity}) connected from {peer}")
 
     def session_requested(self) -> "GameSession":
         return GameSession(self.front, self.identity, self.username)
 
 
-class GameSession(asyncssh.SSHServerSession):
+class GameSession(asyncssh.SSHServerSession[bytes]):
     """One SSH session: the game in a child process on a pty of its own."""
 
     def __init__(self, front: Front, identity: str, name: str) -> None:
         self.front = front
         self.identity = identity
         self.name = name
-        self.chan: asyncssh.SSHServerChannel | None = None
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
         self.size = (80, 24)
         self.master: int | None = None
         self.proc: asyncio.subprocess.Process | None = None
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.to_child = bytearray()
         self.paused = False
         self.closed = False  # the channel is gone
         self.ending = False  # the child is to end (EOF, channel closed, server stopping)
 
     # --- the channel ---
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
+    @property
+    def channel(self) -> asyncssh.SSHServerChannel[bytes]:
+        """The session's channel (asyncssh hands it over before any other callback)."""
+        assert self.chan is not None
+        return self.chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
         self.term = term_type or "xterm"
         if term_size[0] and term_size[1]:
             self.size = (term_size[0], term_size[1])
@@ -211,8 +226,8 @@ class GameSession(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         if self.term is None:
             language = self._language()
-            self.chan.write((translations_for(language).gettext(NO_PTY) + "\r\n").encode())
-            self.chan.exit(1)
+            self.channel.write((translations_for(language).gettext(NO_PTY) + "\r\n").encode())
+            self.channel.exit(1)
             return
         self.front.sessions.add(self)
         self._spawn(self._run())
@@ -223,7 +238,7 @@ class GameSession(asyncssh.SSHServerSession):
             if self.master is not None:
                 set_window(self.master, width, height)
 
-    def data_received(self, data: bytes, datatype) -> None:
+    def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.master is None and self.proc is not None:
             return
         self.to_child.extend(data)
@@ -238,7 +253,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.closed = True
         self._spawn(self.hang_up())
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` as a task kept until it is done (the loop holds tasks only weakly)."""
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)
@@ -257,7 +272,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _language(self) -> str:
         """The language the client's environment asks for (English if none, or one we do not
         speak: a message to the client is never refused for its language)."""
-        client = {k: v for k, v in (self.chan.get_environment() or {}).items() if k in LANGUAGE_ENV}
+        client = {k: v for k, v in (self.channel.get_environment() or {}).items() if k in LANGUAGE_ENV}
         try:
             return choose_language(None, client)
         except ValueError:
@@ -268,7 +283,7 @@ class GameSession(asyncssh.SSHServerSession):
         # the client's terminal and language, not ours
         drop = (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES", *LANGUAGE_ENV)
         env = {k: v for k, v in os.environ.items() if k not in drop}
-        for name, value in (self.chan.get_environment() or {}).items():
+        for name, value in (self.channel.get_environment() or {}).items():
             if name in CLIENT_ENV:
                 env[name] = value
         env.update(
@@ -300,8 +315,8 @@ class GameSession(asyncssh.SSHServerSession):
             text = translations_for(self._language()).gettext(
                 N_("pipeline-tui: cannot start the game: {reason}")
             )
-            self.chan.write((text.format(reason=exc) + "\r\n").encode())
-            self.chan.exit(1)
+            self.channel.write((text.format(reason=exc) + "\r\n").encode())
+            self.channel.exit(1)
             return
         finally:
             os.close(slave)
@@ -320,20 +335,23 @@ class GameSession(asyncssh.SSHServerSession):
         self.front.sessions.discard(self)
         if not self.closed:
             self.closed = True
-            self.chan.exit(status if status >= 0 else 1)
+            self.channel.exit(status if status >= 0 else 1)
 
     def _read_child(self) -> None:
+        master = self.master
+        if master is None:  # closed since the read was due
+            return
         try:
-            data = os.read(self.master, 1 << 16)
+            data = os.read(master, 1 << 16)
         except BlockingIOError:
             return
         except OSError:  # EIO: the child has closed its terminal
             data = b""
         if not data:
-            asyncio.get_running_loop().remove_reader(self.master)
+            asyncio.get_running_loop().remove_reader(master)
             return
         if not self.closed:
-            self.chan.write(data)
+            self.channel.write(data)
 
     def _drain_child(self) -> None:
         """Pass on what the child wrote just before it ended (its last screen, a message)."""
@@ -346,7 +364,7 @@ class GameSession(asyncssh.SSHServerSession):
                 return
             if not data:
                 return
-            self.chan.write(data)
+            self.channel.write(data)
 
     def _write_child(self) -> None:
         loop = asyncio.get_running_loop()

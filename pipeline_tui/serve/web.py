@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..i18n import _
 
@@ -89,9 +89,9 @@ def serve(
         sessions so that stopping the server ends them (and their apps) at once.
         """
 
-        def __init__(self, *args, **kwargs) -> None:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.sessions: set[asyncio.Task] = set()
+            self.sessions: set[asyncio.Task[Any]] = set()
 
         async def handle_index(self, request: web.Request) -> web.Response:
             origin = f"{request.scheme}://{request.host}"
@@ -108,6 +108,7 @@ def serve(
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             task = asyncio.current_task()
+            assert task is not None  # aiohttp runs each request in a task
             self.sessions.add(task)
             try:
                 return await super().handle_websocket(request)

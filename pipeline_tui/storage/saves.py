@@ -23,7 +23,7 @@ import msgspec
 from .. import __version__
 from ..engine.errors import IllegalMove
 from ..engine.game import Game
-from ..engine.moves import AnyMove, format_move
+from ..engine.moves import AnyMove, Move, format_move
 from ..engine.setup import GameSetup, SetupError
 from ..i18n import _
 
@@ -341,7 +341,7 @@ def default_saves_dir() -> Path:
     return Path.cwd() / "saves"
 
 
-def _continues(path: Path, game: Game, written: Sequence[AnyMove] | None) -> bool:
+def _continues(path: Path, game: Game, written: Sequence[Move] | None) -> bool:
     """Whether writing ``game`` at ``path`` loses no play: the file is absent, not a readable
     save (:func:`save_game` refuses it with its own message), an earlier point of this game's
     line (same setup, its moves a prefix of the game's log), or what this line of play last
@@ -361,7 +361,7 @@ def autosave_path(
     game: Game,
     directory: str | os.PathLike[str],
     name: str | None = None,
-    written: Sequence[AnyMove] | None = None,
+    written: Sequence[Move] | None = None,
 ) -> Path:
     """Where ``game`` autosaves: ``directory/autosave-<seed>.json`` (or ``name``) unless that
     file holds another game or a later point of this one; then the first free
@@ -382,7 +382,7 @@ def autosave(
     game: Game,
     directory: str | os.PathLike[str],
     name: str | None = None,
-    written: Sequence[AnyMove] | None = None,
+    written: Sequence[Move] | None = None,
     meta: dict[str, Any] | None = None,
 ) -> Path:
     """Save to :func:`autosave_path` (creating the folder) and return the path written.

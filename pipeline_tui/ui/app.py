@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import random
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -49,7 +49,7 @@ class GamePalette(SayingPalette):
         return _("No matches found")
 
 
-class PipelineApp(App):
+class PipelineApp(App[Any]):
     """Pipeline at the terminal: hot-seat play, saves and the score sheet."""
 
     TITLE = "Pipeline"
@@ -168,7 +168,7 @@ class PipelineApp(App):
         if not isinstance(self.screen, EndScreen):
             self.push_screen(EndScreen(game, colours))
 
-    def ask_save_as(self, game: Game, meta: dict | None = None) -> None:
+    def ask_save_as(self, game: Game, meta: dict[str, Any] | None = None) -> None:
         self.push_screen(SaveAsScreen(game, meta))
 
     def action_to_title(self) -> None:
@@ -245,7 +245,7 @@ class PipelineApp(App):
         self.refresh_bindings()
         self.remember(language)
 
-    async def redraw_screen(self, screen: Screen) -> None:
+    async def redraw_screen(self, screen: Screen[Any]) -> None:
         """Draw ``screen`` again in the current language: its own ``language_changed`` if it has
         one (a screen that keeps state in its widgets), else the table from its state, else a
         fresh compose followed by its ``on_mount``; then its footers (the keys' descriptions)."""
@@ -281,7 +281,7 @@ class PipelineApp(App):
                 severity="warning",
             )
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette's commands in the language spoken: Textual's own (Theme, Quit, Keys,
         ...) with their titles and help through ``_()`` (marked in ``textual_words.py``) but
         their own callbacks, then the game's."""

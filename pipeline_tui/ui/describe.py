@@ -131,18 +131,20 @@ def describe(move: M.Move, state: State) -> str:
             if state.rules_version >= 2 and 0 <= move.position < len(state.next_track):
                 track = list(state.next_track)
                 place_on_track(track, state.turn.player, move.position)
-                row = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
+                names = " ".join(state.players[seat].name if seat >= 0 else "." for seat in track)
                 return _("Turn Order space {space}: next Round {row}").format(
-                    space=move.position + 1, row=row
+                    space=move.position + 1, row=names
                 )
             return _("Take the {ordinal} place in next Round's turn order").format(
                 ordinal=_ordinal(move.position + 1)
             )
         case M.Buy():
             index = market_row_index(state)[move.row]
-            row = market_rows(state)[index]
+            market_row = market_rows(state)[index]
             price = market_price(state, player, index, move.slot)
-            return _("Buy {oil} for ${price}").format(oil=_oil(row.colour, row.grade), price=price)
+            return _("Buy {oil} for ${price}").format(
+                oil=_oil(market_row.colour, market_row.grade), price=price
+            )
         case M.Sell():
             index = market_row_index(state)[move.row]
             price = market_price(state, player, index, move.slot)

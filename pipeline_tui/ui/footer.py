@@ -10,6 +10,7 @@ switch too; Textual's own descriptions are marked in ``ui/textual_words.py``.
 
 from __future__ import annotations
 
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from rich.console import RenderableType
@@ -27,7 +28,7 @@ class TranslatedFooter(Footer):
     """Textual's Footer with each key's description through ``_()``. The keys are known by
     their ``description`` (Textual's FooterKey is not public, see ``compat.py``)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._english: WeakKeyDictionary[Widget, str] = WeakKeyDictionary()  # key -> description
         self._english_tips: WeakKeyDictionary[Widget, str] = WeakKeyDictionary()  # key -> tooltip

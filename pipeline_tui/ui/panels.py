@@ -13,6 +13,7 @@ at the next redraw.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from rich.text import Text
@@ -64,7 +65,7 @@ def _pad(words: list[str]) -> list[str]:
     return [f"{word:<{width}}" for word in words]
 
 
-def names(state: State, seats) -> str:
+def names(state: State, seats: Iterable[int]) -> str:
     return " > ".join(state.players[s].name for s in seats) or "-"
 
 
@@ -126,10 +127,11 @@ def cross(state: State, colours: list[str] | None = None) -> Text:
     out = Text()
     for y in range(-2, 3):
         for x in range(-2, 3):
-            action = cells.get((x, y))
-            if action is None:
+            found = cells.get((x, y))
+            if found is None:
                 out.append(" " * 7)
                 continue
+            action = found
             seats = at.get(action, [])[:2]
             style = "bold" if action in C.ACTION_TILES else ""
             out.append(f"{short[action][:5]:<5}", style=style)
@@ -183,7 +185,7 @@ def market(state: State, market_key: str, viewer: PlayerState | None = None) -> 
 @lru_cache(maxsize=64)
 def _market(
     edition: int,
-    layout: tuple,
+    layout: tuple[tuple[int, int], ...],
     players: int,
     market_key: str,
     rows: tuple[tuple[int, ...], ...],
@@ -238,7 +240,7 @@ def _contracts(
     return out
 
 
-def _tiles_row(out: Text, row) -> None:
+def _tiles_row(out: Text, row: Iterable[int]) -> None:
     for slot, tile in enumerate(row):
         out.append(f".{slot + 1} ", style="dim")
         if tile < 0:

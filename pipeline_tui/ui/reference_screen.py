@@ -69,8 +69,11 @@ def table_cards(state: State) -> list[tuple[str, str, str]]:
                 cards.append(("contracts", f"tile-{tile}", f"O{r + 3}.{slot + 1}  {' '.join(_needs(tile))}"))
     for p in state.players:
         for held in p.contracts:
-            tile = C.contract_tile(held.tile)
-            kind = _("Contract") if tile.kind == C.ContractKind.CONTRACT else _("Order as Contract")
+            kind = (
+                _("Contract")
+                if C.contract_tile(held.tile).kind == C.ContractKind.CONTRACT
+                else _("Order as Contract")
+            )
             label = _("{name}: {kind} {needs}").format(
                 name=p.name, kind=kind, needs=" ".join(_needs(held.tile))
             )

@@ -6,14 +6,17 @@ Colour is never the only carrier of meaning: every barrel and pipe also shows it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 
 # the letter tables, from the one place that holds them (the panels import them from here)
-from ..data.oil import COLOUR_LETTERS as OIL_LETTERS
+from ..data.oil import COLOUR_LETTERS
 from ..data.oil import GRADE_LETTERS as GRADE_LETTERS
 from ..data.oil import GRADE_WORDS as GRADE_WORDS
 from ..i18n import N_
 
+OIL_LETTERS = COLOUR_LETTERS
 OIL_STYLES = ("bold #ff8c1a", "bold #19c3c3", "bold #c8c8d2")  # orange, teal, silver
 EMPTY = "dim"
 
@@ -24,7 +27,7 @@ def barrel(colour: int, grade: int | None = None) -> Text:
     return Text(code, style=OIL_STYLES[colour])
 
 
-def barrels(pairs) -> Text:
+def barrels(pairs: Iterable[tuple[int, int | None]]) -> Text:
     """Several barrels ``(colour, grade)`` separated by spaces."""
     return Text(" ").join(barrel(c, g) for c, g in pairs)
 
@@ -46,7 +49,7 @@ SEAT_COLOURS = {
 DEFAULT_SEAT_COLOURS = ("red", "blue", "green", "magenta")
 
 
-def seat_colours(names, seats: int) -> list[str]:
+def seat_colours(names: object, seats: int) -> list[str]:
     """Colour names per seat: ``names`` when they are known and distinct, else the defaults."""
     if (
         isinstance(names, (list, tuple))

@@ -11,7 +11,7 @@ step applies is read from the turn's stage and Action and from the legal moves.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import msgspec
 from rich.text import Text
@@ -24,8 +24,14 @@ from ..engine import moves as M
 from ..i18n import N_, _
 from .seats import HotSeat
 
+if TYPE_CHECKING:
+    from .table_screen import TableScreen
+
 A = C.ActionName
-COACHED_BORDER = ("double", "yellow")  # the frame of the panel the coach points at
+COACHED_BORDER: tuple[Literal["double"], str] = (
+    "double",
+    "yellow",
+)  # the frame of the panel the coach points at
 
 
 class Step(NamedTuple):
@@ -247,7 +253,7 @@ class Tutorial(HotSeat):
         game = self.screen.game
         return step_name(game.state, self.seat, game.legal_moves())
 
-    def attach(self, screen) -> None:
+    def attach(self, screen: TableScreen) -> None:
         super().attach(screen)
         self.coach = Coach(id="coach")
         screen.call_later(self._mount_coach)
@@ -258,7 +264,7 @@ class Tutorial(HotSeat):
             self.screen.mount(self.coach, before=footers.first() if footers else None)
             self.show(self.text())
 
-    def hint(self, move) -> Text | None:
+    def hint(self, move: M.Move | None) -> Text | None:
         """Brings the coach up to date; the hint panel stays the table's own."""
         if self.active:
             text = self.text()

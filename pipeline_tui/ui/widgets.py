@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Self
+from typing import Any, NamedTuple, Self
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -66,7 +66,7 @@ class TextPanel(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._text = Text()
-        self._key: tuple | None = None  # the text shown, with its styles
+        self._key: tuple[object, ...] | None = None  # the text shown, with its styles
         self._width = 0  # the width _lines are wrapped at
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}
@@ -206,7 +206,8 @@ class TickBox(Checkbox):
     the two apart by a faint colour alone."""
 
     @property
-    def BUTTON_INNER(self) -> str:  # noqa: N802 (Textual's name for the box's inside)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802
+        """The box's inside (Textual's class attribute, read here as the box is ticked)."""
         return "X" if self.value else " "
 
 
@@ -222,9 +223,9 @@ class SteadyFooter(TranslatedFooter):
     switched live.
     """
 
-    _shown: tuple = ()
+    _shown: tuple[object, ...] = ()
 
-    def _shown_keys(self, screen: Screen) -> tuple:
+    def _shown_keys(self, screen: Screen[Any]) -> tuple[object, ...]:
         return (current_language(),) + tuple(
             (binding.key, binding.action, binding.description, enabled, tooltip)
             for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
@@ -236,7 +237,7 @@ class SteadyFooter(TranslatedFooter):
         super().relabel()
         self._shown = self._shown_keys(self.screen) if self.is_attached else ()
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.is_attached and screen is self.screen and screen.app.app_focus:
             shown = self._shown_keys(screen)
             if shown == self._shown and footer_keys_shown(self):
@@ -262,9 +263,9 @@ class LineView(ScrollView):
     the lines it has rendered in ``_strips``, forgotten when its styles change.
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._strips: dict = {}
+        self._strips: dict[Any, Strip] = {}
         self._blanks: dict[int, Strip] = {}  # a line below the last, by width
 
     def notify_style_update(self) -> None:
@@ -345,7 +346,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
     line on every move: about 19 ms a move late in a 4-player game at 160x48.)
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}  # by line of the log
@@ -465,7 +466,7 @@ class MoveList(LineView, QuietFocus, can_focus=True):
     class Selected(ChoiceMessage):
         """``option`` was chosen: enter, or a click."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._options: tuple[Choice, ...] = ()
         self._highlighted: int | None = None
