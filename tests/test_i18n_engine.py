@@ -191,7 +191,7 @@ def test_a_hint_gives_its_reason_in_russian(russian: None) -> None:
     advice = ai.make_bot("heuristic", samples=1).advise(game)
     assert advice.reason == (
         "Стартовые Цистерны по правилам (2 сырой нефти, затем низкая, средняя и высокая): "
-        "разместить: 1 стартовая цистерна сырой нефти"
+        "разместить 1 стартовую цистерну сырой нефти"
     )
     game.apply(advice.move)
     while game.state.turn.stage == Stage.SETUP:
