@@ -13,6 +13,8 @@ green when it may go there and red when not; the hint beside the grid says which
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
+
 from rich.style import Style
 from rich.text import Text
 
@@ -47,12 +49,18 @@ GHOST_OK = "on #1f6f2f"
 GHOST_BAD = "on #8f1f1f"
 LIT = "on #5f5f00"
 
+Cell = tuple[int, int]
+Paths = Sequence[tuple[int, int, int]]  # a half's paths: (edge, edge, colour)
+Placed = Sequence[int]  # a placed tile: (tile id, x, y, rot)
+HandTile = tuple[int, int, int, int, bool]  # a tile in hand: (tile id, x, y, rot, legal there)
+Drawn = tuple[str, str]  # a character and its style
 
-def _cell_chars(paths, worker: bool) -> list[tuple[int, int, str, str]]:
+
+def _cell_chars(paths: Paths, worker: bool) -> list[tuple[int, int, str, str]]:
     """The drawn characters of one half: (column, row, char, style)."""
     out: list[tuple[int, int, str, str]] = []
     used: set[tuple[int, int]] = set()
-    keys = [tuple(sorted((a, b))) for a, b, _ in paths]
+    keys = [(a, b) if a < b else (b, a) for a, b, _ in paths]
     crossing = set(keys) == {(N, S), (E, W)}
     for (a, b, colour), key in zip(paths, keys):
         for col, row, ch in _SHAPES[key]:
@@ -71,7 +79,7 @@ def _cell_chars(paths, worker: bool) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def _colouring(tiles) -> list[int]:
+def _colouring(tiles: Iterable[Placed]) -> list[int]:
     """A background index per tile so that touching tiles differ (greedy)."""
     owner: dict[tuple[int, int], int] = {}
     for index, (_, x, y, rot) in enumerate(tiles):
@@ -79,7 +87,7 @@ def _colouring(tiles) -> list[int]:
             owner[cell] = index
     colours: list[int] = []
     for index, (_, x, y, rot) in enumerate(tiles):
-        taken = set()
+        taken: set[int] = set()
         for cx, cy in tile_cells(x, y, rot):
             for dx, dy in DIRS:
                 other = owner.get((cx + dx, cy + dy))
@@ -92,7 +100,7 @@ def _colouring(tiles) -> list[int]:
 class Grid:
     """The bounds of a drawn network: cell (x, y) -> character position."""
 
-    def __init__(self, cells, extra=()) -> None:
+    def __init__(self, cells: Iterable[Cell], extra: Iterable[Cell] = ()) -> None:
         xs = [x for x, _ in cells] + [x for x, _ in extra] + [0]
         ys = [y for _, y in cells] + [y for _, y in extra] + [0]
         self.min_x, self.max_x = min(xs) - 1, max(xs) + 1
@@ -134,25 +142,25 @@ def worker_cell(worker: str) -> tuple[int, int] | None:
 
 
 def render_network(
-    tiles,
-    machines,
+    tiles: Sequence[Placed],
+    machines: Iterable[Sequence[int]],
     worker: str = "",
-    ghost=None,
+    ghost: HandTile | None = None,
     mark: tuple[int, int] | None = None,
-    lit=frozenset(),
+    lit: Collection[Cell] = frozenset(),
     size: tuple[int, int] = (0, 0),
 ) -> tuple[Text, Grid]:
     """Draw a network. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or ``None``; ``mark`` is a
     cell to show in reverse (the cell the highlighted move names); ``lit`` are cells shown on a
     bright ground (the Pipeline picked in the list), their empty spots dotted. The drawing is
     at least ``size`` (width, height), blank to the right and below."""
-    cells: dict[tuple[int, int], tuple[int, tuple]] = {}
+    cells: dict[Cell, tuple[int, Paths]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    ghost_cells: dict[tuple[int, int], tuple] = {}
+    ghost_cells: dict[Cell, Paths] = {}
     if ghost is not None:
         tile_id, gx, gy, rot, _ = ghost
         pa, pb = rotated_halves(tile_id, rot)
@@ -175,7 +183,7 @@ def render_network(
             chars[row + 1][i] = ch
             styles[row + 1][i] = "dim"
 
-    def put(cell, items, background: str, fill: str = " ") -> None:
+    def put(cell: Cell, items: Iterable[tuple[int, int, str, str]], background: str, fill: str = " ") -> None:
         col0, row0 = grid.origin(*cell)
         for r in range(CELL_H):
             for c in range(CELL_W):
@@ -186,7 +194,7 @@ def render_network(
             styles[row0 + r][col0 + c] = f"{style} {background}".strip()
 
     colours = _colouring(tiles)
-    machine_cells = {tuple(m) for m in machines}
+    machine_cells: set[Cell] = {(m[0], m[1]) for m in machines}
     at = worker_cell(worker)
     for cell, (index, paths) in cells.items():
         background = f"on {TILE_BACKGROUNDS[colours[index]]}"
@@ -256,20 +264,26 @@ def render_network(
     return text, grid
 
 
-def _edge_colour(paths, edge: int) -> int:
+def _edge_colour(paths: Paths, edge: int) -> int:
     return next(colour for a, b, colour in paths if edge in (a, b))
 
 
-def _draw_lanes(grid: Grid, cells, machines, chars, styles) -> None:
+def _draw_lanes(
+    grid: Grid,
+    cells: dict[Cell, tuple[int, Paths]],
+    machines: Collection[Cell],
+    chars: list[list[str]],
+    styles: list[list[str]],
+) -> None:
     """Tile borders, pipes crossing between cells, and lane corners."""
 
-    def lane_mark(first, second, edge: int, pipe: str, border: str):
+    def lane_mark(first: Cell, second: Cell, edge: int, pipe: str, border: str) -> tuple[Drawn, Drawn] | None:
         """What the middle and the rest of a lane between two cells show (None = nothing)."""
         a, b = cells.get(first), cells.get(second)
         if a is None and b is None:
             return None
         same = a is not None and b is not None and a[0] == b[0]
-        rest = (" ", "") if same else (border, "dim")
+        rest: Drawn = (" ", "") if same else (border, "dim")
         if a is None or b is None:
             return (border, "dim"), rest
         if first in machines or second in machines:

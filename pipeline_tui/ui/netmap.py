@@ -12,14 +12,14 @@ drawn in reverse, and the cursor cell is underlined on a yellow ground.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from rich.style import Style
 from rich.text import Text
 
 from ..engine import DIRS, rotated_halves, tile_cells
 from .netgrid import _SHAPES, CELL_H, CELL_W, GHOST_BAD, GHOST_OK, TILE_BACKGROUNDS, Grid, _colouring
-from .netgrid import render_network, worker_cell
+from .netgrid import HandTile, Paths, Placed, render_network, worker_cell
 from .style import OIL_LETTERS, OIL_STYLES
 
 N, E, S, W = 0, 1, 2, 3
@@ -32,12 +32,12 @@ CURSOR_CORNERS = "bold #ffd75f"
 _GLYPHS = {(N, S): "│", (E, W): "─", (N, E): "└", (N, W): "┘", (E, S): "┌", (S, W): "┐"}
 
 
-def _key(path) -> tuple[int, int]:
+def _key(path: tuple[int, int, int]) -> tuple[int, int]:
     a, b, _ = path
     return (a, b) if a < b else (b, a)
 
 
-def overview_cell(paths, letters: bool) -> list[tuple[str, int, int]]:
+def overview_cell(paths: Paths, letters: bool) -> list[tuple[str, int, int]]:
     """The two characters of one half in the overview: (char, colour, path index)."""
     keys = [_key(p) for p in paths]
     if set(keys) == {(N, S), (E, W)}:
@@ -70,10 +70,10 @@ class OverviewGrid:
 
 
 def render_overview(
-    tiles,
-    machines,
+    tiles: Sequence[Placed],
+    machines: Iterable[Sequence[int]],
     worker: str = "",
-    ghost=None,
+    ghost: HandTile | None = None,
     picked: Collection[SegmentKey] = frozenset(),
     cursor: Cell | None = None,
     free: Collection[Cell] = frozenset(),
@@ -82,13 +82,13 @@ def render_overview(
     """Draw a network two characters a cell. ``ghost`` is ``(tile_id, x, y, rot, legal)`` or
     ``None``; ``picked`` the Segments of the Pipeline to draw in reverse; ``free`` the empty
     cells a tile may cover (dotted)."""
-    cells: dict[Cell, tuple[int, tuple]] = {}
+    cells: dict[Cell, tuple[int, Paths]] = {}
     for index, (tile_id, x, y, rot) in enumerate(tiles):
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)
         cells[ca] = (index, pa)
         cells[cb] = (index, pb)
-    ghost_cells: dict[Cell, tuple] = {}
+    ghost_cells: dict[Cell, Paths] = {}
     if ghost is not None:
         tile_id, gx, gy, rot, _ = ghost
         pa, pb = rotated_halves(tile_id, rot)
@@ -156,10 +156,10 @@ def _text(chars: list[list[str]], styles: list[list[str]]) -> Text:
 
 
 def render_detail(
-    tiles,
-    machines,
+    tiles: Sequence[Placed],
+    machines: Iterable[Sequence[int]],
     worker: str = "",
-    ghost=None,
+    ghost: HandTile | None = None,
     picked: Collection[SegmentKey] = frozenset(),
     cursor: Cell | None = None,
 ) -> tuple[Text, Grid]:
@@ -168,7 +168,7 @@ def render_detail(
     drawing, one cell round the network, is not drawn: the view keeps it inside)."""
     text, grid = render_network(tiles, machines, worker, ghost, None, frozenset())
     width = grid.width
-    cells: dict[Cell, tuple] = {}
+    cells: dict[Cell, Paths] = {}
     for tile_id, x, y, rot in tiles:
         pa, pb = rotated_halves(tile_id, rot)
         ca, cb = tile_cells(x, y, rot)

@@ -16,7 +16,8 @@ the view computes no rule.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -32,8 +33,12 @@ from ..engine import moves as M
 from ..i18n import N_, _, ngettext
 from .netgrid import CELL_H, CELL_W
 from .netmap import OVERVIEW_W, render_detail, render_overview
-from .network_panel import NetworkPanel
+from .network_panel import Ghost, NetworkPanel
 from .style import OIL_LETTERS, OIL_STYLES
+
+if TYPE_CHECKING:
+    from ..engine import PlayerState
+    from .table_screen import TableScreen
 
 DETAIL, OVERVIEW = "detail", "overview"
 FOLLOW_EVERY = 0.25  # seconds between checks that the game moved on under the open view
@@ -43,7 +48,7 @@ class MapScroll(ScrollableContainer, can_focus=False):
     """The drawn network, scrolled by the view (the arrows belong to the view's cursor)."""
 
 
-class NetworkViewScreen(Screen):
+class NetworkViewScreen(Screen[None]):
     """The Pipe Network of the seat the table shows, for seeing and following its Pipelines."""
 
     DEFAULT_CSS = """
@@ -70,7 +75,7 @@ class NetworkViewScreen(Screen):
         Binding("right", "move(1,0)", N_("Right"), show=False),
     ]
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: TableScreen) -> None:
         """``table`` is the TableScreen it was opened from: its game, the seat it shows, its
         ghost tile and its ``play``."""
         super().__init__()
@@ -84,7 +89,7 @@ class NetworkViewScreen(Screen):
         self.previews: dict[tuple[int, int, int], PlacementPreview] = {}
         self.preview: PlacementPreview | None = None
         self.drawing = Text()  # the network as drawn now
-        self.seen: tuple = ()  # see _landmark
+        self.seen: tuple[object, ...] = ()  # see _landmark
         self.cursor_region: Region | None = None  # the cursor's characters in the drawing
 
     def compose(self) -> ComposeResult:
@@ -100,7 +105,7 @@ class NetworkViewScreen(Screen):
         self.seen = self._landmark()
         self.set_interval(FOLLOW_EVERY, self._follow)
 
-    def _landmark(self) -> tuple:
+    def _landmark(self) -> tuple[object, ...]:
         """What the view was drawn from: the moves played, the seat shown, the state shown."""
         moves = self.table.game.moves
         return len(moves), moves[-1] if moves else None, self.seat, id(self.table.current_state())
@@ -120,7 +125,7 @@ class NetworkViewScreen(Screen):
         return self.table.shown_seat
 
     @property
-    def ghost(self):
+    def ghost(self) -> Ghost | None:
         """The table's ghost tile, when it is this seat's to place."""
         state = self.table.current_state()
         return self.table.ghost if state.turn.player == self.seat else None
@@ -187,7 +192,7 @@ class NetworkViewScreen(Screen):
                 self.cursor_region, animate=False, center=centre, force=True
             )
 
-    def _title(self, player) -> None:
+    def _title(self, player: PlayerState) -> None:
         zoom = _("tile detail") if self.zoom == DETAIL else _("overview")
         title = _("Pipe Network of {name} · {zoom} · cursor {x},{y}").format(
             name=player.name, zoom=zoom, x=self.cursor[0], y=self.cursor[1]
@@ -390,7 +395,7 @@ def _value_and_grade(info: PipelineInfo) -> str:
     return _("value {value}, too short for Crude").format(value=info.value)
 
 
-def _clamped(cell: tuple[int, int], tiles) -> tuple[int, int]:
+def _clamped(cell: tuple[int, int], tiles: Iterable[Sequence[int]]) -> tuple[int, int]:
     """The cursor kept on the drawing: the network's cells and one cell round them."""
     cells = [c for _, x, y, rot in tiles for c in tile_cells(x, y, rot)] or [(0, 0)]
     xs, ys = [x for x, _ in cells], [y for _, y in cells]

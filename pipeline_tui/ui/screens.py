@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from types import ModuleType
 from datetime import datetime
 from pathlib import Path
 
@@ -51,7 +52,7 @@ COLOUR_LABELS = {
 ``--colours``) stay English in every language."""
 
 
-def bot_module():
+def bot_module() -> ModuleType | None:
     """``pipeline_tui.ai`` when it offers bots: ``KINDS`` (seat kinds) and
     ``make_bot(kind, seed=...)`` (a bot object with ``choose(game) -> Move``); otherwise ``None``."""
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on
@@ -33,6 +33,7 @@ from ..engine import (
     NotationError,
     SeatKind,
     Stage,
+    State,
     Turn,
     machines_would_refine,
     pipe_tile_taken,
@@ -50,6 +51,12 @@ from .screens import bot_module, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.widget import Widget
+
+    from .app import PipelineApp
 from .widgets import (
     Choice,
     MoveList,
@@ -65,7 +72,7 @@ from .widgets import (
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
 A = C.ActionName
-ACTION_PANELS = {  # the panel to show while an Action is in progress
+ACTION_PANELS: dict[str, str] = {  # the panel to show while an Action is in progress
     A.CRUDE: "market-C",
     A.REFINED1: "market-1",
     A.REFINED2: "market-2",
@@ -81,15 +88,18 @@ ACTION_PANELS = {  # the panel to show while an Action is in progress
     A.MACHINES_EARLY: "network-view",
 }
 CELL_MOVES = (M.RunNetwork, M.RunMachine, M.PlaceMachine, M.Refine)  # moves naming a cell
+Landmarks = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+"""What the end of a Round or Year changes (:meth:`TableScreen._landmarks`)."""
+
 BOT_DELAY = 0.3  # seconds before a computer seat moves, so people can follow
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """A game at the table, played as its seat ``policy`` says (hot-seat by default)."""
 
     # Textual repaints the whole screen when the focus moves; here only the widgets whose focus
     # border changes need it (they repaint themselves), which keeps a view switch cheap at 160x48.
-    focused: Reactive = Reactive(None, repaint=False)
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     BINDINGS = [
         Binding("ctrl+z", "undo", N_("Undo"), priority=True),
@@ -138,7 +148,7 @@ class TableScreen(Screen):
         self.warned: M.Move | None = None  # a move the shown warning is about
         self.shown_moves: list[M.Move] = []
         self.listing = 0  # bumped whenever the move list is rebuilt
-        self.listed: tuple = ()  # (computer to move, legal moves) last put in the list
+        self.listed: tuple[object, ...] = ()  # (computer to move, legal moves) last put in the list
         self.thinking = False  # a computer seat is choosing its move
         self.bots: dict[int, Any] = {}  # seat -> its bot, kept so it plays out its turn plan
         self.bot_broken = False  # the bot raised: people play the computer seats' moves
@@ -146,7 +156,7 @@ class TableScreen(Screen):
         self.advising = False  # a hint is being worked out
         self.advice: Text | None = None  # the hint shown, until the next move
         self.seen = self._landmarks()  # as last announced (see _announce)
-        self.log_lines: list[tuple[tuple, Text]] = []  # per move: ((move, seat), its log line)
+        self.log_lines: list[tuple[tuple[M.Move, int], Text]] = []  # per move: ((move, seat), its log line)
         self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
         self.summarised: dict[int, int] = {}  # turn end -> its start, to say it again in a new language
         self.language = current_language()  # the language the table was last drawn in
@@ -233,7 +243,15 @@ class TableScreen(Screen):
     def shown_seat(self) -> int:
         return self.current_state().turn.player if self.seat_shown is None else self.seat_shown
 
-    def current_state(self):
+    @property
+    def host(self) -> PipelineApp:
+        """The app the table is in (the hot-seat app, or a shared table's, which is one)."""
+        from .app import PipelineApp
+
+        assert isinstance(self.app, PipelineApp)
+        return self.app
+
+    def current_state(self) -> State:
         """The state on show (the replay viewer shows an earlier one)."""
         return self.policy.state()
 
@@ -308,7 +326,7 @@ class TableScreen(Screen):
         move, its number and who played it)."""
         state = self.current_state()
         made = self.log_lines
-        lines = []
+        lines: list[tuple[tuple[M.Move, int], Text]] = []
         shown = self.game.entries[: self.moves_shown()]
         for i, (move, seat) in enumerate((entry.move, entry.seat) for entry in shown):
             key = (move, seat)
@@ -322,13 +340,12 @@ class TableScreen(Screen):
             line.append(M.format_move(move))
             lines.append((key, line))
         self.log_lines = lines
-        shown = []
+        log: list[Text] = []
         for position, (_key, line) in enumerate(lines, start=1):
-            shown.append(line)
+            log.append(line)
             if position in self.summaries:
-                shown.extend(self.summaries[position][1])
-        shown = shown or [Text(_("No moves yet."), style="dim")]
-        self.query_one(MoveLog).set_lines(shown)
+                log.extend(self.summaries[position][1])
+        self.query_one(MoveLog).set_lines(log or [Text(_("No moves yet."), style="dim")])
 
     def _refresh_ghost(self) -> None:
         """The ghost tile follows the Pipe tile in hand, for the one who may place it here: a
@@ -428,7 +445,7 @@ class TableScreen(Screen):
         parts.append(self._status(state))
         self._set("hint", Text("\n").join(parts))
 
-    def _status(self, state) -> Text:
+    def _status(self, state: State) -> Text:
         """Whose turn it is and what to do: the game's end, the move just played, a computer
         thinking, the Pipe tile in hand, or the seat to play."""
         out = Text()
@@ -508,7 +525,7 @@ class TableScreen(Screen):
                 self.query_one("#moves", MoveList).focus()
             self._show_action_panel()
         if self.game.is_over():
-            self.app.show_scores(self.game)
+            self.host.show_scores(self.game)
         self.schedule_bot()
 
     def _summarise(self) -> None:
@@ -545,7 +562,7 @@ class TableScreen(Screen):
             return None
         return self.summaries[latest][0]
 
-    def _landmarks(self) -> tuple:
+    def _landmarks(self) -> Landmarks:
         """What the end of a Round or Year changes: (Year, Round, each player's Penalty
         markers, each player's Deferred Contracts)."""
         state = self.game.state
@@ -616,7 +633,9 @@ class TableScreen(Screen):
         """The seat's bot (one object per seat, so a whole-turn plan is made once a turn)."""
         bot = self.bots.get(seat)
         if bot is None or bot.kind != kind:
-            bot = self.bots[seat] = bot_module().make_bot(kind, seed=self.game.setup.seed)
+            ai = bot_module()
+            assert ai is not None  # the seat's kind is a bot's (bot_kind)
+            bot = self.bots[seat] = ai.make_bot(kind, seed=self.game.setup.seed)
         return bot
 
     def _think(self, table: Game, bot: Any, count: int) -> None:
@@ -662,6 +681,7 @@ class TableScreen(Screen):
             return
         if self.advising:
             return
+        assert ai is not None  # else ``why`` said so
         if self.advisor is None:
             self.advisor = ai.make_bot(ai.STRONGEST, seed=self.game.setup.seed)
         log = list(self.game.moves)
@@ -700,7 +720,7 @@ class TableScreen(Screen):
         )
         self._refresh_hint()
 
-    def save_meta(self) -> dict:
+    def save_meta(self) -> dict[str, Any]:
         """What the UI keeps in a save's meta: the seat colours."""
         return {"colours": list(self.colours)}
 
@@ -828,11 +848,11 @@ class TableScreen(Screen):
             self.play(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
 
     # --- keys ---
-    def check_action(self, action: str, parameters) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The policy's hidden actions are neither offered in the footer nor run."""
         return action not in self.policy.hidden
 
-    def action_policy(self, name: str, args: tuple = ()) -> None:
+    def action_policy(self, name: str, args: tuple[object, ...] = ()) -> None:
         """A key of the policy's own (the replay viewer's steps): its ``action_<name>(*args)``
         (one tuple, as Textual passes an action no more arguments than its signature names)."""
         getattr(self.policy, f"action_{name}")(*args)
@@ -930,7 +950,7 @@ class TableScreen(Screen):
         self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
-        self.app.show_scores(self.game, self.colours)
+        self.host.show_scores(self.game, self.colours)
 
     def action_cards(self, group: str = "contracts") -> None:
         """The cards on the table, to read any one in full."""
@@ -938,7 +958,7 @@ class TableScreen(Screen):
 
     def on_click(self, event: events.Click) -> None:
         """A click on the Contracts, Upgrades or Valuation panel opens its cards."""
-        widget = event.widget
+        widget: DOMNode | None = event.widget
         while widget is not None and widget is not self:
             if widget.id in CARD_GROUPS:
                 self.action_cards(widget.id)
@@ -949,4 +969,4 @@ class TableScreen(Screen):
         if self.policy.save_as_refusal is not None:
             self.show_error(_(self.policy.save_as_refusal))
             return
-        self.app.ask_save_as(self.game, self.save_meta())
+        self.host.ask_save_as(self.game, self.save_meta())
