@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import random
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -38,6 +38,9 @@ from .table_screen import TableScreen
 from .compat import SayingPalette
 from .footer import TranslatedFooter, TranslatedHelpPanel
 from .tutorial import Tutorial, tutorial_setup
+
+if TYPE_CHECKING:
+    from ..net.remote import RemoteGame
 
 MODES = ("title", "new", "load", "replay")
 
@@ -164,7 +167,7 @@ class PipelineApp(App[Any]):
         in_folder = path.parent.resolve() == self.saves_dir.resolve()
         return path.name if in_folder and path.name.startswith(storage.AUTOSAVE_PREFIX) else None
 
-    def show_scores(self, game: Game, colours: list[str] | None = None) -> None:
+    def show_scores(self, game: Game | RemoteGame, colours: list[str] | None = None) -> None:
         if not isinstance(self.screen, EndScreen):
             self.push_screen(EndScreen(game, colours))
 
@@ -306,7 +309,7 @@ class PipelineApp(App[Any]):
             yield SystemCommand(
                 _("Save game as"),
                 _("Save this game under a name"),
-                lambda: self.ask_save_as(table.game, table.save_meta()),
+                table.action_save_as,
             )
             yield SystemCommand(
                 _("Scores"),

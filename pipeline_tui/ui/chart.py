@@ -104,13 +104,13 @@ class RoundChart(PlotextPlot):
         for seat, (name, marker) in enumerate(zip(self.names, markers(self.names))):
             colour = SEAT_COLOURS.get(self.colours[seat]) if seat < len(self.colours) else None
             rgb = Color.parse(colour).triplet if colour else None
-            kw = {"color": tuple(rgb)} if rgb else {}
-            plt.plot(xs, self.values(seat), marker="braille", **kw)
-            plt.scatter(xs, self.values(seat), marker=marker, label=name, **kw)
+            tint = (rgb.red, rgb.green, rgb.blue) if rgb else None  # plotext's default: None
+            plt.plot(xs, self.values(seat), marker="braille", color=tint)
+            plt.scatter(xs, self.values(seat), marker=marker, label=name, color=tint)
         ticks, labels = year_ticks(self.points)
         if ticks:
-            plt.xticks(ticks, labels)
+            plt.xticks([float(tick) for tick in ticks], labels)
         low, high = self.bounds()
         ys = sorted({low + round(i * (high - low) / 4) for i in range(5)})
-        plt.yticks(ys, [dollars(y) for y in ys])
+        plt.yticks([float(y) for y in ys], [dollars(y) for y in ys])
         self.refresh()

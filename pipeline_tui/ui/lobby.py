@@ -17,7 +17,7 @@ import contextlib
 import gc
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.text import Text
 from textual import events, on, work
@@ -41,7 +41,7 @@ from ..i18n import (
     set_language,
 )
 from ..net.client import TableClient
-from ..net.protocol import TableError, TableInfo, Update, table_name
+from ..net.protocol import SeatInfo, TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
 from .app import PipelineApp
 from .screens import NewGameScreen
@@ -50,10 +50,20 @@ from .footer import TranslatedFooter
 from .table_screen import TableScreen
 from .widgets import TooSmall
 
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
 REFRESH_SECONDS = 2.0  # the lobby list is read again this often
 
 
-def seat_text(seat, info: TableInfo) -> str:
+def shared_app(node: DOMNode) -> SharedApp:
+    """The shared table's app a lobby screen is in."""
+    app = node.app
+    assert isinstance(app, SharedApp)
+    return app
+
+
+def seat_text(seat: SeatInfo, info: TableInfo) -> str:
     """One seat of a lobby line: ``Ada: you``, ``Bo: bob``, ``Cy: open``, ``Di: computer``.
     "you" is by key (the Hub marks your seats), not by name: two players may share a name."""
     if seat.kind != SeatKind.HUMAN:
@@ -66,7 +76,7 @@ def seat_text(seat, info: TableInfo) -> str:
     return _("{name}: {who}").format(name=seat.name, who=who)
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """The server's tables: enter opens a table's seats, w watches, n sets up a new table, l
     switches the language (kept for your key)."""
 
@@ -111,7 +121,7 @@ class LobbyScreen(Screen):
 
     def _fill(self) -> None:
         """What compose leaves empty: who you are, the list's columns, the hints option."""
-        client = self.app.client
+        client = shared_app(self).hub_client
         self.query_one("#lobby-who", Static).update(
             _("You are {name} (key {key})").format(name=client.name, key=client.identity)
         )
@@ -129,7 +139,7 @@ class LobbyScreen(Screen):
     def action_language(self) -> None:
         """l: the next language the game speaks, here and at this key's next session."""
         following = LANGUAGES[(LANGUAGES.index(current_language()) + 1) % len(LANGUAGES)]
-        self.app.switch_language(following)
+        shared_app(self).switch_language(following)
 
     def on_screen_resume(self) -> None:
         self.poll.resume()
@@ -144,8 +154,9 @@ class LobbyScreen(Screen):
     async def action_refresh(self) -> None:
         if self.app.screen is not self:
             return  # a table is open over the lobby: nothing to show
+        tables: list[TableInfo] | TableError
         try:
-            tables = await self.app.client.list_tables()
+            tables = await shared_app(self).hub_client.list_tables()
         except TableError as exc:
             tables = exc
         if self.app.screen is not self:  # (is_current also holds behind a table)
@@ -204,7 +215,7 @@ class LobbyScreen(Screen):
     def action_watch(self) -> None:
         info = self.current()
         if info is not None:
-            self.app.join(info.id, None)
+            shared_app(self).join(info.id, None)
 
     def action_new_table(self) -> None:
         self.app.push_screen(NewGameScreen(computers=False))  # a shared table waits for people
@@ -212,11 +223,12 @@ class LobbyScreen(Screen):
     def action_toggle_hints(self) -> None:
         """h: whether the tables made from here on offer hints (a table's option, chosen when
         it is made and kept with it; off unless turned on here)."""
-        self.app.new_table_hints = not self.app.new_table_hints
+        app = shared_app(self)
+        app.new_table_hints = not app.new_table_hints
         self._show_hints_option()
 
     def _show_hints_option(self) -> None:
-        if self.app.new_table_hints:
+        if shared_app(self).new_table_hints:
             line = _("h: hints at new tables: on (each player may ask the computer on their turn)")
         else:
             line = _("h: hints at new tables: off (h turns them on)")
@@ -269,7 +281,7 @@ class SeatScreen(ModalScreen[None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
         self.dismiss()
-        self.app.join(self.info.id, None if choice == "watch" else int(choice.removeprefix("seat-")))
+        shared_app(self).join(self.info.id, None if choice == "watch" else int(choice.removeprefix("seat-")))
 
 
 class SharedApp(PipelineApp):
@@ -296,11 +308,18 @@ class SharedApp(PipelineApp):
         # Told when the Hub cannot be reached or its connection is lost, as the app starts to
         # exit: the session process makes sure it then ends (serve/session.py).
         self.on_lost = on_lost
-        self.client: TableClient | None = None
+        self.client: TableClient | None = None  # connected as the app mounts
         self.remote: RemoteGame | None = None
         self.new_table_hints = False  # the lobby's choice for the tables it makes (h)
 
-    async def on_mount(self, event: events.Mount) -> None:
+    @property
+    def hub_client(self) -> TableClient:
+        """The connection to the Hub (made as the app mounts, before any screen asks)."""
+        assert self.client is not None
+        return self.client
+
+    # Textual hands the Mount event to the handlers that take it; the local app's takes none.
+    async def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the title screen of the local app
         try:
             self.client = await TableClient.connect(self.hub, self.token)
@@ -341,13 +360,13 @@ class SharedApp(PipelineApp):
     async def _join(self, table_id: str, seat: int | None) -> None:
         await self._leave()
         try:
-            joined = await self.client.join(table_id, seat)
+            joined = await self.hub_client.join(table_id, seat)
         except TableError as exc:
             self._watching(False)
             self._lobby_error(exc.shown())
             return
         self._watching(joined.seat is None)
-        self.remote = RemoteGame(self.client, joined)
+        self.remote = RemoteGame(self.hub_client, joined)
         self._back_to_title()
         self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None, policy=SharedSeat()))
         if self.freeze_memory:
@@ -375,7 +394,7 @@ class SharedApp(PipelineApp):
             await remote.wait_sent()
             # the table may be gone or the server restarting: then there is nothing to give back
             with contextlib.suppress(TableError):
-                await self.client.leave(remote.table_id)
+                await self.hub_client.leave(remote.table_id)
 
     def _lobby_error(self, text: str) -> None:
         for screen in self.screen_stack:
@@ -383,14 +402,15 @@ class SharedApp(PipelineApp):
                 screen.show_error(text)
         self.notify(text, severity="error")
 
-    def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:
+    # A shared table's seats are always SharedSeat: the local app's ``policy`` is not taken.
+    def start_game(self, setup: GameSetup, colours: list[str] | None = None) -> None:  # type: ignore[override]
         """The new-game form was filled in: set up the table and sit at its first human seat."""
         self._create(setup, colours)
 
     @work(exclusive=True, group="join")
     async def _create(self, setup: GameSetup, colours: list[str] | None = None) -> None:
         try:
-            table_id = await self.client.create_table(setup, colours=colours, hints=self.new_table_hints)
+            table_id = await self.hub_client.create_table(setup, colours=colours, hints=self.new_table_hints)
         except TableError as exc:
             self._lobby_error(exc.shown())
             self._back_to_title()
@@ -414,11 +434,11 @@ class SharedApp(PipelineApp):
 
     async def _remember(self, language: str) -> None:
         try:
-            await self.client.set_language(language)
+            await self.hub_client.set_language(language)
         except TableError as exc:
             self.notify(exc.shown(), severity="warning")
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from App.get_system_commands(self, screen)  # theme, keys, quit: not the local games
         yield from self.language_commands()
         yield SystemCommand(_("Rules and keys"), _("The rules in brief and every key"), self.action_help)

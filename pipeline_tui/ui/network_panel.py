@@ -4,9 +4,11 @@ list of the network's Pipelines with their values (``v``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
 from textual.geometry import Region
@@ -14,10 +16,10 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ..engine import highest_grade_from_crude, network_map, tile_cells
+from ..engine import PlayerState, State, highest_grade_from_crude, network_map, tile_cells
 from ..i18n import N_, _
 from .panels import row_words
-from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, render_network
+from .netgrid import CELL_H, CELL_W, PITCH_H, PITCH_W, Grid, HandTile, render_network
 from .style import OIL_LETTERS, OIL_STYLES
 from .compat import StyledFocus
 from .widgets import TextPanel
@@ -69,33 +71,39 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
             super().__init__()
             self.x, self.y = x, y
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.ghost: Ghost | None = None
         self.grid: Grid | None = None
-        self.player = None
-        self.state = None
+        self.player: PlayerState | None = None  # whose network is shown (set by :meth:`show`)
+        self.state: State | None = None
         self.mark: tuple[int, int] | None = None
         self.pipelines: list[tuple[Text, frozenset[tuple[int, int]]]] = []  # row, cells
         self.lit: frozenset[tuple[int, int]] = frozenset()
-        self.drawn_from: tuple | None = None  # what the grid shows: network, ghost, marks
+        self.drawn_from: tuple[object, ...] | None = None  # what the grid shows: network, ghost, marks
         self.drawn_size: tuple[int, int] | None = None  # the grid's width and height
         self.floor = (0, 0)  # the size of the largest network drawn so far
         self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield NetworkGrid(id="net-grid")
         pipelines = OptionList(id="pipelines")
         pipelines.display = False
         pipelines.border_title = _("Pipelines: segments, value, Crude to")
         yield pipelines
 
-    def check_action(self, action: str, parameters) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rotate", "place"):
             return self.ghost is not None
         return True
 
-    def show(self, player, ghost: Ghost | None, mark: tuple[int, int] | None = None, state=None) -> None:
+    def show(
+        self,
+        player: PlayerState,
+        ghost: Ghost | None,
+        mark: tuple[int, int] | None = None,
+        state: State | None = None,
+    ) -> None:
         """Draw ``player``'s network, with ``ghost`` over it and the cell ``mark`` reversed
         (``state`` prices the Pipelines' best grades)."""
         had_ghost = self.ghost is not None
@@ -119,7 +127,8 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
 
     def _draw(self) -> None:
         player, ghost = self.player, self.ghost
-        ghost_tuple = None
+        assert player is not None  # drawn once shown
+        ghost_tuple: HandTile | None = None
         if ghost is not None:
             ghost_tuple = (ghost.tile, ghost.x, ghost.y, ghost.rot, ghost.legal)
         inputs = (
@@ -155,8 +164,10 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
     def _list_pipelines(self) -> None:
         """Each Pipeline: colour, segments, Refinement Value (with Engineering), the best grade
         one run takes a Crude barrel to, and whether a Machine is attached."""
-        net = network_map(self.player)
-        engineering = self.player.level("ENG")
+        player = self.player
+        assert player is not None  # listed once shown
+        net = network_map(player)
+        engineering = player.level("ENG")
         rows = []
         for pipeline in sorted(net.pipelines, key=lambda p: (-p.segments, p.colour, p.key)):
             value = pipeline.value(engineering)
@@ -200,7 +211,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
     def _light(self, index: int | None) -> None:
         """Light the cells of the Pipeline at ``index`` of the list (none while it is hidden)."""
         shown = self.query_one("#pipelines", OptionList).display
-        cells = frozenset()
+        cells: frozenset[tuple[int, int]] = frozenset()
         if shown and index is not None and 0 <= index < len(self.pipelines):
             cells = self.pipelines[index][1]
         if cells != self.lit:
@@ -283,7 +294,7 @@ class NetworkGrid(TextPanel):
 
     WRAP = False
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         panel = self.parent
         if isinstance(panel, NetworkPanel):
             panel.clicked(event.x, event.y)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 from datetime import datetime
 from pathlib import Path
 
@@ -39,6 +40,12 @@ from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars, seat_colours
 from .widgets import SteadyFooter, TickBox, TooSmall
 
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from ..net.remote import RemoteGame
+    from .app import PipelineApp
+
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 PLAYER_COUNTS = (2, 3, 4)
 COLOUR_LABELS = {
@@ -50,6 +57,16 @@ COLOUR_LABELS = {
 }
 """The seat colours as the new-game form names them; the colour names themselves (saves,
 ``--colours``) stay English in every language."""
+
+
+def host(node: DOMNode) -> PipelineApp:
+    """The app a screen or widget is in: the hot-seat app, or a shared table's (one too), with
+    its saves folder and the screens it opens."""
+    from .app import PipelineApp
+
+    app = node.app
+    assert isinstance(app, PipelineApp)
+    return app
 
 
 def bot_module() -> ModuleType | None:
@@ -108,7 +125,7 @@ def default_bot_kind() -> str | None:
         return None
     if ai is not None and hasattr(ai, "bot_kind"):
         try:
-            kind = ai.bot_kind("normal")
+            kind: str | None = ai.bot_kind("normal")
         except ValueError:
             kind = None
         if kind in kinds:
@@ -116,7 +133,7 @@ def default_bot_kind() -> str | None:
     return kinds[0]
 
 
-class TitleScreen(Screen):
+class TitleScreen(Screen[None]):
     """New game, continue, load, replay, rules, quit."""
 
     BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]
@@ -141,7 +158,7 @@ class TitleScreen(Screen):
         self._fill_menu()
 
     def _fill_menu(self) -> None:
-        latest = storage.latest_autosave(self.app.saves_dir)
+        latest = storage.latest_autosave(host(self).saves_dir)
         menu = self.query_one("#title-menu", OptionList)
         menu.set_options(
             [
@@ -165,7 +182,7 @@ class TitleScreen(Screen):
 
     @on(OptionList.OptionSelected, "#title-menu")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        app = self.app
+        app = host(self)
         choice = event.option.id
         if choice == "new":
             app.push_screen(NewGameScreen())
@@ -185,7 +202,7 @@ class TitleScreen(Screen):
             app.exit()
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(Screen[None]):
     """A new game in a few keys: it opens on you against one computer player, the number of
     players is a choice (2, 3 or 4), Tab and Shift+Tab reach every field, space ticks the box
     or opens a list, and Enter starts from any field (issue 14)."""
@@ -309,8 +326,8 @@ class NewGameScreen(Screen):
             self.query_one(f"#{box_id}", Checkbox).value = ticked
         for field_id, value in texts.items():
             self.query_one(f"#{field_id}", Input).value = value
-        for select_id, value in choices.items():
-            self.query_one(f"#{select_id}", Select).value = value
+        for select_id, choice in choices.items():
+            self.query_one(f"#{select_id}", Select).value = choice
         self._show_seats()
         if self.error:
             self._refuse(self.error)
@@ -351,12 +368,12 @@ class NewGameScreen(Screen):
             self._refuse(N_("The seed must be below 2^63."))
             return
         first = self.query_one("#first-game", Checkbox).value
-        self.app.start_game(
+        host(self).start_game(
             GameSetup(seed=seed, players=tuple(seats), first_game=first, edition=PRINTED_EDITION), colours
         )
 
 
-class LoadScreen(Screen):
+class LoadScreen(Screen[None]):
     """The saves folder: date, players, year, round; broken files show their error."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
@@ -378,7 +395,7 @@ class LoadScreen(Screen):
         yield TooSmall()
 
     def on_mount(self) -> None:
-        folder = self.app.saves_dir
+        folder = host(self).saves_dir
         self.query_one("#load-folder", Static).update(_("Folder: {folder}").format(folder=folder))
         table = self.query_one("#saves", DataTable)
         table.add_columns(_("File"), _("Saved"), _("Players"), _("Year"), _("Round"), _("Moves"), _("State"))
@@ -426,7 +443,7 @@ class LoadScreen(Screen):
                 Text(_("Cannot open {error}").format(error=info.error), style="red")
             )
             return
-        self.app.open_file(info.path, replay=self.replay)
+        host(self).open_file(info.path, replay=self.replay)
 
 
 class SaveAsScreen(ModalScreen[None]):
@@ -434,7 +451,7 @@ class SaveAsScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "dismiss", N_("Cancel"))]
 
-    def __init__(self, game: Game, meta: dict | None = None) -> None:
+    def __init__(self, game: Game, meta: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.game = game
         self.meta = meta
@@ -459,7 +476,7 @@ class SaveAsScreen(ModalScreen[None]):
             return
         if not name.endswith(".json"):
             name += ".json"
-        path = Path(self.app.saves_dir) / name
+        path = Path(host(self).saves_dir) / name
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             storage.save_game(self.game, path, self.meta)
@@ -482,7 +499,7 @@ def shortened(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
-class EndScreen(Screen):
+class EndScreen(Screen[None]):
     """Final scores: one column per player (winner first), one row per scoring step; and the
     story of the game, each player's money and projected final score by Round (``g``)."""
 
@@ -492,7 +509,7 @@ class EndScreen(Screen):
         Binding("g", "chart", N_("Chart")),
     ]
 
-    def __init__(self, game: Game, colours: list[str] | None = None) -> None:
+    def __init__(self, game: Game | RemoteGame, colours: list[str] | None = None) -> None:
         super().__init__()
         self.game = game
         self.colours = seat_colours(colours, len(game.state.players))
@@ -573,7 +590,7 @@ class HelpScreen(ModalScreen[None]):
     def action_components(self) -> None:
         """From the help to the component reference (the app's F7)."""
         self.dismiss()
-        self.app.action_reference()
+        host(self).action_reference()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):

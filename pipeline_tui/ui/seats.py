@@ -16,7 +16,10 @@ from textual.binding import Binding
 
 from .. import storage
 from ..engine import Game, IllegalMove, SeatKind, format_move
+from ..engine import moves as M
 from ..i18n import N_, _
+from ..net.remote import RemoteGame
+from .screens import host
 from .style import seat_style
 from .widgets import Choice, MoveList
 
@@ -65,7 +68,7 @@ class HotSeat:
         """The board key 0 shows; ``None``: the one of the player to act."""
         return None
 
-    def hint(self, move) -> Text | None:
+    def hint(self, move: M.Move | None) -> Text | None:
         """The hint panel, or ``None`` for the table's own (the player to act, the ghost...)."""
         return None
 
@@ -121,15 +124,22 @@ class SharedSeat(HotSeat):
     css_class = "-shared-seat"
 
     def __init__(self) -> None:
-        self.seats_shown: tuple | None = None  # who sits where, as last drawn
+        self.seats_shown: tuple[object, ...] | None = None  # who sits where, as last drawn
 
     def attach(self, screen: TableScreen) -> None:
         super().attach(screen)
-        screen.game.on_change = self.table_changed
-        screen.game.on_refused = self.refused
+        self.remote.on_change = self.table_changed
+        self.remote.on_refused = self.refused
+
+    @property
+    def remote(self) -> RemoteGame:
+        """The shared table's game, as this seat sees it."""
+        game = self.screen.game
+        assert isinstance(game, RemoteGame)
+        return game
 
     def waiting_for(self) -> str | None:
-        game = self.screen.game
+        game = self.remote
         if game.is_over() or game.my_turn():
             return None
         if game.spectator:
@@ -138,12 +148,12 @@ class SharedSeat(HotSeat):
 
     def own_board(self) -> int | None:
         """Your own board (the one to act's when watching)."""
-        return self.screen.game.seat
+        return self.remote.seat
 
     def no_hint(self) -> str | None:
         """Hints are a table option chosen when the table is made, for the seated players on
         their own turn."""
-        game = self.screen.game
+        game = self.remote
         if not game.hints:
             return _("hints are off at this table (chosen when it was made)")
         if game.spectator:
@@ -155,12 +165,12 @@ class SharedSeat(HotSeat):
     def summarises(self, seat: int) -> bool:
         """Every other seat's turn, computer or person (issue 14 point 5); a spectator's, every
         seat's."""
-        return seat != self.screen.game.seat
+        return seat != self.remote.seat
 
-    def hint(self, move) -> Text | None:
+    def hint(self, move: M.Move | None) -> Text | None:
         """Whose turn it is, when it is not yours."""
         screen = self.screen
-        line = screen.game.turn_line()
+        line = self.remote.turn_line()
         if line is None:
             return None
         out = Text()
@@ -182,7 +192,7 @@ class SharedSeat(HotSeat):
 
     def table_changed(self, log_changed: bool) -> None:
         """An Update from the server: redraw, and say what the others did."""
-        screen, game = self.screen, self.screen.game
+        screen, game = self.screen, self.remote
         if not screen.is_mounted:
             return  # not drawn yet: on_mount draws the table as it is then
         seats, self.seats_shown = self.seats_shown, tuple(game.seats)
@@ -239,6 +249,7 @@ class Replay(HotSeat):
 
     def attach(self, screen: TableScreen) -> None:
         super().attach(screen)
+        assert isinstance(screen.game, Game)  # a replay is of a game held here
         self.rounds = screen.game.round_starts()
 
     def state(self) -> State:
@@ -264,7 +275,7 @@ class Replay(HotSeat):
         )
         return True
 
-    def hint(self, move) -> Text | None:
+    def hint(self, move: M.Move | None) -> Text | None:
         game = self.screen.game
         text = Text(
             _("Replay: move {position} of {moves}").format(position=self.position, moves=len(game.moves))
@@ -317,7 +328,7 @@ class Replay(HotSeat):
 
     def action_play_from_here(self) -> None:
         screen = self.screen
-        app = screen.app
+        app = host(screen)
         fork = Game(screen.game.setup, screen.game.moves[: self.position])
         name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
         app.pop_screen()

@@ -47,16 +47,11 @@ from .preview import preview_text
 from .network_panel import Ghost, NetworkPanel
 from .network_view import NetworkViewScreen
 from .reference_screen import CARD_GROUPS, CardsScreen
-from .screens import bot_module, level_name
+from .screens import bot_module, host, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style
 
-if TYPE_CHECKING:
-    from textual.dom import DOMNode
-    from textual.widget import Widget
-
-    from .app import PipelineApp
 from .widgets import (
     Choice,
     MoveList,
@@ -68,6 +63,12 @@ from .widgets import (
     TooSmall,
     View,
 )
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.widget import Widget
+
+    from ..net.remote import RemoteGame
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
@@ -124,7 +125,7 @@ class TableScreen(Screen[None]):
 
     def __init__(
         self,
-        game: Game,
+        game: Game | RemoteGame,
         saves_dir: Path | None = None,
         save_name: str | None = None,
         colours: list[str] | None = None,
@@ -242,14 +243,6 @@ class TableScreen(Screen[None]):
     @property
     def shown_seat(self) -> int:
         return self.current_state().turn.player if self.seat_shown is None else self.seat_shown
-
-    @property
-    def host(self) -> PipelineApp:
-        """The app the table is in (the hot-seat app, or a shared table's, which is one)."""
-        from .app import PipelineApp
-
-        assert isinstance(self.app, PipelineApp)
-        return self.app
 
     def current_state(self) -> State:
         """The state on show (the replay viewer shows an earlier one)."""
@@ -525,7 +518,7 @@ class TableScreen(Screen[None]):
                 self.query_one("#moves", MoveList).focus()
             self._show_action_panel()
         if self.game.is_over():
-            self.host.show_scores(self.game)
+            host(self).show_scores(self.game)
         self.schedule_bot()
 
     def _summarise(self) -> None:
@@ -730,6 +723,7 @@ class TableScreen(Screen[None]):
         hot-seat table writes: a shared table's server writes it, and a replay writes nothing."""
         if not self.policy.autosaves or self.saves_dir is None:
             return
+        assert isinstance(self.game, Game)  # a table that autosaves holds its game
         try:
             path = storage.autosave(self.game, self.saves_dir, self.save_name, self.written, self.save_meta())
         except (storage.SaveError, OSError) as exc:
@@ -950,7 +944,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
-        self.host.show_scores(self.game, self.colours)
+        host(self).show_scores(self.game, self.colours)
 
     def action_cards(self, group: str = "contracts") -> None:
         """The cards on the table, to read any one in full."""
@@ -969,4 +963,5 @@ class TableScreen(Screen[None]):
         if self.policy.save_as_refusal is not None:
             self.show_error(_(self.policy.save_as_refusal))
             return
-        self.host.ask_save_as(self.game, self.save_meta())
+        assert isinstance(self.game, Game)  # a table with Save as holds its game
+        host(self).ask_save_as(self.game, self.save_meta())
