@@ -1,0 +1,136 @@
+"""Where a Machine would pay in the expert's networks, by Year, and what one more Machine would
+add at the end of a game without one (``docs/bots.md``, "Two tries at the Machine").
+
+``python benchmarks/machine_spots.py [--root PATH] [--seed S] [--games N] [--samples K]`` imports
+the package from ``--root`` (default: this checkout; a ``git archive`` copy of another commit
+compares the two) and plays N 2-player games of the expert against the heuristic with the printed
+components from seeds S, S+1, ..., the expert in seat 0 in even games and seat 1 in odd ones
+(as ``pipeline-tui arena --bots expert,heuristic`` seats them), each bot seeded with the game's
+seed and playing ``samples`` rounds a turn.
+
+At the end of each Year (the last position before the Refresh) and of the game it measures the
+expert's network: its Pipelines that refine Crude to Low or better and to Mid or better, and,
+for every half of its Pipe tiles not under a Machine, what one Machine Phase would refine
+through a Machine placed there, at sale prices, before the $15 it costs
+(``expert._run_gain``; no new tile is laid). At the game's end, if the expert owns no Machine,
+it also scores the final position again with one more Machine on each half in turn and keeps
+the best gain (the Valuation tile and cards, less the Pipelines the Machine cuts).
+
+It prints a line per game, then per Year: Pipelines to Low and to Mid a game; the games with a
+half where a Machine nets at least $5 and at least $10 a Phase (the expert's bar for its first
+Machine, ``expert.MACHINE_COMMIT``), and of those ($10) the games without a Machine; the games
+owning a Machine. Then the end-of-game gains of the games that ended without a Machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose package to play")
+    parser.add_argument("--seed", type=int, default=84000)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--samples", type=int, default=2, help="the expert's rounds a turn")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.root.resolve()))
+    from pipeline_tui.ai import expert as X
+    from pipeline_tui.ai import make_bot
+    from pipeline_tui.data import components as C
+    from pipeline_tui.data.editions import PRINTED_EDITION
+    from pipeline_tui.engine import (
+        Game,
+        GameSetup,
+        PlayerSetup,
+        State,
+        build_map,
+        clone_state,
+        highest_grade_from_crude,
+        network_map,
+        score_player,
+        tile_cells,
+    )
+
+    def halves(state: State, seat: int) -> set[tuple[int, int]]:
+        player = state.players[seat]
+        cells = {cell for _tile, x, y, rot in player.tiles for cell in tile_cells(x, y, rot)}
+        return cells - {(m[0], m[1]) for m in player.machines}
+
+    def shape(state: State, seat: int) -> tuple[int, int, int, int]:
+        """(Pipelines to Low or better, to Mid or better, the best one-Machine run gain,
+        Machines owned)."""
+        player = state.players[seat]
+        eng = player.level("ENG")
+        pipelines = network_map(player).pipelines
+        grades = [highest_grade_from_crude(state, p.colour, p.value(eng)) for p in pipelines]
+        best = 0
+        for cell in halves(state, seat):
+            laid = build_map(list(player.tiles), [*player.machines, cell]).pipelines
+            best = max(best, X._run_gain(state, laid, eng))
+        low = sum(1 for g in grades if g >= 1)
+        mid = sum(1 for g in grades if g >= 2)
+        return low, mid, best, len(player.machines)
+
+    def total(state: State, seat: int) -> int:
+        return sum(line.amount for line in score_player(state, state.players[seat]))
+
+    def end_gain(state: State, seat: int) -> int:
+        """The best score gain of one more Machine at the end (0 if none adds anything)."""
+        base, best = total(state, seat), 0
+        for cell in halves(state, seat):
+            placed = clone_state(state)
+            placed.players[seat].machines.append(cell)
+            best = max(best, total(placed, seat) - base)
+        return best
+
+    run_cost = C.MACHINE_RUN_COST
+    years: list[list[tuple[int, int, int, int]]] = [[] for _ in C.ROUNDS_PER_YEAR]
+    gains: Counter[int] = Counter()
+    for index in range(args.games):
+        seed = args.seed + index
+        kinds = ["expert", "heuristic"] if index % 2 == 0 else ["heuristic", "expert"]
+        seat = kinds.index("expert")
+        players = tuple(PlayerSetup(f"P{i}", kind) for i, kind in enumerate(kinds))
+        game = Game(GameSetup(seed=seed, players=players, edition=PRINTED_EDITION))
+        bots = [make_bot(kind, seed=seed, samples=args.samples) for kind in kinds]
+        year, ends = 1, []
+        while not game.state.over:
+            before = game.state
+            game.apply(bots[game.current_player].choose(game))
+            if game.state.year != year:
+                ends.append(shape(before, seat))
+                year = game.state.year
+        ends.append(shape(game.state, seat))
+        for n, measured in enumerate(ends):
+            years[n].append(measured)
+        line = " | ".join(
+            f"Y{n + 1} low {a} mid {b} best {c} machines {d}" for n, (a, b, c, d) in enumerate(ends)
+        )
+        if not game.state.players[seat].machines:
+            gain = end_gain(game.state, seat)
+            gains[gain] += 1
+            line += f" | no Machine: one more at the end adds ${gain}"
+        print(f"{seed} {line}", flush=True)
+
+    print()
+    print("End of | Low+ a game | Mid+ a game | nets $5 | nets $10 | of those, no Machine | own a Machine")
+    for n, rows in enumerate(years):
+        five = [r for r in rows if r[2] - run_cost >= 5]
+        ten = [r for r in rows if r[2] - run_cost >= 10]
+        print(
+            f"Year {n + 1} | {sum(r[0] for r in rows) / len(rows):.2f} | {sum(r[1] for r in rows) / len(rows):.2f}"
+            f" | {len(five)} | {len(ten)} | {sum(1 for r in ten if not r[3])} | {sum(1 for r in rows if r[3])}"
+        )
+    ended = sum(gains.values())
+    said = ", ".join(f"${gain}: {count}" for gain, count in sorted(gains.items()))
+    print(f"{ended} of {args.games} games ended without a Machine; one more at the end adds {said or '-'}")
+
+
+if __name__ == "__main__":
+    main()
