@@ -16,7 +16,9 @@ through a Machine placed there, at sale prices, before the $15 it costs
 it also scores the final position again with one more Machine on each half in turn and keeps
 the best gain (the Valuation tile and cards, less the Pipelines the Machine cuts).
 
-It prints a line per game, then per Year: Pipelines to Low and to Mid a game; the games with a
+It prints a line per game (with the expert's result, Machines placed and Contract or Order money,
+counted as the arena counts them), then the expert's wins and the games with a Machine and with
+Contract or Order money, then per Year: Pipelines to Low and to Mid a game; the games with a
 half where a Machine nets at least $5 and at least $10 a Phase (the expert's bar for its first
 Machine, ``expert.MACHINE_COMMIT``), and of those ($10) the games without a Machine; the games
 owning a Machine. Then the end-of-game gains of the games that ended without a Machine.
@@ -44,6 +46,7 @@ def main() -> None:
     from pipeline_tui.ai import make_bot
     from pipeline_tui.data import components as C
     from pipeline_tui.data.editions import PRINTED_EDITION
+    from pipeline_tui.engine import moves as M
     from pipeline_tui.engine import (
         Game,
         GameSetup,
@@ -92,6 +95,7 @@ def main() -> None:
     run_cost = C.MACHINE_RUN_COST
     years: list[list[tuple[int, int, int, int]]] = [[] for _ in C.ROUNDS_PER_YEAR]
     gains: Counter[int] = Counter()
+    wins = with_machine = with_money = 0
     for index in range(args.games):
         seed = args.seed + index
         kinds = ["expert", "heuristic"] if index % 2 == 0 else ["heuristic", "expert"]
@@ -100,18 +104,32 @@ def main() -> None:
         game = Game(GameSetup(seed=seed, players=players, edition=PRINTED_EDITION))
         bots = [make_bot(kind, seed=seed, samples=args.samples) for kind in kinds]
         year, ends = 1, []
+        machines = money = 0
         while not game.state.over:
             before = game.state
-            game.apply(bots[game.current_player].choose(game))
+            mover = game.current_player
+            move = bots[mover].choose(game)
+            game.apply(move)
+            if mover == seat:
+                machines += type(move) is M.PlaceMachine
+                if type(move) in (M.Deliver, M.FulfilOrder):
+                    money += game.state.players[seat].money - before.players[seat].money
             if game.state.year != year:
                 ends.append(shape(before, seat))
                 year = game.state.year
         ends.append(shape(game.state, seat))
         for n, measured in enumerate(ends):
             years[n].append(measured)
+        scores = {score.seat: score for score in game.scores()}
+        won = scores[seat].rank == 1
+        wins += won
+        with_machine += machines > 0
+        with_money += money > 0
         line = " | ".join(
             f"Y{n + 1} low {a} mid {b} best {c} machines {d}" for n, (a, b, c, d) in enumerate(ends)
         )
+        result = "won" if won else "lost"
+        line += f" | {result} {scores[seat].total}-{scores[1 - seat].total}, placed {machines}, C/O ${money}"
         if not game.state.players[seat].machines:
             gain = end_gain(game.state, seat)
             gains[gain] += 1
@@ -119,6 +137,10 @@ def main() -> None:
         print(f"{seed} {line}", flush=True)
 
     print()
+    print(
+        f"expert: {wins} wins of {args.games}, a Machine placed in {with_machine}, "
+        f"Contract or Order money in {with_money}"
+    )
     print("End of | Low+ a game | Mid+ a game | nets $5 | nets $10 | of those, no Machine | own a Machine")
     for n, rows in enumerate(years):
         five = [r for r in rows if r[2] - run_cost >= 5]
