@@ -8,10 +8,10 @@ components from seeds S, S+1, ..., the expert in seat 0 in even games and seat 1
 (as ``pipeline-tui arena --bots expert,heuristic`` seats them), each bot seeded with the game's
 seed and playing ``samples`` rounds a turn.
 
-At the end of each Year (the last position before the Refresh) and of the game it measures the
-expert's network: its Pipelines that refine Crude to Low or better and to Mid or better, and,
-for every half of its Pipe tiles not under a Machine, what one Machine Phase would refine
-through a Machine placed there, at sale prices, before the $15 it costs
+At the end of each Year (after its last move: the Refresh changes no network) and of the game
+it measures the expert's network: its Pipelines that refine Crude to Low or better and to Mid
+or better, and, for every half of its Pipe tiles not under a Machine, what one Machine Phase
+would refine through a Machine placed there, at sale prices, before the $15 it costs
 (``expert._run_gain``; no new tile is laid). At the game's end, if the expert owns no Machine,
 it also scores the final position again with one more Machine on each half in turn and keeps
 the best gain (the Valuation tile and cards, less the Pipelines the Machine cuts).
@@ -106,16 +106,16 @@ def main() -> None:
         year, ends = 1, []
         machines = money = 0
         while not game.state.over:
-            before = game.state
             mover = game.current_player
             move = bots[mover].choose(game)
+            cash = game.state.players[seat].money  # the state is played on in place
             game.apply(move)
             if mover == seat:
                 machines += type(move) is M.PlaceMachine
                 if type(move) in (M.Deliver, M.FulfilOrder):
-                    money += game.state.players[seat].money - before.players[seat].money
-            if game.state.year != year:
-                ends.append(shape(before, seat))
+                    money += game.state.players[seat].money - cash
+            if game.state.year != year:  # the Year's last move: its network, as the Refresh keeps it
+                ends.append(shape(game.state, seat))
                 year = game.state.year
         ends.append(shape(game.state, seat))
         for n, measured in enumerate(ends):
