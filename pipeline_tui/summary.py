@@ -108,9 +108,9 @@ def _phrase(move: M.Move, before: State, after: State, seat: int) -> tuple[str, 
     if isinstance(move, (M.PlaceTile, M.PlaceMachine)):
         return ("placed", ("pipe",) if isinstance(move, M.PlaceTile) else ("machine",))
     if isinstance(move, M.BuyUpgrade):
-        return ("bought upgrade", ("upgrade", move.family))
+        return ("bought", ("upgrade", move.family, after.players[seat].level(move.family)))
     if isinstance(move, M.FlipToken):
-        return ("flipped upgrade", ("upgrade", move.family))
+        return ("flipped", ("token", move.family))
     if isinstance(move, M.Refine):
         return ("refined", ("barrel",))
     if isinstance(move, M.Deliver):
@@ -129,8 +129,7 @@ VERBS = {
     "placed": N_("placed"),
     "bought and placed": N_("bought and placed"),
     "took and placed": N_("took and placed"),
-    "bought upgrade": N_("bought upgrade"),
-    "flipped upgrade": N_("flipped upgrade"),
+    "flipped": N_("flipped"),
     "refined": N_("refined"),
     "delivered": N_("delivered"),
     "fulfilled": N_("fulfilled"),
@@ -152,8 +151,7 @@ PLAN_VERBS = {
     "placed": N_("place"),
     "bought and placed": N_("buy and place"),
     "took and placed": N_("take and place"),
-    "bought upgrade": N_("buy upgrade"),
-    "flipped upgrade": N_("flip upgrade"),
+    "flipped": N_("flip"),
     "refined": N_("refine"),
     "delivered": N_("deliver"),
     "fulfilled": N_("fulfil"),
@@ -167,6 +165,10 @@ PLAN_CLAUSES = {
     "pass": N_("pass"),
 }
 """The same clauses for a turn still to play."""
+
+
+LEVELS = ("", "I", "II", "III")
+"""An Upgrade's level as the cards print it."""
 
 
 def things(thing: Thing, n: int, plan: bool = False) -> str:
@@ -208,9 +210,11 @@ def things(thing: Thing, n: int, plan: bool = False) -> str:
             return ngettext("{n} Machine", "{n} Machines", n).format(n=n)
         case ("pipe",):
             return ngettext("{n} Pipe tile", "{n} Pipe tiles", n).format(n=n)
-        case ("upgrade", family):
+        case ("upgrade", family, level):  # one a family a Year: no count
             name = _(C.upgrade_family(family).name)
-            return ngettext("{n} {family}", "{n} {family}s", n).format(n=n, family=name)
+            return _("{family} {level}").format(family=name, level=LEVELS[level])
+        case ("token", family):
+            return _("the {family} token").format(family=_(C.upgrade_family(family).name))
     return str(n)
 
 

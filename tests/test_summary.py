@@ -59,7 +59,8 @@ def test_repeated_buys_group_with_their_money():
     assert _text("machines", (), 1, -15) == "ran Machines, $15"
     assert _text("bought", ("oil", 1, 0), 1, -7, again=True) == "1 Teal Crude for $7"
     assert _text("bought", ("oil", 0, 0), 2, -14, plan=True) == "buy 2 Orange Crude for $14"
-    assert _text("bought upgrade", ("upgrade", "GOV"), 1, -20) == "bought upgrade 1 Government for $20"
+    assert _text("bought", ("upgrade", "GOV", 2), 1, -20) == "bought Government II for $20"
+    assert _text("flipped", ("token", "RM"), 1, 0, plan=True) == "flip the Refined Markets token"
     assert _text("delivered", ("barrel of", 2), 2, 70) == "delivered 2 Mid-Grade barrels for $70"
     assert _text("took", ("loan",), 1, 15) == "took 1 Loan for $15"
 
@@ -129,3 +130,22 @@ def test_a_russian_plan_puts_its_things_after_the_verb_in_the_form_the_verb_asks
         _text("bought and placed", ("pipe",), 2, -15, plan=True) == "купить и разместить 2 тайла трубы за $15"
     )
     assert _text("took and placed", ("pipe",), 1, 0) == "взято и размещено: 1 тайл трубы"
+    assert (
+        _text("bought", ("upgrade", "ENG", 1), 1, -20, plan=True) == "купить улучшение «Инженерия» I за $20"
+    )
+    assert _text("flipped", ("token", "GOV"), 1, 0) == "перевёрнуто: тайл улучшения «Правительство»"
+
+
+def test_an_upgrade_bought_is_named_with_the_level_it_brings():
+    """An Upgrade card is named by its family and the level it brings (rulebook: "buy Government
+    lvl2"), not counted: a family is bought once a Year."""
+    from pipeline_tui.data import components as C
+
+    game = Game(GameSetup.default(players=2, seed=7))
+    for _ in range(10):
+        game.apply(parse_move("start-tank C"))
+    seat = game.current_player
+    game.apply(parse_move("act upgrades"))
+    buy = next(m for m in game.legal_moves() if type(m) is M.BuyUpgrade)
+    family = C.upgrade_family(buy.family).name
+    assert plan_words(game.state, seat, [buy]) == f"buy {family} I for $20"
