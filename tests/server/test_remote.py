@@ -230,7 +230,9 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             await bob.join("t1", 1)
             game = app.screen.game
             if game.current_player == 1:  # bob moves first: alice waits with no moves offered
-                assert app.screen.shown_moves == [] and "wait for your turn" in hint_text(app)
+                # the table is drawn after it is pushed: wait for its hint, not a fixed time
+                await pilot_until(pilot, lambda: "wait for your turn" in hint_text(app), "alice's hint")
+                assert app.screen.shown_moves == []
             while game.current_player == 1:
                 count = len(table.game.moves)
                 await bob.move("t1", format_move(table.game.legal_moves()[0]))
