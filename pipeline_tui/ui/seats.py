@@ -18,13 +18,13 @@ from .. import storage
 from ..engine import Game, IllegalMove, SeatKind, format_move
 from ..engine import moves as M
 from ..i18n import N_, _
-from ..net.remote import RemoteGame
 from .screens import host
 from .style import seat_style
 from .widgets import Choice, MoveList
 
 if TYPE_CHECKING:
     from ..engine import State
+    from ..net.remote import RemoteGame
     from .table_screen import TableScreen
 
 
@@ -135,7 +135,8 @@ class SharedSeat(HotSeat):
     def remote(self) -> RemoteGame:
         """The shared table's game, as this seat sees it."""
         game = self.screen.game
-        assert isinstance(game, RemoteGame)
+        # Not "isinstance RemoteGame": the hot-seat app would import the network layer at start-up.
+        assert not isinstance(game, Game)
         return game
 
     def waiting_for(self) -> str | None:
