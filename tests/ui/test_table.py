@@ -3,6 +3,7 @@ undo/redo, saves, the other screens and the terminal-size handling."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from textual.widgets import DataTable, Input, OptionList, Select, Static
@@ -655,11 +656,11 @@ async def test_replay_jumps_by_year_and_round(tmp_path):
         assert screen.policy.position == 0
 
 
-async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, monkeypatch):
-    """The hint panel has a height it cuts at: the hint comes before the computer's last turn
-    (here its five starting Tanks, several rows at 80 columns), not below it."""
+@contextlib.asynccontextmanager
+async def narrow_table_after_the_computer_setup(tmp_path, monkeypatch):
+    """Ann against a computer at 80x24, its five starting Tanks placed after hers (a long turn
+    summary in the hint panel), a hint asked of the same fake bot: the pilot."""
     import sys
-    import types
 
     from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 
@@ -669,51 +670,48 @@ async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, 
     async with app.run_test(size=NARROW) as pilot:
         app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
         await pilot.pause()
-        screen, game = app.screen, app.screen.game
         await setup_until_the_computer_has_played(pilot)
+        yield pilot
+
+
+async def ask_for_a_hint(pilot, reason: str) -> None:
+    """h, with the advisor answering the first legal move and ``reason``; back once it is shown."""
+    import types
+
+    app = pilot.app
+    move = app.screen.game.legal_moves()[0]
+    app.screen.advisor = types.SimpleNamespace(
+        advise=lambda table: types.SimpleNamespace(move=move, reason=reason)
+    )
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_a_hint_asked_after_a_long_computer_turn_shows_at_80x24(tmp_path, monkeypatch):
+    """The hint panel has a height it cuts at: the hint comes before the computer's last turn
+    (here its five starting Tanks, several rows at 80 columns), not below it."""
+    async with narrow_table_after_the_computer_setup(tmp_path, monkeypatch) as pilot:
+        app = pilot.app
         assert "Bot: placed 1 starting" in hint(app) and len(hint(app)) > 150
-        move = game.legal_moves()[0]
-        screen.advisor = types.SimpleNamespace(
-            advise=lambda table: types.SimpleNamespace(move=move, reason="the reason given")
-        )
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_for_a_hint(pilot, "the reason given")
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "Hint:" in shown and "the reason given" in shown
 
 
 async def test_a_hint_taller_than_its_panel_ends_its_last_line_shown_with_an_ellipsis(tmp_path, monkeypatch):
     """At 80x24 a long hint is cut at the panel's height: its last row says there is more."""
-    import sys
-    import types
-
-    from pipeline_tui.engine.setup import GameSetup, PlayerSetup
     from pipeline_tui.ui.widgets import TextPanel
 
-    fake_bots(monkeypatch, "first", lambda game: game.legal_moves()[-(len(game.moves) % 2)])
-    monkeypatch.setattr(sys.modules["pipeline_tui.ai"], "STRONGEST", "first", raising=False)
-    app = PipelineApp(mode="new", saves_dir=tmp_path)
-    async with app.run_test(size=NARROW) as pilot:
-        app.start_game(GameSetup(seed=3, players=(PlayerSetup("Ann"), PlayerSetup("Bot", "first"))))
-        await pilot.pause()
-        screen, game = app.screen, app.screen.game
-        await setup_until_the_computer_has_played(pilot)
-        panel = screen.query_one("#hint", TextPanel)
+    async with narrow_table_after_the_computer_setup(tmp_path, monkeypatch) as pilot:
+        panel = pilot.app.screen.query_one("#hint", TextPanel)
 
         def rows() -> list[str]:
             lines = [panel.render_line(y) for y in range(panel.content_region.height)]
             return ["".join(segment.text for segment in line).rstrip() for line in lines]
 
         assert not any(row.endswith("…") for row in rows())
-        move = game.legal_moves()[0]
-        reason = " ".join(f"step{n}" for n in range(80))
-        screen.advisor = types.SimpleNamespace(
-            advise=lambda table: types.SimpleNamespace(move=move, reason=reason)
-        )
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_for_a_hint(pilot, " ".join(f"step{n}" for n in range(80)))
         shown = rows()
         assert shown[0].startswith("Hint:") and "step0" in shown[1]
         assert shown[-1].endswith("…") and "step79" not in "".join(shown)
