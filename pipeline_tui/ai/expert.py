@@ -61,7 +61,7 @@ from ..engine import (
 )
 from . import calibrated
 from .evaluate import SALE, evaluate, rounds_left
-from .heuristic import Plan, complete_action, finish_turn, fulfil, resolve, setup_move, turn_plans
+from .heuristic import Judge, Plan, complete_action, finish_turn, fulfil, resolve, setup_move, turn_plans
 from .search import play_sample
 
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
@@ -186,6 +186,9 @@ def value(state: State, seat: int, turn_done: bool = True) -> float:
     )
 
 
+EXPERT = Judge(value=value)  # how the expert completes its own plans: its value, the heuristic's placement
+
+
 def sample_score(state: State, seat: int) -> float:
     """A sample's score: the seat's expected final score less the best rival's
     (:func:`~pipeline_tui.ai.calibrated.relative`), plus what its Machines and the Order it
@@ -227,9 +230,9 @@ def machine_plan(state: State, seat: int) -> Plan | None:
             moves.append(move)
         if len(moves) <= len(steps):
             continue
-        resolve(st, seat, moves, value)
-        complete_action(st, seat, moves, value)
-        finish_turn(st, seat, moves, value)
+        resolve(st, seat, moves, EXPERT)
+        complete_action(st, seat, moves, EXPERT)
+        finish_turn(st, seat, moves, EXPERT)
         plan = Plan(moves, value(st, seat), st)
         if best is None or plan.value > best.value:
             best = plan
@@ -355,7 +358,7 @@ def contract_plan(state: State, seat: int) -> Plan | None:
             break
         apply_trusted(st, deliver)
         moves.append(deliver)
-    fulfil(st, seat, moves, value)
+    fulfil(st, seat, moves, EXPERT)
     finish_turn(st, seat, moves)
     return Plan(moves, evaluate(st, seat), st)
 
@@ -402,7 +405,7 @@ def _candidates(state: State, seat: int, machine: Plan | None) -> list[list[M.Mo
     out: list[list[M.Move]] = []
     seen: set[bytes] = set()
     ranked = turn_plans(state, seat)
-    by_value = turn_plans(state, seat, value=value)
+    by_value = turn_plans(state, seat, judge=EXPERT)
     extras = [plan for plan in (machine, contract_plan(state, seat)) if plan is not None]
     for plans, wanted in ((ranked, TOP_PLANS), (by_value, VALUE_PLANS), (extras, len(extras))):
         taken = 0
@@ -439,7 +442,7 @@ def _delivering(seat: int, plan: Plan) -> tuple[list[M.Move], State]:
     assert plan.state is not None  # every plan of the heuristic's and of this module has one
     st = clone_state(plan.state)
     out = list(plan.moves)
-    fulfil(st, seat, out, value)
+    fulfil(st, seat, out, EXPERT)
     return out, _machine_phase(st, seat, out)
 
 
@@ -456,7 +459,7 @@ def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
     st = clone_state(state)
     done: list[M.Move] = [_RUN_MACHINES]
     apply_trusted(st, _RUN_MACHINES)
-    complete_action(st, seat, done, value)
+    complete_action(st, seat, done, EXPERT)
     before, after = state.players[seat], st.players[seat]
     gain = after.money - before.money
     for grade in range(4):
@@ -464,7 +467,7 @@ def _machine_phase(state: State, seat: int, out: list[M.Move]) -> State:
             gain += SALE[grade] * (after.oil[grade][colour] - before.oil[grade][colour])
     if gain <= 0:
         return state
-    fulfil(st, seat, done, value)
+    fulfil(st, seat, done, EXPERT)
     out += done
     return st
 

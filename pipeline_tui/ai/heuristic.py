@@ -71,12 +71,12 @@ def _worth(costs: tuple[int, int, int], value: int) -> float:
     return worth + 0.3 * value
 
 
-def _gain(eng: int, costs: Costs, turn: _Turn, joins: list[tuple[int, Pipeline]], first: float) -> float:
+def tile_gain(eng: int, costs: Costs, turn: Turned, joins: list[tuple[int, Pipeline]], first: float) -> float:
     """How much placing a tile lengthens the player's Pipelines, without tracing anew;
     ``costs`` are the Refinement Costs per colour, as tuples. ``turn`` is the tile as turned
-    (:func:`_turn`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
+    (:func:`turned`); ``joins`` pairs each of its path ends that meets a Pipeline already laid
     with that Pipeline, in the order of its ports. ``first`` is the progress of the player's
-    nearest Pipeline to refining Crude (:func:`_first_progress`); below 1.0 the tile's part of
+    nearest Pipeline to refining Crude (:func:`first_progress`); below 1.0 the tile's part of
     that way counts too. The tile's four Segments are the nodes 0-3 (half * 2 + path), the
     Pipelines they meet the next ones, joined by union-find."""
     parent = [0, 1, 2, 3]
@@ -124,7 +124,7 @@ def _gain(eng: int, costs: Costs, turn: _Turn, joins: list[tuple[int, Pipeline]]
 
 
 @dataclass(frozen=True, slots=True)
-class _Turn:
+class Turned:
     """A tile as turned for placing: its Segments' colours (nodes 0-3: half * 2 + path), the
     pairs of them that meet inside the tile, and its ports: the path ends facing outside it,
     each as (node, offset of the neighbouring cell from half A's cell, the neighbour's edge
@@ -136,9 +136,9 @@ class _Turn:
 
 
 @lru_cache(maxsize=1024)
-def _turn(halves: Halves, rot: int) -> _Turn:
+def turned(halves: Halves, rot: int) -> Turned:
     """The tile whose turned halves (as ``rotated_halves`` gives them) are ``halves``, turned
-    ``rot`` (:class:`_Turn`), worked out once for :func:`best_placement` to try on every cell."""
+    ``rot`` (:class:`Turned`), worked out once for :func:`best_placement` to try on every cell."""
     other = ROT_DIRS[rot]
     inside = []
     ports = []
@@ -157,10 +157,10 @@ def _turn(halves: Halves, rot: int) -> _Turn:
                     continue
                 ports.append((half * 2 + k, ox + dx, oy + dy, back, colour))
     colours = (halves[0][0][2], halves[0][1][2], halves[1][0][2], halves[1][1][2])
-    return _Turn(colours, tuple(inside), tuple(ports))
+    return Turned(colours, tuple(inside), tuple(ports))
 
 
-def _first_progress(state: State, pipelines: Iterable[Pipeline], eng: int) -> float:
+def first_progress(state: State, pipelines: Iterable[Pipeline], eng: int) -> float:
     """How near the player's nearest Pipeline is to refining Crude (1.0 once one does), as
     ``evaluate`` counts it: until then, the tile that brings one nearest is the one to place."""
     costs = state.refinement_costs
@@ -168,7 +168,7 @@ def _first_progress(state: State, pipelines: Iterable[Pipeline], eng: int) -> fl
 
 
 _PLACEMENTS: dict[tuple[object, ...], tuple[float, M.PlaceTile]] = {}
-# _gain by its inputs, a pure function of them: per (Engineering, Refinement Costs, progress to
+# tile_gain by its inputs, a pure function of them: per (Engineering, Refinement Costs, progress to
 # a first refining Pipeline), by the tile as turned and (port, key, colour, segments) of each
 # Pipeline it joins. A network one tile apart from one already weighed mostly offers the same
 # joins: in 4-player rollouts that weigh pairs of shop Pipe tiles, 82% of the calls repeated one.
@@ -186,8 +186,8 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
         return found
     best: tuple[float, M.PlaceTile] | None = None
     net = network_map(player)
-    first = _first_progress(state, net.pipelines, eng)
-    turns = [_turn(rotated_halves(tile_id, rot), rot) for rot in range(4)]
+    first = first_progress(state, net.pipelines, eng)
+    turns = [turned(rotated_halves(tile_id, rot), rot) for rot in range(4)]
     gains_key = (eng, costs, first)
     gains = _GAINS.get(gains_key)
     if gains is None or len(gains) > 20000:
@@ -211,12 +211,12 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
             sig = (tile_id, rot, tuple([(me, p.key, p.colour, p.segments) for me, p in joins]))
             known = gains.get(sig)
             if known is None:
-                known = gains[sig] = _gain(eng, costs, turn, joins, first)
+                known = gains[sig] = tile_gain(eng, costs, turn, joins, first)
             gain = known
         else:  # joins nothing: the same gain wherever it lies
             lone = alone[rot]
             if lone is None:
-                lone = alone[rot] = _gain(eng, costs, turn, joins, first)
+                lone = alone[rot] = tile_gain(eng, costs, turn, joins, first)
             gain = lone
         if best is None or gain > best[0] + 1e-9:
             best = (gain, M.PlaceTile(x=x, y=y, rot=rot))
@@ -227,6 +227,22 @@ def best_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     return best
 
 
+Place = Callable[[State, int, int], tuple[float, M.PlaceTile]]  # best_placement's signature
+
+
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """How a plan is completed: ``value`` rates positions (``evaluate``'s signature) and ``place``
+    says where a Pipe tile goes and what that is worth (:func:`best_placement`'s). The expert
+    bot completes plans with its own of both; the heuristic's are the defaults."""
+
+    value: Value = evaluate
+    place: Place = best_placement
+
+
+HEURISTIC = Judge()
+
+
 # --- Forced steps: tiles and Machines in hand, upgrade grants ----------------------------------
 
 
@@ -235,21 +251,21 @@ def _play(state: State, move: M.Move, out: list[M.Move]) -> None:
     out.append(move)
 
 
-def _forced_move(state: State, seat: int, value: Value = evaluate) -> M.Move:
+def _forced_move(state: State, seat: int, judge: Judge = HEURISTIC) -> M.Move:
     """The step to take when a tile, Machine or grant must be dealt with first."""
     t = state.turn
     if t.hand_tile >= 0:
-        return best_placement(state, seat, t.hand_tile)[1]
+        return judge.place(state, seat, t.hand_tile)[1]
     legal = legal_moves(state)
     if t.hand_machine:
-        return _best_by_eval(state, seat, legal, value)[1]
+        return _best_by_eval(state, seat, legal, judge)[1]
     kind = t.grants[0].kind
     options = [m for m in legal if not isinstance(m, M.Decline)]
     if not options:
         return legal[-1]
     if kind in (GrantKind.GOV, GrantKind.PIPE):
         return max(options, key=lambda m: best_placement(state, seat, _granted_tile(state, m))[0])
-    return _best_by_eval(state, seat, options, value)[1]
+    return _best_by_eval(state, seat, options, judge)[1]
 
 
 def _granted_tile(state: State, move: M.Move) -> int:
@@ -260,29 +276,29 @@ def _granted_tile(state: State, move: M.Move) -> int:
     return state.shop_pipes[C.SHOPS.index(move.shop)][move.index]
 
 
-def resolve(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
+def resolve(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     """Deal with whatever is in hand or due, in place."""
     t = state.turn
     while not state.over and t.player == seat and (t.hand_tile >= 0 or t.hand_machine or t.grants):
-        _play(state, _forced_move(state, seat, value), out)
+        _play(state, _forced_move(state, seat, judge), out)
         t = state.turn
 
 
-def _after(state: State, seat: int, move: M.Move, value: Value = evaluate) -> tuple[State, list[M.Move]]:
+def _after(state: State, seat: int, move: M.Move, judge: Judge = HEURISTIC) -> tuple[State, list[M.Move]]:
     c = clone_state(state)
     done: list[M.Move] = []
     _play(c, move, done)
-    resolve(c, seat, done, value)
+    resolve(c, seat, done, judge)
     return c, done
 
 
 def _best_by_eval(
-    state: State, seat: int, moves: list[M.Move], value: Value = evaluate
+    state: State, seat: int, moves: list[M.Move], judge: Judge = HEURISTIC
 ) -> tuple[float, M.Move]:
     best: tuple[float, M.Move] | None = None
     for move in moves:
-        c, _ = _after(state, seat, move, value)
-        v = value(c, seat, turn_done=False)
+        c, _ = _after(state, seat, move, judge)
+        v = judge.value(c, seat, turn_done=False)
         if best is None or v > best[0] + 1e-9:
             best = (v, move)
     assert best is not None
@@ -329,7 +345,7 @@ def _next_pipe_free(state: State) -> bool:
 
 
 def _with_free_pipe(
-    state: State, seat: int, alone: float, done: list[M.Move], value: Value
+    state: State, seat: int, alone: float, done: list[M.Move], judge: Judge
 ) -> tuple[float, list[M.Move]]:
     """The best of a shop Pipe tile bought alone (worth ``alone``, by ``done``) and with the
     tile its price already pays for: weighed one at a time, the first tile of a pair bore the
@@ -337,28 +353,28 @@ def _with_free_pipe(
     best, moves = alone, done
     for follow in legal_moves(state):
         if type(follow) is M.BuyPipe:
-            c, more = _after(state, seat, follow, value)
-            v = value(c, seat, turn_done=False)
+            c, more = _after(state, seat, follow, judge)
+            v = judge.value(c, seat, turn_done=False)
             if v > best:
                 best, moves = v, done + more
     return best, moves
 
 
-def complete_action(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
+def complete_action(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     """Play the Action in progress step by step, each the most valuable, then end it."""
     for _ in range(MAX_STEPS):
         if state.turn.stage != Stage.ACTION or state.turn.player != seat:
             return
-        resolve(state, seat, out, value)
+        resolve(state, seat, out, judge)
         legal = legal_moves(state)
         options = _action_options(state, legal)
-        base = value(state, seat, turn_done=False)
+        base = judge.value(state, seat, turn_done=False)
         best_value, best_moves = base + EPS, None
         for move in options:
-            c, done = _after(state, seat, move, value)
-            v = value(c, seat, turn_done=False)
+            c, done = _after(state, seat, move, judge)
+            v = judge.value(c, seat, turn_done=False)
             if type(move) is M.BuyPipe and _next_pipe_free(state):
-                v, done = _with_free_pipe(c, seat, v, done, value)
+                v, done = _with_free_pipe(c, seat, v, done, judge)
             if v > best_value:
                 best_value, best_moves = v, done
         if best_moves is None:
@@ -370,44 +386,44 @@ def complete_action(state: State, seat: int, out: list[M.Move], value: Value = e
         _play(state, M.EndAction(), out)
 
 
-def fulfil(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
+def fulfil(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     """Deliver to Contracts and fulfil Orders while that gains."""
     for _ in range(MAX_STEPS):
         legal = [m for m in legal_moves(state) if type(m) in (M.Deliver, M.FulfilOrder)]
         if not legal:
             return
-        base = value(state, seat, turn_done=False)
-        v, move = _best_by_eval(state, seat, legal, value)
+        base = judge.value(state, seat, turn_done=False)
+        v, move = _best_by_eval(state, seat, legal, judge)
         if v <= base + EPS:
             return
         _play(state, move, out)
-        resolve(state, seat, out, value)
+        resolve(state, seat, out, judge)
 
 
-def _machine_phase(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
+def _machine_phase(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     if M.RunMachines() not in legal_moves(state):
         return
     c = clone_state(state)
     done: list[M.Move] = []
     _play(c, M.RunMachines(), done)
-    complete_action(c, seat, done, value)
-    fulfil(c, seat, done, value)
-    if value(c, seat) > value(state, seat) + EPS:
+    complete_action(c, seat, done, judge)
+    fulfil(c, seat, done, judge)
+    if judge.value(c, seat) > judge.value(state, seat) + EPS:
         for move in done:
             _play(state, move, out)
 
 
-def finish_turn(state: State, seat: int, out: list[M.Move], value: Value = evaluate) -> None:
+def finish_turn(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     """After the Actions: deliveries, Turn Order, Machine Phase, end of turn."""
-    resolve(state, seat, out, value)
-    fulfil(state, seat, out, value)
+    resolve(state, seat, out, judge)
+    fulfil(state, seat, out, judge)
     legal = legal_moves(state)
     if M.ChooseTurnOrder(position=0) in legal:
         _play(state, M.ChooseTurnOrder(position=0), out)
     if state.turn.stage == Stage.WORK and state.turn.mains == 0:
         _play(state, M.Pass(), out)
-    _machine_phase(state, seat, out, value)
-    fulfil(state, seat, out, value)
+    _machine_phase(state, seat, out, judge)
+    fulfil(state, seat, out, judge)
 
 
 # --- Candidate Main Actions --------------------------------------------------------------------
@@ -463,23 +479,23 @@ def main_candidates(state: State, seat: int, legal: list[M.Move], wide: bool = T
     return out
 
 
-def take_main(state: State, seat: int, move: M.Move, out: list[M.Move], value: Value = evaluate) -> None:
+def take_main(state: State, seat: int, move: M.Move, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
     """Take a Main (or Secondary) Action and complete it greedily, then deliver."""
     _play(state, move, out)
-    resolve(state, seat, out, value)
-    complete_action(state, seat, out, value)
-    fulfil(state, seat, out, value)
+    resolve(state, seat, out, judge)
+    complete_action(state, seat, out, judge)
+    fulfil(state, seat, out, judge)
 
 
-def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evaluate) -> list[Plan]:
+def turn_plans(state: State, seat: int, wide: bool = True, judge: Judge = HEURISTIC) -> list[Plan]:
     """Every candidate plan for the turn starting (or resumed) at ``state``, best first. Each
-    plan ends just before its End Turn move (added by :func:`plan_turn`). ``value`` rates
-    positions (the expert bot passes its own)."""
+    plan ends just before its End Turn move (added by :func:`plan_turn`). ``judge`` rates
+    positions and lays tiles (the expert bot passes its own)."""
     start = clone_state(state)
     prefix: list[M.Move] = []
-    resolve(start, seat, prefix, value)
+    resolve(start, seat, prefix, judge)
     if start.turn.stage == Stage.ACTION:
-        complete_action(start, seat, prefix, value)
+        complete_action(start, seat, prefix, judge)
     legal = legal_moves(start)
     firsts: list[Plan] = []
     mains = (
@@ -491,10 +507,10 @@ def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evalua
         st = clone_state(start)
         moves = list(prefix)
         if type(move) is not M.Pass:
-            take_main(st, seat, move, moves, value)
-        firsts.append(Plan(moves, value(st, seat, turn_done=False), st))
+            take_main(st, seat, move, moves, judge)
+        firsts.append(Plan(moves, judge.value(st, seat, turn_done=False), st))
     if not mains:
-        firsts.append(Plan(list(prefix), value(start, seat, turn_done=False), start))
+        firsts.append(Plan(list(prefix), judge.value(start, seat, turn_done=False), start))
     firsts.sort(key=lambda p: -p.value)
     plans: list[Plan] = []
     for rank, plan in enumerate(firsts):
@@ -505,14 +521,14 @@ def turn_plans(state: State, seat: int, wide: bool = True, value: Value = evalua
                 if type(extra) in (M.Secondary, M.Action):
                     st = clone_state(plan.state)
                     moves = list(plan.moves)
-                    take_main(st, seat, extra, moves, value)
-                    options.append(Plan(moves, value(st, seat, turn_done=False), st))
+                    take_main(st, seat, extra, moves, judge)
+                    options.append(Plan(moves, judge.value(st, seat, turn_done=False), st))
         for option in options:
             assert option.state is not None
             st = clone_state(option.state)
             moves = list(option.moves)
-            finish_turn(st, seat, moves, value)
-            plans.append(Plan(moves, value(st, seat, turn_done=True), st))
+            finish_turn(st, seat, moves, judge)
+            plans.append(Plan(moves, judge.value(st, seat, turn_done=True), st))
     plans.sort(key=lambda p: -p.value)
     return plans
 
