@@ -1,8 +1,10 @@
 """The expert bot: the search bot's scheme with more plans, common deals and deliveries.
 
 Its candidate turns are the heuristic's best :data:`TOP_PLANS` (as the search bot samples them),
-its best :data:`VALUE_PLANS` completed with the expert's own :func:`value` (plans that end in the
-same position counted once, the next taking their places), and two economy
+its best :data:`VALUE_PLANS` completed with the expert's own :data:`EXPERT` judge (:func:`value`,
+and its Pipe tiles laid by :func:`~pipeline_tui.ai.planner.plan_placement` so that its Pipelines
+end where a Machine can run them; plans that end in the same position counted once, the next
+taking their places), and two economy
 plans the greedy completion rarely reaches: one takes Machines & Pipes and buys a Machine,
 placed where its attached Pipelines refine most (rulebook, "Machine Phase": one payment of $15
 runs every attached Pipeline), and one takes Contracts & Loans and the largest Contract its
@@ -62,6 +64,7 @@ from ..engine import (
 from . import calibrated
 from .evaluate import SALE, evaluate, rounds_left
 from .heuristic import Judge, Plan, complete_action, finish_turn, fulfil, resolve, setup_move, turn_plans
+from .planner import Cell, plan_placement
 from .search import play_sample
 
 TOP_PLANS = 4  # the heuristic's best turn plans sampled (as the search bot)
@@ -186,7 +189,7 @@ def value(state: State, seat: int, turn_done: bool = True) -> float:
     )
 
 
-EXPERT = Judge(value=value)  # how the expert completes its own plans: its value, the heuristic's placement
+EXPERT = Judge(value=value, place=plan_placement)  # how the expert completes its own plans
 
 
 def sample_score(state: State, seat: int) -> float:
@@ -207,8 +210,13 @@ def _action_to_begin(state: State, name: str) -> M.Action | None:
 
 def machine_plan(state: State, seat: int) -> Plan | None:
     """The turn that takes the Machines & Pipes Action and buys the cheapest Machine, then
-    completes the Action and the turn: either the Machine first, placed where :func:`value`
-    likes it best, or a hub (:func:`_hubs`), whichever :func:`value` prefers."""
+    completes the Action and the turn. The Machine goes first, placed where :func:`value` likes
+    it best or on the half where it refines most (:func:`_best_half`), or on a hub
+    (:func:`_hubs`). Of the Machine-first turns, the one whose Machine Phase nets most is
+    chosen if that is at least :data:`MACHINE_COMMIT`: ``value`` counts the Pipelines a Machine
+    cuts and attaches (which a network run no longer refines) at once and its Phases only in
+    part, and so put a first Machine where it netted $5 a Phase rather than $25
+    (``docs/bots.md``, "The planner"). Otherwise :func:`value` chooses."""
     action = _action_to_begin(state, _MACHINES)
     if action is None:
         return None
@@ -219,7 +227,11 @@ def machine_plan(state: State, seat: int) -> Plan | None:
         return None
     buy = min(buys, key=lambda m: m.shop_row)
     best: Plan | None = None
+    committed: tuple[int, Plan] | None = None  # the Machine first, netting most (MACHINE_COMMIT+)
     ways: list[list[M.Move]] = [[buy], *_hubs(taken, seat, buy)]
+    spot = _best_half(taken, seat)
+    if spot is not None:
+        ways.append([buy, M.PlaceMachine(x=spot[0], y=spot[1])])
     for steps in ways:
         st = clone_state(taken)
         moves: list[M.Move] = [action]
@@ -236,7 +248,33 @@ def machine_plan(state: State, seat: int) -> Plan | None:
         plan = Plan(moves, value(st, seat), st)
         if best is None or plan.value > best.value:
             best = plan
-    return best
+        nets = machine_run_gain(st, seat)
+        if (
+            type(steps[0]) is M.BuyMachine
+            and nets >= MACHINE_COMMIT
+            and (committed is None or nets > committed[0])
+        ):
+            committed = (nets, plan)
+    return committed[1] if committed is not None else best
+
+
+def _best_half(state: State, seat: int) -> Cell | None:
+    """The half of the seat's Pipe tiles, not under a Machine, where a Machine would refine
+    most in a Machine Phase (:func:`_run_gain`; the Pipelines through that half are cut, and
+    each part ending at its edges is attached), if any would refine something."""
+    player = state.players[seat]
+    eng = player.level("ENG")
+    tiles = list(player.tiles)
+    covered = {(x, y) for x, y in player.machines}
+    cells = {cell for _tile, x, y, rot in tiles for cell in tile_cells(x, y, rot)} - covered
+    best = max(
+        (
+            (_run_gain(state, build_map(tiles, [*player.machines, cell]).pipelines, eng), cell)
+            for cell in cells
+        ),
+        default=None,
+    )
+    return best[1] if best is not None and best[0] > 0 else None
 
 
 def _hubs(state: State, seat: int, buy: M.BuyMachine) -> list[list[M.Move]]:
