@@ -159,9 +159,10 @@ def plan_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     found = _PLANNED.get(key)
     if found is not None:
         return found
-    before = hub_worth(state, seat)
+    ends = feeds(network_map(player), _costs(state), player.level("ENG"))
+    before = max((_top(list(w.values())) for w in ends.cells.values()), default=0.0)  # hub_worth
     best: tuple[float, M.PlaceTile] | None = None
-    for gain, after, move in placements(state, seat, tile_id):
+    for gain, after, move in _weighed(state, seat, tile_id, ends):
         score = gain + HUB_WEIGHT * (after - before)
         if best is None or score > best[0] + 1e-9:
             best = (score, move)
@@ -182,10 +183,15 @@ def placements(state: State, seat: int, tile_id: int) -> list[tuple[float, float
     attaches whatever ends at its edges, but this does not look at the Machines' cells (the
     planner aims at a first hub; ``docs/bots.md``, "The planner")."""
     player = state.players[seat]
+    return _weighed(state, seat, tile_id, feeds(network_map(player), _costs(state), player.level("ENG")))
+
+
+def _weighed(state: State, seat: int, tile_id: int, ends: Feeds) -> list[tuple[float, float, M.PlaceTile]]:
+    """:func:`placements`, the network's open ends at hand."""
+    player = state.players[seat]
     eng = player.level("ENG")
     costs = _costs(state)
     net = network_map(player)
-    ends = feeds(net, costs, eng)
     ranked = sorted(((_top(list(w.values())), cell) for cell, w in ends.cells.items()), key=lambda r: -r[0])
     first = first_progress(state, net.pipelines, eng)
     per_four = 2 if eng >= 2 else (1 if eng >= 1 else 0)
