@@ -233,7 +233,7 @@ def test_evaluation_scores_pipelines_and_cards_as_the_scoring_does():
             steps = E._thresholds(state)
             net = E._network(state, player, player.level("ENG"))
             assert net.reach_of == {
-                p.key: E._grade(steps[p.colour], p.value(player.level("ENG")))
+                p.key: E.grade_of(steps[p.colour], p.value(player.level("ENG")))
                 for p in network(player).pipelines
             }
             lines = [

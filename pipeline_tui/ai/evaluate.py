@@ -85,7 +85,7 @@ def _thresholds(state: State) -> list[tuple[int, int, int]]:
     return out
 
 
-def _grade(steps: tuple[int, int, int], value: int) -> int:
+def grade_of(steps: tuple[int, int, int], value: int) -> int:
     """``rules.highest_grade_from_crude`` with the colour's thresholds at hand."""
     best = 0
     for grade in (1, 2, 3):
@@ -223,7 +223,7 @@ class _Network:
 
     def __init__(self, net: NetworkMap, eng: int, steps: list[tuple[int, int, int]]) -> None:
         pipelines = net.pipelines
-        reach_of = {p.key: _grade(steps[p.colour], p.value(eng)) for p in pipelines}
+        reach_of = {p.key: grade_of(steps[p.colour], p.value(eng)) for p in pipelines}
         self.reach_of = reach_of
         best_reach = [0, 0, 0]
         for p in pipelines:
@@ -250,13 +250,13 @@ class _Network:
                 gain = SALE[reach] - SALE[0] if reach else 0
                 if reach < 3:
                     step = SALE[reach + 1] - SALE[reach] if reach else SALE[1] - SALE[0]
-                    terms.append((weight, gain, step, _progress(steps[colour], reach, p.value(eng))))
+                    terms.append((weight, gain, step, progress_of(steps[colour], reach, p.value(eng))))
                 else:
                     terms.append((weight, gain, None, 0.0))
         self.pipe_terms = terms
         # How near the nearest Pipeline is to refining Crude to Low (0..1).
         self.first_progress = max(
-            (_progress(steps[p.colour], 0, p.value(eng)) for p in pipelines), default=0.0
+            (progress_of(steps[p.colour], 0, p.value(eng)) for p in pipelines), default=0.0
         )
         attached = [p for p in pipelines if p.machines and reach_of[p.key] > 0]
         self.attached_gain = sum(SALE[reach_of[p.key]] - SALE[0] for p in attached[:3])
@@ -442,7 +442,7 @@ def _score_lines(state: State, player: PlayerState) -> list[ScoreLine]:
     return score_player(state, player)
 
 
-def _progress(steps: tuple[int, int, int], reach: int, value: int) -> float:
+def progress_of(steps: tuple[int, int, int], reach: int, value: int) -> float:
     """:func:`pipeline_progress` with the colour's thresholds and the Pipeline's grade at hand."""
     if reach >= 3:
         return 0.0

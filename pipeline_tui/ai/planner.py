@@ -29,7 +29,7 @@ from ..engine import (
     network_map,
     rotated_halves,
 )
-from .evaluate import SALE
+from .evaluate import SALE, grade_of, progress_of
 from .heuristic import Costs, Turned, first_progress, tile_gain, turned
 
 Cell = tuple[int, int]
@@ -49,12 +49,11 @@ def feed_worth(costs: tuple[int, int, int], value: int) -> float:
     >>> feed_worth((4, 5, 6), 2)  # half way to Low
     5.0
     """
-    steps = (0, costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
-    reach = max(g for g in range(4) if steps[g] <= value)
+    steps = (costs[0], costs[0] + costs[1], costs[0] + costs[1] + costs[2])
+    reach = grade_of(steps, value)
     worth: float = SALE[reach] - SALE[0]
     if reach < 3:
-        progress = (value - steps[reach]) / (steps[reach + 1] - steps[reach])
-        worth += PROGRESS * (SALE[reach + 1] - SALE[reach]) * progress
+        worth += PROGRESS * (SALE[reach + 1] - SALE[reach]) * progress_of(steps, reach, value)
     return worth
 
 
