@@ -10,6 +10,7 @@ import pytest
 from pipeline_tui import ai
 from pipeline_tui.ai import expert
 from pipeline_tui.ai.evaluate import SALE
+from pipeline_tui.ai.heuristic import Plan
 from pipeline_tui.data import components as C
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine import highest_grade_from_crude, network_map, tile_cells
@@ -400,3 +401,46 @@ def test_the_expert_does_not_pay_for_a_machine_phase_with_nothing_to_refine():
     for plan in expert.candidate_plans(game.state, seat):
         if M.RunMachines() in plan:  # only after buying Crude in the same turn
             assert any(type(m) is M.Buy for m in plan[: plan.index(M.RunMachines())]), plan
+
+
+def test_a_first_machine_on_a_hub_is_bought_at_once_only_if_it_nets_the_hub_bar(monkeypatch):
+    """A Machine plan that lays a shop tile first (a hub) is played without sampling when its
+    Machine Phase nets :data:`expert.HUB_COMMIT`; a plain one needs ``MACHINE_COMMIT``."""
+    start = _played(4, 90)
+    seat = start.current_player
+    assert not start.state.players[seat].machines
+    owning, _ = _owning_a_machine(4, 90)
+    nets = expert.machine_run_gain(owning.state, seat)
+    assert nets > 0
+    action = M.Action(action=C.ActionName.MACHINES)
+    hub = Plan([action, M.BuyPipe(index=0)], 0.0, owning.state)
+    plain = Plan([action, M.BuyMachine(shop_row=0)], 0.0, owning.state)
+    monkeypatch.setattr(expert, "MACHINE_COMMIT", nets)
+    monkeypatch.setattr(expert, "HUB_COMMIT", nets + 1)
+    assert expert.first_machine(start.state, seat, plain) is not None
+    assert expert.first_machine(start.state, seat, hub) is None
+    monkeypatch.setattr(expert, "HUB_COMMIT", nets)
+    moves = expert.first_machine(start.state, seat, hub)
+    assert moves is not None and moves[:2] == hub.moves and moves[-1] == M.EndTurn()
+
+
+def test_a_seat_with_no_oil_and_no_money_for_crude_takes_a_loan():
+    game = _played(6, 70)
+    state, seat = game.state, game.current_player
+    player = state.players[seat]
+    player.oil = [[0, 0, 0] for _ in range(4)]
+    player.money = expert.CHEAPEST_CRUDE
+    assert expert.rescue_loan(state, seat) is None  # it can still buy a Crude
+    player.money = 0
+    moves = expert.rescue_loan(state, seat)
+    assert moves is not None and M.TakeLoan() in moves and moves[-1] == M.EndTurn()
+    assert expert.plan_turn(state, seat, random.Random(1), samples=1) == moves
+    table = game.clone()
+    for move in moves:
+        table.apply(move)  # legal, as the engine checks them
+    assert table.state.players[seat].money >= C.LOAN_AMOUNT
+    player.oil[1][0] = 1  # a barrel to sell: no loan
+    assert expert.rescue_loan(state, seat) is None
+    player.oil[1][0] = 0
+    state.year, state.round = len(C.ROUNDS_PER_YEAR), C.ROUNDS_PER_YEAR[-1] - 1  # two Rounds left
+    assert expert.rescue_loan(state, seat) is None

@@ -15,7 +15,8 @@ plan then delivers to held Contracts and fulfils Orders while :func:`value` gain
 Contracts and Orders": a barrel delivered is paid at once; an incomplete Contract at the
 Refresh is a Penalty), and runs the Machine Phase when what it refines sells for more than
 it costs (:func:`_machine_phase`). Its first Machine it buys without sampling, once one would
-pay (:func:`first_machine`).
+pay (:func:`first_machine`), and so a Loan when it has no oil and no money for Crude
+(:func:`rescue_loan`).
 
 The plans are compared on common deals: each round draws one determinization of the hidden Pipe
 and Contract stacks (information-set Monte Carlo: a deal the seat cannot tell from the real
@@ -81,6 +82,8 @@ ORDER_BONUS = 15.0  # per barrel of a fulfilled Order: above ORDER_TARGET, so a 
 DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and no Penalty risk
 ORDER_TARGET = 12.0  # per barrel of the Order it collects for, times the share of it held, squared
 MACHINE_COMMIT = 10  # a first Machine is bought at once if a Machine Phase would net this much
+HUB_COMMIT = 20  # ... and on a hub (a shop tile laid for it) if it would net this much
+CHEAPEST_CRUDE = 5  # the lowest printed Crude price: with less, and no oil, a seat is stuck
 SAMPLE_MACHINE_SHARE = 0.3  # of a Machine Phase's refining, per Phase left, counted in a sample
 HUBS = 1  # tile-then-Machine placements (:func:`_hubs`) completed and weighed a turn
 HUB_CELLS = 2  # the cells whose every tile and turn :func:`_hubs` tries
@@ -415,16 +418,44 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
     :data:`MACHINE_COMMIT` a Machine Phase. Owning one early is the game's engine (rulebook,
     "Machine Phase": every Round, one payment refines through every attached Pipeline, without an
     Action), which a sample a turn or two long cannot see pay back. ``plan`` is
-    :func:`machine_plan`'s (made once a turn: the samples weigh it too). A hub (:func:`_hubs`)
-    is left to the samples: bought at once as well, it won 26 of 40 games where the samples
-    won 29 (``docs/bots.md``, "The sixth expert")."""
+    :func:`machine_plan`'s (made once a turn: the samples weigh it too). On a hub (:func:`_hubs`:
+    a shop tile, then the Machine on it) it must net :data:`HUB_COMMIT`: left to the samples, a
+    hub netting $25 a Phase stood unbought for two Years (``docs/bots.md``, "The tenth
+    expert")."""
     if state.players[seat].machines or state.year >= len(C.ROUNDS_PER_YEAR):
         return None
-    if plan is None or plan.state is None or machine_run_gain(plan.state, seat) < MACHINE_COMMIT:
+    if plan is None or plan.state is None:
         return None
-    if any(type(move) is M.BuyPipe for move in plan.moves[:2]):  # a hub is left to the samples
+    hub = any(type(move) is M.BuyPipe for move in plan.moves[:2])
+    if machine_run_gain(plan.state, seat) < (HUB_COMMIT if hub else MACHINE_COMMIT):
         return None
     return _delivering(seat, plan)[0] + [M.EndTurn()]
+
+
+def rescue_loan(state: State, seat: int) -> list[M.Move] | None:
+    """The turn that takes a Loan when the seat has no oil and less money than the cheapest
+    Crude (:data:`CHEAPEST_CRUDE`), with two Rounds left after this one to spend it (buy Crude,
+    then refine and sell): nothing else
+    it can do earns again (rulebook, "Contracts & Loans": $15 and a Penalty marker). Traced,
+    such a seat took an empty Action every turn for two Years (``docs/bots.md``); a sample a
+    turn or two long counts the Penalty and not the refining the $15 buys."""
+    player = state.players[seat]
+    left, _in_year = rounds_left(state, turn_done=False)
+    if player.money >= CHEAPEST_CRUDE or any(any(row) for row in player.oil) or left < 3:
+        return None
+    action = _action_to_begin(state, _CONTRACTS)
+    if action is None:
+        return None
+    st = clone_state(state)
+    moves: list[M.Move] = [action]
+    apply_trusted(st, action)
+    if M.TakeLoan() not in legal_moves(st):
+        return None
+    for move in (M.TakeLoan(), M.EndAction()):
+        apply_trusted(st, move)
+        moves.append(move)
+    finish_turn(st, seat, moves, EXPERT)
+    return moves + [M.EndTurn()]
 
 
 def candidate_plans(state: State, seat: int) -> list[list[M.Move]]:
@@ -535,7 +566,7 @@ def plan_turn(
         return [setup_move(state)]
     started = time.perf_counter()
     machine = machine_plan(state, seat)
-    first = first_machine(state, seat, machine)
+    first = first_machine(state, seat, machine) or rescue_loan(state, seat)
     if first is not None:
         return first
     arms = _candidates(state, seat, machine)
