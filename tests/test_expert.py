@@ -429,7 +429,8 @@ def test_a_seat_with_no_oil_and_no_money_for_crude_takes_a_loan():
     state, seat = game.state, game.current_player
     player = state.players[seat]
     player.oil = [[0, 0, 0] for _ in range(4)]
-    player.money = expert.CHEAPEST_CRUDE
+    assert expert.cheapest_crude(state) == 5  # the printed ladders start at $5
+    player.money = 5
     assert expert.rescue_loan(state, seat) is None  # it can still buy a Crude
     player.money = 0
     moves = expert.rescue_loan(state, seat)

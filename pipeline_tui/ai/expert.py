@@ -59,6 +59,7 @@ from ..engine import (
     clone_state,
     highest_grade_from_crude,
     legal_moves,
+    market_rows,
     network_map,
     tile_cells,
 )
@@ -83,7 +84,6 @@ DELIVERED_BONUS = 5.0  # per barrel delivered to a Contract this Year: paid, and
 ORDER_TARGET = 12.0  # per barrel of the Order it collects for, times the share of it held, squared
 MACHINE_COMMIT = 10  # a first Machine is bought at once if a Machine Phase would net this much
 HUB_COMMIT = 20  # ... and on a hub (a shop tile laid for it) if it would net this much
-CHEAPEST_CRUDE = 5  # the lowest printed Crude price: with less, and no oil, a seat is stuck
 SAMPLE_MACHINE_SHARE = 0.3  # of a Machine Phase's refining, per Phase left, counted in a sample
 HUBS = 1  # tile-then-Machine placements (:func:`_hubs`) completed and weighed a turn
 HUB_CELLS = 2  # the cells whose every tile and turn :func:`_hubs` tries
@@ -432,16 +432,22 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
     return _delivering(seat, plan)[0] + [M.EndTurn()]
 
 
+def cheapest_crude(state: State) -> int:
+    """The lowest price of a Crude slot in play at this table (its markets' crude rows)."""
+    players = len(state.players)
+    return min(row.prices[i] for row in market_rows(state) if row.grade == 0 for i in row.slots[players])
+
+
 def rescue_loan(state: State, seat: int) -> list[M.Move] | None:
     """The turn that takes a Loan when the seat has no oil and less money than the cheapest
-    Crude (:data:`CHEAPEST_CRUDE`), with two Rounds left after this one to spend it (buy Crude,
-    then refine and sell): nothing else
-    it can do earns again (rulebook, "Contracts & Loans": $15 and a Penalty marker). Traced,
-    such a seat took an empty Action every turn for two Years (``docs/bots.md``); a sample a
-    turn or two long counts the Penalty and not the refining the $15 buys."""
+    Crude (:func:`cheapest_crude`), with two Rounds left after this one to spend it (buy Crude,
+    then refine and sell): nothing else it can do earns again (rulebook, "Contracts & Loans":
+    $15 and a Penalty marker). Traced, such a seat took an empty Action every turn for two
+    Years (``docs/bots.md``); a sample a turn or two long counts the Penalty and not the
+    refining the $15 buys."""
     player = state.players[seat]
     left, _in_year = rounds_left(state, turn_done=False)
-    if player.money >= CHEAPEST_CRUDE or any(any(row) for row in player.oil) or left < 3:
+    if any(any(row) for row in player.oil) or left < 3 or player.money >= cheapest_crude(state):
         return None
     action = _action_to_begin(state, _CONTRACTS)
     if action is None:

@@ -104,8 +104,12 @@ def hub_worth(state: State, seat: int) -> float:
     """What the best hub of the seat's network would feed a Machine a Phase, in dollars
     (:func:`feeds`, the best :data:`FEEDERS` Pipelines ending at one free cell)."""
     player = state.players[seat]
-    found = feeds(network_map(player), _costs(state), player.level("ENG"))
-    return max((_top(list(w.values())) for w in found.cells.values()), default=0.0)
+    return _best_hub(feeds(network_map(player), _costs(state), player.level("ENG")))
+
+
+def _best_hub(ends: Feeds) -> float:
+    """:func:`hub_worth`, the network's open ends at hand."""
+    return max((_top(list(w.values())) for w in ends.cells.values()), default=0.0)
 
 
 @dataclass(slots=True)
@@ -159,7 +163,7 @@ def plan_placement(state: State, seat: int, tile_id: int) -> tuple[float, M.Plac
     if found is not None:
         return found
     ends = feeds(network_map(player), _costs(state), player.level("ENG"))
-    before = max((_top(list(w.values())) for w in ends.cells.values()), default=0.0)  # hub_worth
+    before = _best_hub(ends)
     best: tuple[float, M.PlaceTile] | None = None
     for gain, after, move in _weighed(state, seat, tile_id, ends):
         score = gain + HUB_WEIGHT * (after - before)
