@@ -1,0 +1,111 @@
+"""What the expert could put on Contracts and Orders, Year by Year (``docs/bots.md``,
+"Contracts on purpose").
+
+``python benchmarks/outlets.py [--root PATH] [--seed S] [--games N] [--samples K]`` plays N
+2-player games of the expert against the heuristic with the printed components from seeds S,
+S+1, ... (the expert in seat 0 in even games, seat 1 in odd ones, as ``pipeline-tui arena
+--bots expert,heuristic`` seats them; each bot seeded with the game's seed, the expert playing
+``samples`` rounds a turn), importing the package from ``--root`` (default: this checkout).
+
+At the start of each of the expert's turns it counts, per Year: the turns; the turns with a
+Contract on the display whose every need one of the expert's Pipelines refines Crude to (that
+colour, that grade or better), and the same for an Order; the Crude and the refined barrels it
+holds. It prints a line per game (the result and the Contract or Order money, counted as the
+arena counts it) and the totals per Year.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose package to play")
+    parser.add_argument("--seed", type=int, default=84000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--samples", type=int, default=2, help="the expert's rounds a turn")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.root.resolve()))
+    from pipeline_tui.ai import make_bot
+    from pipeline_tui.data import components as C
+    from pipeline_tui.data.editions import PRINTED_EDITION
+    from pipeline_tui.engine import moves as M
+    from pipeline_tui.engine import Game, GameSetup, PlayerSetup, Stage, highest_grade_from_crude, network_map
+
+    def reaches(game: Game, seat: int) -> list[int]:
+        """Per colour, the best grade one of the seat's Pipelines refines Crude to."""
+        player = game.state.players[seat]
+        eng = player.level("ENG")
+        best = [0, 0, 0]
+        for p in network_map(player).pipelines:
+            best[p.colour] = max(best[p.colour], highest_grade_from_crude(game.state, p.colour, p.value(eng)))
+        return best
+
+    def fed(rows: list[list[int]], reach: list[int]) -> bool:
+        """Whether a tile on these display rows has every need within ``reach``."""
+        return any(
+            all(reach[colour] >= grade for colour, grade in C.contract_tile(tile).needs)
+            for row in rows
+            for tile in row
+            if tile >= 0
+        )
+
+    years = len(C.ROUNDS_PER_YEAR)
+    totals: Counter[str] = Counter()
+    with_money = 0
+    for index in range(args.games):
+        seed = args.seed + index
+        kinds = ["expert", "heuristic"] if index % 2 == 0 else ["heuristic", "expert"]
+        seat = kinds.index("expert")
+        players = tuple(PlayerSetup(f"P{i}", kind) for i, kind in enumerate(kinds))
+        game = Game(GameSetup(seed=seed, players=players, edition=PRINTED_EDITION))
+        bots = [make_bot(kind, seed=seed, samples=args.samples) for kind in kinds]
+        counts: Counter[str] = Counter()
+        seen: set[tuple[int, int]] = set()  # (Year, Round): a turn's first decision only
+        money = 0
+        while not game.state.over:
+            state, mover = game.state, game.current_player
+            if mover == seat and state.turn.stage == Stage.WORK and (state.year, state.round) not in seen:
+                seen.add((state.year, state.round))
+                reach, oil, year = reaches(game, seat), state.players[seat].oil, state.year
+                counts[f"turns {year}"] += 1
+                counts[f"contract {year}"] += fed(state.contract_rows, reach)
+                counts[f"order {year}"] += fed(state.order_rows, reach)
+                counts[f"crude {year}"] += sum(oil[0])
+                counts[f"refined {year}"] += sum(sum(oil[grade]) for grade in range(1, 4))
+            move = bots[mover].choose(game)
+            cash = game.state.players[seat].money  # the state is played on in place
+            game.apply(move)
+            if mover == seat and type(move) in (M.Deliver, M.FulfilOrder):
+                money += game.state.players[seat].money - cash
+        scores = {score.seat: score for score in game.scores()}
+        result = "won" if scores[seat].rank == 1 else "lost"
+        with_money += money > 0
+        totals.update(counts)
+        parts = " | ".join(
+            f"Y{y}: Contract {counts[f'contract {y}']}/{counts[f'turns {y}']}, Order {counts[f'order {y}']}"
+            for y in range(1, years + 1)
+        )
+        print(
+            f"{seed} {result} {scores[seat].total}-{scores[1 - seat].total}, C/O ${money} | {parts}",
+            flush=True,
+        )
+    print()
+    print(f"Contract or Order money in {with_money} of {args.games} games")
+    print("Year | turns | a Contract its Pipelines feed | an Order | Crude held a turn | refined held a turn")
+    for y in range(1, years + 1):
+        turns = max(1, totals[f"turns {y}"])
+        print(
+            f"{y} | {totals[f'turns {y}']} | {totals[f'contract {y}']} | {totals[f'order {y}']}"
+            f" | {totals[f'crude {y}'] / turns:.2f} | {totals[f'refined {y}'] / turns:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
