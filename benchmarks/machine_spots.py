@@ -26,31 +26,18 @@ owning a Machine. Then the end-of-game gains of the games that ended without a M
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import duel
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose package to play")
-    parser.add_argument("--seed", type=int, default=84000)
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--samples", type=int, default=2, help="the expert's rounds a turn")
-    args = parser.parse_args()
-    sys.path.insert(0, str(args.root.resolve()))
+    args = duel.arguments(__doc__ or "", games=40)
     from pipeline_tui.ai import expert as X
-    from pipeline_tui.ai import make_bot
     from pipeline_tui.data import components as C
-    from pipeline_tui.data.editions import PRINTED_EDITION
     from pipeline_tui.engine import moves as M
     from pipeline_tui.engine import (
         Game,
-        GameSetup,
-        PlayerSetup,
         State,
         build_map,
         clone_state,
@@ -97,44 +84,33 @@ def main() -> None:
     gains: Counter[int] = Counter()
     wins = with_machine = with_money = 0
     for index in range(args.games):
-        seed = args.seed + index
-        kinds = ["expert", "heuristic"] if index % 2 == 0 else ["heuristic", "expert"]
-        seat = kinds.index("expert")
-        players = tuple(PlayerSetup(f"P{i}", kind) for i, kind in enumerate(kinds))
-        game = Game(GameSetup(seed=seed, players=players, edition=PRINTED_EDITION))
-        bots = [make_bot(kind, seed=seed, samples=args.samples) for kind in kinds]
-        year, ends = 1, []
-        machines = money = 0
-        while not game.state.over:
-            mover = game.current_player
-            move = bots[mover].choose(game)
-            cash = game.state.players[seat].money  # the state is played on in place
-            game.apply(move)
+        ends: list[tuple[int, int, int, int]] = []
+        placed = [0]
+
+        def watch(game: Game, seat: int, mover: int, move: M.Move) -> None:
             if mover == seat:
-                machines += type(move) is M.PlaceMachine
-                if type(move) in (M.Deliver, M.FulfilOrder):
-                    money += game.state.players[seat].money - cash
-            if game.state.year != year:  # the Year's last move: its network, as the Refresh keeps it
+                placed[0] += type(move) is M.PlaceMachine
+            if game.state.year != len(ends) + 1:  # the Year's last move: its network, as the Refresh keeps it
                 ends.append(shape(game.state, seat))
-                year = game.state.year
+
+        game, seat, money = duel.play(args, index, after=watch)
+        machines = placed[0]
         ends.append(shape(game.state, seat))
         for n, measured in enumerate(ends):
             years[n].append(measured)
-        scores = {score.seat: score for score in game.scores()}
-        won = scores[seat].rank == 1
+        won, outcome = duel.result(game, seat)
         wins += won
         with_machine += machines > 0
         with_money += money > 0
         line = " | ".join(
             f"Y{n + 1} low {a} mid {b} best {c} machines {d}" for n, (a, b, c, d) in enumerate(ends)
         )
-        result = "won" if won else "lost"
-        line += f" | {result} {scores[seat].total}-{scores[1 - seat].total}, placed {machines}, C/O ${money}"
+        line += f" | {outcome}, placed {machines}, C/O ${money}"
         if not game.state.players[seat].machines:
             gain = end_gain(game.state, seat)
             gains[gain] += 1
             line += f" | no Machine: one more at the end adds ${gain}"
-        print(f"{seed} {line}", flush=True)
+        print(f"{args.seed + index} {line}", flush=True)
 
     print()
     print(

@@ -16,27 +16,15 @@ arena counts it) and the totals per Year.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import duel
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose package to play")
-    parser.add_argument("--seed", type=int, default=84000)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--samples", type=int, default=2, help="the expert's rounds a turn")
-    args = parser.parse_args()
-    sys.path.insert(0, str(args.root.resolve()))
-    from pipeline_tui.ai import make_bot
+    args = duel.arguments(__doc__ or "", games=20)
     from pipeline_tui.data import components as C
-    from pipeline_tui.data.editions import PRINTED_EDITION
-    from pipeline_tui.engine import moves as M
-    from pipeline_tui.engine import Game, GameSetup, PlayerSetup, Stage, highest_grade_from_crude, network_map
+    from pipeline_tui.engine import Game, Stage, highest_grade_from_crude, network_map
 
     def reaches(game: Game, seat: int) -> list[int]:
         """Per colour, the best grade one of the seat's Pipelines refines Crude to."""
@@ -60,42 +48,32 @@ def main() -> None:
     totals: Counter[str] = Counter()
     with_money = 0
     for index in range(args.games):
-        seed = args.seed + index
-        kinds = ["expert", "heuristic"] if index % 2 == 0 else ["heuristic", "expert"]
-        seat = kinds.index("expert")
-        players = tuple(PlayerSetup(f"P{i}", kind) for i, kind in enumerate(kinds))
-        game = Game(GameSetup(seed=seed, players=players, edition=PRINTED_EDITION))
-        bots = [make_bot(kind, seed=seed, samples=args.samples) for kind in kinds]
         counts: Counter[str] = Counter()
         seen: set[tuple[int, int]] = set()  # (Year, Round): a turn's first decision only
-        money = 0
-        while not game.state.over:
-            state, mover = game.state, game.current_player
-            if mover == seat and state.turn.stage == Stage.WORK and (state.year, state.round) not in seen:
-                seen.add((state.year, state.round))
-                reach, oil, year = reaches(game, seat), state.players[seat].oil, state.year
-                counts[f"turns {year}"] += 1
-                counts[f"contract {year}"] += fed(state.contract_rows, reach)
-                counts[f"order {year}"] += fed(state.order_rows, reach)
-                counts[f"crude {year}"] += sum(oil[0])
-                counts[f"refined {year}"] += sum(sum(oil[grade]) for grade in range(1, 4))
-            move = bots[mover].choose(game)
-            cash = game.state.players[seat].money  # the state is played on in place
-            game.apply(move)
-            if mover == seat and type(move) in (M.Deliver, M.FulfilOrder):
-                money += game.state.players[seat].money - cash
-        scores = {score.seat: score for score in game.scores()}
-        result = "won" if scores[seat].rank == 1 else "lost"
+
+        def look(game: Game, seat: int) -> None:
+            state = game.state
+            if game.current_player != seat or state.turn.stage != Stage.WORK:
+                return
+            if (state.year, state.round) in seen:
+                return
+            seen.add((state.year, state.round))
+            reach, oil, year = reaches(game, seat), state.players[seat].oil, state.year
+            counts[f"turns {year}"] += 1
+            counts[f"contract {year}"] += fed(state.contract_rows, reach)
+            counts[f"order {year}"] += fed(state.order_rows, reach)
+            counts[f"crude {year}"] += sum(oil[0])
+            counts[f"refined {year}"] += sum(sum(oil[grade]) for grade in range(1, 4))
+
+        game, seat, money = duel.play(args, index, before=look)
+        _won, outcome = duel.result(game, seat)
         with_money += money > 0
         totals.update(counts)
         parts = " | ".join(
             f"Y{y}: Contract {counts[f'contract {y}']}/{counts[f'turns {y}']}, Order {counts[f'order {y}']}"
             for y in range(1, years + 1)
         )
-        print(
-            f"{seed} {result} {scores[seat].total}-{scores[1 - seat].total}, C/O ${money} | {parts}",
-            flush=True,
-        )
+        print(f"{args.seed + index} {outcome}, C/O ${money} | {parts}", flush=True)
     print()
     print(f"Contract or Order money in {with_money} of {args.games} games")
     print("Year | turns | a Contract its Pipelines feed | an Order | Crude held a turn | refined held a turn")
