@@ -23,17 +23,9 @@ import duel
 
 def main() -> None:
     args = duel.arguments(__doc__ or "", games=20)
+    from pipeline_tui.ai.expert import _reaches as reaches
     from pipeline_tui.data import components as C
-    from pipeline_tui.engine import Game, Stage, highest_grade_from_crude, network_map
-
-    def reaches(game: Game, seat: int) -> list[int]:
-        """Per colour, the best grade one of the seat's Pipelines refines Crude to."""
-        player = game.state.players[seat]
-        eng = player.level("ENG")
-        best = [0, 0, 0]
-        for p in network_map(player).pipelines:
-            best[p.colour] = max(best[p.colour], highest_grade_from_crude(game.state, p.colour, p.value(eng)))
-        return best
+    from pipeline_tui.engine import Game, Stage
 
     def fed(rows: list[list[int]], reach: list[int]) -> bool:
         """Whether a tile on these display rows has every need within ``reach``."""
@@ -58,7 +50,7 @@ def main() -> None:
             if (state.year, state.round) in seen:
                 return
             seen.add((state.year, state.round))
-            reach, oil, year = reaches(game, seat), state.players[seat].oil, state.year
+            reach, oil, year = reaches(state, seat), state.players[seat].oil, state.year
             counts[f"turns {year}"] += 1
             counts[f"contract {year}"] += fed(state.contract_rows, reach)
             counts[f"order {year}"] += fed(state.order_rows, reach)
