@@ -251,6 +251,8 @@ async def test_lobby_creates_a_table_plays_and_undoes_through_the_hub(tmp_path):
             assert "no redo at a shared table" in hint_text(app)
             await pilot.press("f9")
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+            # the list is asked for again as the lobby comes back: Enter chooses from it once it is in
+            await pilot_until(pilot, lambda: [t.id for t in app.screen.tables] == ["t1"], "the list")
             await pilot.press("enter")
             await pilot_until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seats")
             options = app.screen.query_one("#seat-menu")
