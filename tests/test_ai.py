@@ -359,3 +359,47 @@ def test_the_placement_gains_kept_between_networks_change_no_placement():
                     checked += 1
         game.apply(bots[game.current_player].choose(game))
     assert checked > 500
+
+
+def test_the_heuristic_fills_a_due_contract_holding_its_barrels_in_the_last_round():
+    """Rulebook, "Refresh Phase" and end of game: an incomplete Contract is removed with a
+    Penalty. With the Orange Valuation card counting the barrels in hand, one delivery at a time
+    looked worse than keeping them, and traced seats took the Penalty holding the barrels."""
+    from pipeline_tui.engine.state import HeldContract
+
+    from tests.helpers import new_game, setup_player, to_last_round
+
+    game = new_game(seed=4, edition=2)
+    to_last_round(game)
+    game.state.valuation_cards = [7, 9, 16]  # Orange oil and Pipelines; Low Pipelines; oil types
+    player = setup_player(game, money=30, oil={"OL": 2, "TC": 1})
+    player.contracts = [HeldContract(tile=204, filled=[-1, -1])]  # Low Orange, Low Orange
+    seat = game.state.turn.player
+    bot = ai.make_bot("heuristic", seed=4)
+    while not game.is_over() and game.current_player == seat:
+        game.apply(bot.choose(game.clone()))
+    held = game.state.players[seat].contracts
+    assert [c.completions for c in held] == [1]
+    assert game.state.players[seat].penalties == 0
+    assert sum(game.state.players[seat].oil[1]) == 0
+
+
+@pytest.mark.parametrize("seed", [2000, 2002, 2009])
+def test_the_heuristic_fails_no_contract_it_takes_in_these_seeded_games(seed):
+    """Seeds where the heuristic took Contracts it could not fill (three Low needs for one Crude
+    in hand, needs whose Pipeline runs no Round left held) or held their barrels to the Penalty:
+    every Penalty marker now comes from a Loan."""
+    kinds = ["heuristic", "heuristic"]
+    game = Game(
+        GameSetup(
+            seed=seed, players=tuple(PlayerSetup(f"{k}-{i + 1}", k) for i, k in enumerate(kinds)), edition=2
+        )
+    )
+    bots = [ai.make_bot(k, seed=seed) for k in kinds]
+    loans = [0, 0]
+    while not game.is_over():
+        seat = game.current_player
+        move = bots[seat].choose(game)
+        loans[seat] += type(move) is M.TakeLoan
+        game.apply(move)
+    assert [p.penalties for p in game.state.players] == loans

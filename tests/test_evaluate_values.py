@@ -4,7 +4,8 @@ The bots compare plans by these values, so a speed-up that changed one (even in 
 could change a decision. The positions are those of seeded steered and uniform games at 2, 3
 and 4 players (every 4th position and the end of each game), each seat valued with its turn
 done and not; the expected values were computed by ``evaluate`` as it stood at commit b60cb19,
-then regenerated for one deliberate change (the pull towards a first refining Pipeline), and
+then regenerated for two deliberate changes (the pull towards a first refining Pipeline; a held
+Contract's needs sharing the Crude, money and Pipeline runs at hand: 14 of 339 positions), and
 are kept in ``fixtures/evaluate_values.json`` (regenerate them only for a deliberate change
 of the evaluation: ``python -m tests.test_evaluate_values``).
 """

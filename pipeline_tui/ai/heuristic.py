@@ -36,7 +36,7 @@ from ..engine import (
     network_map,
     rotated_halves,
 )
-from .evaluate import FIRST_PIPELINE, SALE, evaluate
+from .evaluate import FIRST_PIPELINE, SALE, evaluate, rounds_left
 
 Value = Callable[..., float]  # evaluate's signature: (state, seat, turn_done=True) -> dollars
 Costs = tuple[tuple[int, int, int], ...]  # the Refinement Costs, per colour
@@ -386,8 +386,35 @@ def complete_action(state: State, seat: int, out: list[M.Move], judge: Judge = H
         _play(state, M.EndAction(), out)
 
 
+def fill_due(state: State, seat: int, out: list[M.Move]) -> None:
+    """In the last Round of a Year, fill every held Contract that the barrels in hand complete
+    (rulebook, "Refresh Phase": an incomplete Contract is removed with a Penalty marker).
+    ``evaluate`` credits a barrel that covers a need at nearly its pay, and an oil Valuation
+    card may count it too, so one delivery at a time never looked better than keeping the
+    barrels, and traced heuristic seats took that Penalty holding the barrels for it."""
+    if state.over or rounds_left(state, turn_done=False)[1] != 1:
+        return
+    for index in range(len(state.players[seat].contracts)):
+        trial = clone_state(state)
+        done: list[M.Move] = []
+        while True:
+            delivers = [m for m in legal_moves(trial) if type(m) is M.Deliver and m.contract == index]
+            if not delivers:
+                break
+            move = min(delivers, key=lambda m: (m.need, m.grade))  # the lowest grade that serves
+            apply_trusted(trial, move)
+            done.append(move)
+        if (
+            trial.players[seat].contracts[index].completions
+            > state.players[seat].contracts[index].completions
+        ):
+            for step in done:
+                _play(state, step, out)
+
+
 def fulfil(state: State, seat: int, out: list[M.Move], judge: Judge = HEURISTIC) -> None:
-    """Deliver to Contracts and fulfil Orders while that gains."""
+    """Deliver to Contracts and fulfil Orders while that gains, after :func:`fill_due`."""
+    fill_due(state, seat, out)
     for _ in range(MAX_STEPS):
         legal = [m for m in legal_moves(state) if type(m) in (M.Deliver, M.FulfilOrder)]
         if not legal:
