@@ -389,13 +389,8 @@ def test_the_heuristic_fails_no_contract_it_takes_in_these_seeded_games(seed):
     """Seeds where the heuristic took Contracts it could not fill (three Low needs for one Crude
     in hand, needs whose Pipeline runs no Round left held) or held their barrels to the Penalty:
     every Penalty marker now comes from a Loan."""
-    kinds = ["heuristic", "heuristic"]
-    game = Game(
-        GameSetup(
-            seed=seed, players=tuple(PlayerSetup(f"{k}-{i + 1}", k) for i, k in enumerate(kinds)), edition=2
-        )
-    )
-    bots = [ai.make_bot(k, seed=seed) for k in kinds]
+    game = Game(_setup(["heuristic", "heuristic"], seed, edition=2))
+    bots = [ai.make_bot("heuristic", seed=seed) for _ in range(2)]
     loans = [0, 0]
     while not game.is_over():
         seat = game.current_player

@@ -394,7 +394,8 @@ def fill_due(state: State, seat: int, out: list[M.Move]) -> None:
     barrels, and traced heuristic seats took that Penalty holding the barrels for it."""
     if state.over or rounds_left(state, turn_done=False)[1] != 1:
         return
-    for index in range(len(state.players[seat].contracts)):
+    due = sorted({m.contract for m in legal_moves(state) if type(m) is M.Deliver})
+    for index in due:  # a copy only for a Contract that takes a barrel now
         trial = clone_state(state)
         done: list[M.Move] = []
         while True:
