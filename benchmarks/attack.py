@@ -11,7 +11,9 @@ Extensible: ``ATTACKS`` is a list of ``(name, coroutine function)``, each return
 ``(held, figure)``. If ``benchmarks/attack_web.py`` exists, its own ``ATTACKS`` list (same
 shape) is run after these.
 
-Run: ``python benchmarks/attack.py [--only WORD]`` (about two minutes on 2 cores).
+Run: ``python benchmarks/attack.py [--only REGEX] [--code DIR]`` (about 90 s on 2 cores);
+``--code DIR`` runs ``serve`` from the package in DIR (an older checkout, to compare; its
+flags may differ, so the runaway attack may not start there).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ WAIT = 30.0  # seconds for a screen or a process to show up
 ANNOUNCE = re.compile(r"port (\d+) .* host key")
 MB = 1 << 20
 SESSION_RSS = 200 * MB  # a session child at any window stays below this
+CODE: list[Path] = []  # the checkout whose serve is attacked (empty: this one)
+REFUSED_WITHIN = 3.0  # seconds for a refused session's one line
 LOGIN_WITHIN = 1.0  # seconds for a real login while connections hang before logging in
 
 
@@ -76,6 +80,7 @@ class Serve:
                     [sys.executable, "-m", "pipeline_tui", "serve", "--port", "0", "--tables",
                      str(self.folder / "tables"), "--authorized-keys", str(authorized), *self.flags],
                     stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                    cwd=CODE[0] if CODE else None,
                 )  # fmt: skip
             match = await until(lambda: ANNOUNCE.search(log.read_text()), "serve to start", WAIT)
             self.port = int(match.group(1))
@@ -237,14 +242,21 @@ async def _nul_sessions(bad: dict[str, object]) -> tuple[bool, str]:
     async with await serve.connect() as conn:
         await conn.run("warm up", term_type=None, timeout=WAIT)
         fds, ptys = serve.fds()
-        lines = 0
+        lines = hung = 0
         for _ in range(20):
-            result = await conn.run("play", timeout=10, **{"term_type": "xterm", **bad})
+            try:
+                result = await conn.run("play", timeout=REFUSED_WITHIN, **{"term_type": "xterm", **bad})
+            except asyncssh.TimeoutError:
+                hung += 1
+                continue
             lines += result.exit_status == 1 and str(result.stdout).count("\n") == 1
         await asyncio.sleep(0.5)
         after = serve.fds()
     held = lines == 20 and after[0] <= fds and after[1] == ptys
-    return held, f"{lines}/20 one-line refusals; server fds {fds} -> {after[0]}, ptys {ptys} -> {after[1]}"
+    return held, (
+        f"{lines}/20 one-line refusals, {hung} hung {REFUSED_WITHIN:.0f} s; "
+        f"server fds {fds} -> {after[0]}, ptys {ptys} -> {after[1]}"
+    )
 
 
 async def nul_variable() -> tuple[bool, str]:
@@ -597,8 +609,8 @@ async def replay(attacks: list[Attack]) -> int:
         start = time.monotonic()
         try:
             held, figure = await asyncio.wait_for(attack(), ATTACK_TIMEOUT)
-        except asyncio.TimeoutError:
-            held, figure = False, f"no outcome within {ATTACK_TIMEOUT:.0f} s"
+        except asyncio.TimeoutError:  # the attack's own wait, or ATTACK_TIMEOUT
+            held, figure = False, f"no outcome: gave up waiting after {time.monotonic() - start:.0f} s"
         except Exception as exc:  # an attack that fails is a finding, not a crash of the replay
             held, figure = False, f"{type(exc).__name__}: {exc}"
         broke += not held
@@ -609,7 +621,7 @@ async def replay(attacks: list[Attack]) -> int:
 
 async def main(only: str | None) -> int:
     logging.getLogger("pipeline_tui").setLevel(logging.ERROR)  # the Hub's closing notes
-    attacks = [a for a in ATTACKS + web_attacks() if only is None or only in a[0]]
+    attacks = [a for a in ATTACKS + web_attacks() if only is None or re.search(only, a[0])]
     try:
         broke = await replay(attacks)
     finally:
@@ -622,5 +634,8 @@ async def main(only: str | None) -> int:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", help="run only the attacks whose name holds this")
-    sys.exit(asyncio.run(main(parser.parse_args().only)))
+    parser.add_argument("--only", help="run only the attacks whose name matches this regular expression")
+    parser.add_argument("--code", type=Path, help="run serve from the package in this checkout")
+    args = parser.parse_args()
+    CODE.extend([args.code.resolve()] if args.code else [])
+    sys.exit(asyncio.run(main(args.only)))
