@@ -14,6 +14,8 @@ import contextlib
 import fcntl
 import os
 import re
+import subprocess
+import sys
 import termios
 import time
 from collections.abc import AsyncIterator
@@ -334,3 +336,36 @@ async def test_a_login_while_50_connections_hang_takes_under_a_second(tmp_path, 
         finally:
             for _, writer in held:
                 writer.close()
+
+
+def test_max_startups_drops_as_openssh_does():
+    """10:30:100: none dropped below 10, 30 % at 10, rising to all at 100; ``N`` is a cap."""
+    startups = ssh.Startups.parse("10:30:100")
+    assert startups.admits(9, 0.0) and not startups.admits(100, 0.99)
+    assert not startups.admits(10, 0.29) and startups.admits(10, 0.30)
+    assert not startups.admits(55, 0.64) and startups.admits(55, 0.66)  # 30 + 70 * 45 / 90 = 65 %
+    assert ssh.Startups.parse("7") == ssh.Startups(7, 100, 7)
+    assert ssh.Startups.parse("7").admits(6, 0.99) and not ssh.Startups.parse("7").admits(7, 0.0)
+    for bad in ("0", "10:30", "10:101:100", "100:30:10", "a:b:c"):
+        with pytest.raises(ValueError, match="START:RATE:FULL"):
+            ssh.Startups.parse(bad)
+
+
+def test_the_default_cap_in_all_follows_the_machines_memory():
+    assert ssh.default_sessions(24 << 30) == 96 and ssh.default_sessions(512 << 20) == 4
+
+
+def test_bad_limit_flags_are_one_line(tmp_path):
+    for flags, said in (
+        (["--max-window", "70000x10"], "a window is COLUMNSxROWS"),
+        (["--max-startups", "5:30"], "START:RATE:FULL"),
+        (["--login-grace", "0"], "seconds above 0"),
+        (["--sessions-per-key", "0"], "expected 1 or more"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "pipeline_tui", "serve", "--open", "--tables", str(tmp_path), *flags],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1
