@@ -237,6 +237,19 @@ async def sftp() -> tuple[bool, str]:
             return True, f"refused ({type(exc).__name__})"
 
 
+async def variable_flood() -> tuple[bool, str]:
+    """6,000 variables of 30 KB (180 MB) sent on one session: the server's memory."""
+    serve = await SERVE.ready()
+    assert serve.proc is not None
+    sent = {f"V{number}": "x" * 30_000 for number in range(6000)}
+    async with await serve.connect() as conn:
+        await conn.run("warm up", term_type=None, timeout=WAIT)
+        before = rss(serve.proc.pid)
+        await conn.run("play", term_type=None, env=sent, timeout=WAIT)
+        after = rss(serve.proc.pid)
+    return after - before < 50 * MB, f"server RSS {before / MB:.0f} -> {after / MB:.0f} MB"
+
+
 async def _nul_sessions(bad: dict[str, object]) -> tuple[bool, str]:
     serve = await SERVE.ready()
     async with await serve.connect() as conn:
@@ -571,6 +584,7 @@ ATTACKS: list[Attack] = [
     ("ssh: overriding the server's variables", server_variables),
     ("ssh: port forwarding", port_forwarding),
     ("ssh: sftp", sftp),
+    ("ssh: 6,000 variables of 30 KB", variable_flood),
     ("ssh: NUL in a variable, 20 sessions", nul_variable),
     ("ssh: NUL in TERM, 20 sessions", nul_term),
     ("ssh: pty 70000x70000", huge_pty),

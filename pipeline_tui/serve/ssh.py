@@ -343,8 +343,24 @@ class GameServer(asyncssh.SSHServer):
         peer = (self.connection.get_extra_info("peername") or ("?",))[0]
         self.front.log(f"{self.username} ({self.identity}) connected from {peer}")
 
-    def session_requested(self) -> "GameSession":
-        return GameSession(self.front, self.identity, self.username)
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], "GameSession"]:
+        """A session on a channel of our own making: one that keeps only the variables the
+        child takes (:class:`ClientEnv`), from the first one the client sends."""
+        chan: asyncssh.SSHServerChannel[bytes] = self.connection.create_server_channel()
+        chan._env = ClientEnv({k: v for k, v in chan._env.items() if k in ClientEnv.NAMES})
+        return chan, GameSession(self.front, self.identity, self.username)
+
+
+class ClientEnv(dict[bytes, bytes]):
+    """The variables a session's client sent, as asyncssh keeps them, but only those the child
+    takes (:data:`CLIENT_ENV`): asyncssh keeps every one, each up to a packet long, without
+    end (3,000 of 30 KB took 170 MB of the server's memory)."""
+
+    NAMES = frozenset(name.encode() for name in CLIENT_ENV)
+
+    def __setitem__(self, name: bytes, value: bytes) -> None:
+        if name in self.NAMES:
+            super().__setitem__(name, value)
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):

@@ -369,3 +369,23 @@ def test_bad_limit_flags_are_one_line(tmp_path):
             timeout=TIMEOUT,
         )
         assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1
+
+
+async def test_variables_past_those_the_child_takes_are_not_kept(tmp_path, monkeypatch, key):
+    """2,000 variables of 30 KB on one session: the server keeps only the one a child takes,
+    not their 60 MB (asyncssh alone keeps every one; benchmarks/attack.py measures the
+    server's memory, which this process, the client's too, cannot)."""
+    kept = []
+    started = ssh.GameSession.session_started
+
+    def session_started(session: ssh.GameSession) -> None:
+        kept.append(sum(len(k) + len(v) for k, v in session.channel.get_environment_bytes().items()))
+        started(session)
+
+    monkeypatch.setattr(ssh.GameSession, "session_started", session_started)
+    sent = {f"V{number}": "x" * 30_000 for number in range(2000)} | {"LANG": "ru_RU.UTF-8"}
+    async with serving(tmp_path, monkeypatch, ssh.Limits()) as served:
+        async with await served.connect(key) as conn:
+            result = await conn.run("play", term_type=None, env=sent, timeout=TIMEOUT)
+    assert "нужен терминал" in result.stdout  # LANG is kept: the refusal is in Russian
+    assert kept == [len("LANG") + len("ru_RU.UTF-8")]
