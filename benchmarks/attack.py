@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
+from asyncssh.channel import SSHClientChannel
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -248,6 +249,28 @@ async def variable_flood() -> tuple[bool, str]:
         await conn.run("play", term_type=None, env=sent, timeout=WAIT)
         after = rss(serve.proc.pid)
     return after - before < 50 * MB, f"server RSS {before / MB:.0f} -> {after / MB:.0f} MB"
+
+
+async def idle_channels() -> tuple[bool, str]:
+    """5,000 session channels opened on one connection and never started."""
+    serve = await SERVE.ready()
+    assert serve.proc is not None
+    async with await serve.connect() as conn:
+        before = rss(serve.proc.pid)
+
+        async def open_channel() -> None:
+            channel = SSHClientChannel(
+                conn, asyncio.get_running_loop(), "strict", None, "strict", 1 << 16, 1 << 15
+            )
+            await channel._open(b"session")  # what create_session does before its requests
+
+        opened = await asyncio.gather(*(open_channel() for _ in range(5000)), return_exceptions=True)
+        count = sum(result is None for result in opened)
+        after = rss(serve.proc.pid)
+    return (
+        after - before < 10 * MB,
+        f"{count} opened, {5000 - count} refused; server RSS {before / MB:.0f} -> {after / MB:.0f} MB",
+    )
 
 
 async def _nul_sessions(bad: dict[str, object]) -> tuple[bool, str]:
@@ -585,6 +608,7 @@ ATTACKS: list[Attack] = [
     ("ssh: port forwarding", port_forwarding),
     ("ssh: sftp", sftp),
     ("ssh: 6,000 variables of 30 KB", variable_flood),
+    ("ssh: 5,000 channels never started", idle_channels),
     ("ssh: NUL in a variable, 20 sessions", nul_variable),
     ("ssh: NUL in TERM, 20 sessions", nul_term),
     ("ssh: pty 70000x70000", huge_pty),

@@ -61,6 +61,7 @@ HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose sessi
 KEEPALIVE, KEEPALIVE_COUNT = 30.0, 3  # a client silent to 3 keepalives 30 s apart is gone
 LANGUAGE_ENV = (ENV_LANG, *LOCALE_VARIABLES)  # the session's language: the client's, not ours
 CLIENT_ENV = (*LANGUAGE_ENV, "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
+MIN_CHANNELS = 16  # session channels a connection may have open at once, at the least
 MAX_VALUE = 256  # characters in TERM or a variable passed on to the child
 MAX_PTY_SIDE = 65535  # a pty's columns and rows are 16-bit (TIOCSWINSZ)
 MiB = 1 << 20
@@ -143,6 +144,12 @@ class Limits:
     login_grace: float = 20.0  # seconds to log in
     startups: Startups = Startups()
     session_memory: int = 1024 * MiB  # address space of one session process (RLIMIT_AS)
+
+    @property
+    def channels(self) -> int:
+        """Session channels one connection may have open at once: its key's sessions, and room
+        for as many being refused."""
+        return max(MIN_CHANNELS, 2 * self.sessions_per_key)
 
 
 class ServeError(Exception):
@@ -268,6 +275,8 @@ class GameServer(asyncssh.SSHServer):
         self.username = ""
         self.logging_in = False  # counted in Front.logging_in
         self.counted = ""  # the identity counted in Front.connections once logged in
+        self.channels = 0  # session channels open on this connection
+        self.refused_channels = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -343,12 +352,23 @@ class GameServer(asyncssh.SSHServer):
         peer = (self.connection.get_extra_info("peername") or ("?",))[0]
         self.front.log(f"{self.username} ({self.identity}) connected from {peer}")
 
-    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], "GameSession"]:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], "GameSession"] | bool:
         """A session on a channel of our own making: one that keeps only the variables the
-        child takes (:class:`ClientEnv`), from the first one the client sends."""
+        child takes (:class:`ClientEnv`), from the first one the client sends. Refused past
+        :meth:`Limits.channels` open on this connection (each costs the server about 5 KB
+        even unused: 5,000 took 24 MB)."""
+        if self.channels >= self.front.limits.channels:
+            if not self.refused_channels:  # once a connection: the log is not theirs to fill
+                self.front.log(f"{self.username} ({self.identity}): channels refused, {self.channels} open")
+            self.refused_channels += 1
+            return False
         chan: asyncssh.SSHServerChannel[bytes] = self.connection.create_server_channel()
         chan._env = ClientEnv({k: v for k, v in chan._env.items() if k in ClientEnv.NAMES})
-        return chan, GameSession(self.front, self.identity, self.username)
+        self.channels += 1
+        return chan, GameSession(self.front, self.identity, self.username, on_gone=self._channel_gone)
+
+    def _channel_gone(self) -> None:
+        self.channels -= 1
 
 
 class ClientEnv(dict[bytes, bytes]):
@@ -366,8 +386,11 @@ class ClientEnv(dict[bytes, bytes]):
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """One SSH session: the game in a child process on a pty of its own."""
 
-    def __init__(self, front: Front, identity: str, name: str) -> None:
+    def __init__(
+        self, front: Front, identity: str, name: str, on_gone: Callable[[], None] | None = None
+    ) -> None:
         self.front = front
+        self.on_gone = on_gone  # told once, when the channel has closed
         self.identity = identity
         self.name = name
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
@@ -473,6 +496,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.on_gone is not None:
+            self.on_gone()
+            self.on_gone = None
         self._spawn(self.hang_up())
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from asyncssh.channel import SSHClientChannel
 
 from pipeline_tui.net.hub import Hub
 from pipeline_tui.serve import ssh
@@ -389,3 +390,28 @@ async def test_variables_past_those_the_child_takes_are_not_kept(tmp_path, monke
             result = await conn.run("play", term_type=None, env=sent, timeout=TIMEOUT)
     assert "нужен терминал" in result.stdout  # LANG is kept: the refusal is in Russian
     assert kept == [len("LANG") + len("ru_RU.UTF-8")]
+
+
+async def test_channels_a_connection_holds_open_are_capped(tmp_path, monkeypatch, key):
+    """A client that opens session channels and never starts them (each costs the server a few
+    KB) gets 16 on one connection; the rest are refused; closed ones make room again."""
+    async with serving(tmp_path, monkeypatch, ssh.Limits(sessions_per_key=4)) as served:
+        async with await served.connect(key) as conn:
+
+            async def open_channel() -> SSHClientChannel:
+                channel = SSHClientChannel(
+                    conn, asyncio.get_running_loop(), "strict", None, "strict", 1 << 16, 1 << 15
+                )
+                await channel._open(b"session")  # what create_session does first
+                return channel
+
+            opened = await asyncio.gather(*(open_channel() for _ in range(40)), return_exceptions=True)
+            channels = [c for c in opened if isinstance(c, SSHClientChannel)]
+            refused = [c for c in opened if isinstance(c, asyncssh.ChannelOpenError)]
+            assert len(channels) == ssh.MIN_CHANNELS and len(refused) == 40 - ssh.MIN_CHANNELS
+            for channel in channels:
+                channel.close()
+                await channel.wait_closed()
+            result = await conn.run("play", term_type=None, timeout=TIMEOUT)
+            assert result.exit_status == 1 and "needs a terminal" in result.stdout
+        assert sum("channels refused" in line for line in served.lines) == 1
