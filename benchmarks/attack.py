@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -271,6 +272,23 @@ async def idle_channels() -> tuple[bool, str]:
         after - before < 10 * MB,
         f"{count} opened, {5000 - count} refused; server RSS {before / MB:.0f} -> {after / MB:.0f} MB",
     )
+
+
+async def typed_ahead() -> tuple[bool, str]:
+    """100 MB sent to a session whose child reads nothing (stopped here, as a busy one)."""
+    serve = await SERVE.ready()
+    assert serve.proc is not None
+    term, child = await _sized_session((100, 30))
+    os.kill(child, signal.SIGSTOP)
+    try:
+        before = rss(serve.proc.pid)
+        term.proc.stdin.write(b"x" * (100 * MB))
+        await asyncio.sleep(5)
+        after = rss(serve.proc.pid)
+    finally:
+        os.kill(child, signal.SIGCONT)
+        await term.close()
+    return after - before < 20 * MB, f"server RSS {before / MB:.0f} -> {after / MB:.0f} MB after 5 s"
 
 
 async def _nul_sessions(bad: dict[str, object]) -> tuple[bool, str]:
@@ -609,6 +627,7 @@ ATTACKS: list[Attack] = [
     ("ssh: sftp", sftp),
     ("ssh: 6,000 variables of 30 KB", variable_flood),
     ("ssh: 5,000 channels never started", idle_channels),
+    ("ssh: 100 MB typed ahead of a stopped child", typed_ahead),
     ("ssh: NUL in a variable, 20 sessions", nul_variable),
     ("ssh: NUL in TERM, 20 sessions", nul_term),
     ("ssh: pty 70000x70000", huge_pty),

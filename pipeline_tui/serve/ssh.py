@@ -61,6 +61,7 @@ HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose sessi
 KEEPALIVE, KEEPALIVE_COUNT = 30.0, 3  # a client silent to 3 keepalives 30 s apart is gone
 LANGUAGE_ENV = (ENV_LANG, *LOCALE_VARIABLES)  # the session's language: the client's, not ours
 CLIENT_ENV = (*LANGUAGE_ENV, "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
+MAX_PENDING_INPUT = 64 << 10  # bytes typed ahead of the child before the client must wait
 MIN_CHANNELS = 16  # session channels a connection may have open at once, at the least
 MAX_VALUE = 256  # characters in TERM or a variable passed on to the child
 MAX_PTY_SIDE = 65535  # a pty's columns and rows are 16-bit (TIOCSWINSZ)
@@ -403,7 +404,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.proc: asyncio.subprocess.Process | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.to_child = bytearray()
-        self.paused = False
+        self.paused = False  # the client takes no more output
+        self.input_paused = False  # we take no more input until the child has read some
         self.closed = False  # the channel is gone
         self.ending = False  # the child is to end (EOF, channel closed, server stopping)
 
@@ -487,6 +489,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.master is None and self.proc is not None:
             return
         self.to_child.extend(data)
+        if len(self.to_child) > MAX_PENDING_INPUT and not self.input_paused:
+            self.input_paused = True  # the client waits (SSH flow control) until the child reads
+            self.channel.pause_reading()
         if self.master is not None:
             self._write_child()
 
@@ -657,6 +662,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         loop.remove_writer(self.master)
         if self.to_child:
             loop.add_writer(self.master, self._write_child)
+        if self.input_paused and len(self.to_child) <= MAX_PENDING_INPUT and not self.closed:
+            self.input_paused = False
+            self.channel.resume_reading()
 
     def _close_master(self) -> None:
         if self.master is not None:

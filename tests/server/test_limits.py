@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import re
+import signal
 import subprocess
 import sys
 import termios
@@ -415,3 +416,30 @@ async def test_channels_a_connection_holds_open_are_capped(tmp_path, monkeypatch
             result = await conn.run("play", term_type=None, timeout=TIMEOUT)
             assert result.exit_status == 1 and "needs a terminal" in result.stdout
         assert sum("channels refused" in line for line in served.lines) == 1
+
+
+async def test_keys_typed_ahead_of_a_child_wait_in_the_client(tmp_path, monkeypatch, key):
+    """20 MB sent to a session whose child reads nothing (stopped): the server holds at most
+    MAX_PENDING_INPUT of it plus a packet, and the rest waits in the client (SSH flow control)."""
+    sessions = []
+    started = ssh.GameSession.session_started
+
+    def session_started(session: ssh.GameSession) -> None:
+        sessions.append(session)
+        started(session)
+
+    monkeypatch.setattr(ssh.GameSession, "session_started", session_started)
+    async with serving(tmp_path, monkeypatch, ssh.Limits()) as served:
+        player = await Terminal.open(served.port, "mallory", key, size=(100, 30))
+        try:
+            await player.expect("No tables yet")
+            (child,) = session_children()
+            os.kill(child, signal.SIGSTOP)
+            try:
+                player.proc.stdin.write(b"x" * (20 << 20))
+                await asyncio.sleep(3)
+                assert len(sessions[0].to_child) <= ssh.MAX_PENDING_INPUT + (64 << 10)
+            finally:
+                os.kill(child, signal.SIGCONT)
+        finally:
+            await player.close()
