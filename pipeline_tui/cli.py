@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -607,7 +608,7 @@ def cmd_components(args: argparse.Namespace) -> int:
 
 
 def cmd_title(args: argparse.Namespace) -> int:
-    return _open_app(args, "title")
+    return _open_app(args, "title", served=args.served)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -630,10 +631,32 @@ def cmd_load(args: argparse.Namespace) -> int:
     return _open_app(args, "load", file=args.file)
 
 
+def _origin(text: str) -> str:
+    """An ``--allow-origin``: a web page's origin, ``http(s)://host[:port]``."""
+    parts = urlsplit(text)
+    try:
+        parts.port  # a port that is not a number or out of range raises
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
+        raise argparse.ArgumentTypeError(
+            _("an origin is http://host or https://host, with a port if not the usual, not {text!r}").format(
+                text=text
+            )
+        )
+    return text
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     from .serve import web
 
     saves = (Path(args.saves).expanduser() if args.saves else default_saves_dir()).absolute()
+    limits = web.Limits(
+        max_cols=args.max_cols,
+        max_rows=args.max_rows,
+        max_tabs=args.max_tabs,
+        allow_origins=tuple(args.allow_origin),
+    )
     try:
         web.serve(
             args.host,
@@ -645,6 +668,7 @@ def cmd_web(args: argparse.Namespace) -> int:
                 )
             ),
             language=current_language(),
+            limits=limits,
         )
     except OSError as exc:
         raise CliError(web.bind_error(exc, args.host, args.port)) from None
@@ -717,6 +741,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("title", help=_("the title screen (the default in a terminal)"))
     _app_options(p)
+    # `pipeline-tui web` runs each browser tab as `title --served web`: the app is on a server's
+    # machine then, and offers nothing that writes on its disk beyond the game (ui/app.py)
+    p.add_argument("--served", choices=("local", "web"), default="local", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_title)
 
     p = sub.add_parser("new", help=_("start a new game in the app"))
@@ -816,6 +843,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--port", type=_port, default=8000, help=_("default 8000"))
     p.add_argument("--saves", metavar="DIR", help=_("saves folder (default $PIPELINE_TUI_SAVES or ./saves)"))
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        type=_origin,
+        help=_(
+            "also let pages of ORIGIN (http://host:port) open games; repeatable (default: this server's own)"
+        ),
+    )
+    p.add_argument(
+        "--max-cols", type=_positive, default=500, help=_("widest terminal a tab is drawn at (default 500)")
+    )
+    p.add_argument(
+        "--max-rows", type=_positive, default=200, help=_("tallest terminal a tab is drawn at (default 200)")
+    )
+    p.add_argument(
+        "--max-tabs", type=_positive, default=16, help=_("browser tabs playing at once (default 16)")
+    )
     p.set_defaults(func=cmd_web)
 
     p = sub.add_parser("check", help=_("verify a save file replays"))
