@@ -81,7 +81,17 @@ def free_port() -> int:
 def test_app_command_runs_this_interpreter_on_the_title_screen(tmp_path):
     saves = tmp_path / "my saves; rm -rf ~"
     argv = shlex.split(app_command(saves))
-    assert argv == ["exec", sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves)]
+    assert argv == [
+        "exec",
+        sys.executable,
+        "-m",
+        "pipeline_tui",
+        "title",
+        "--saves",
+        str(saves),
+        "--served",
+        "web",
+    ]
 
 
 def test_app_command_passes_the_servers_language_to_every_tab(tmp_path):
@@ -318,6 +328,7 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
             for pid in apps:
                 argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
                 assert argv[:4] == [sys.executable, "-m", "pipeline_tui", "title"], argv
+                assert argv[6:8] == ["--served", "web"], argv
 
             first.focus(".xterm-helper-textarea")
             first.keyboard.press("Enter")  # the highlighted entry: New game

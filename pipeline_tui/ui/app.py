@@ -340,7 +340,9 @@ class PipelineApp(App[Any]):
     def screenshot_to_browser(self) -> None:
         """A browser tab's screenshot, sent to the browser as a download (Textual's web
         driver); one at a time, so a tab that never fetches them cannot pile them up."""
-        if self.served is not Served.WEB:
+        if self.served is not Served.WEB or not self.is_web:
+            # only Textual's web driver sends a file to the browser; any other writes it here
+            self.notify(_("A screenshot goes only to a browser."), severity="warning")
             return
         if self.screenshot_pending:
             self.notify(_("A screenshot is still on its way to the browser."), severity="warning")
