@@ -29,6 +29,7 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from ..i18n import N_
+from .private import FILE_MODE, make_private
 from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
 
 log = logging.getLogger(__name__)
@@ -160,7 +161,7 @@ class TableService:
         self.tables: dict[str, Table] = {}
         self.problems: list[str] = []  # one line per table file that could not be loaded
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            make_private(self.dir)  # key fingerprints: for the server's user alone
         except OSError as exc:
             raise TableError(
                 N_("Tables: cannot create the folder {folder} ({reason})"),
@@ -230,7 +231,12 @@ class TableService:
 
     def _save(self, table: Table) -> None:
         try:
-            save_game(table.game, table.path, meta={"table": msgspec.to_builtins(table.meta())})
+            save_game(
+                table.game,
+                table.path,
+                meta={"table": msgspec.to_builtins(table.meta())},
+                new_mode=FILE_MODE,
+            )
         except SaveError as exc:
             log.error("table %s not saved: %s", table.id, exc)
             raise SaveFailed(N_("Table: the change could not be saved ({reason})"), reason=exc) from None
