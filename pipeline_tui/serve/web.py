@@ -43,7 +43,7 @@ MAX_COLS = 500  # a tab's widest terminal; a wider one is drawn at this width (a
 MAX_ROWS = 200
 MAX_TABS = 16  # tabs playing at once; each app process takes about 45 MB
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message (the page sends keys and sizes)
-QUIT_GRACE = 2.0  # seconds a closed tab's app has to quit before it is killed
+QUIT_GRACE = 3.0  # seconds a closed tab's app has to quit before it is killed (gone within 5 s)
 HEARTBEAT = 15.0  # seconds between pings; a browser that misses a pong is closed
 KNOWN_MESSAGES = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 
@@ -150,6 +150,15 @@ def message_problem(message: str, limits: Limits) -> tuple[str, Any] | str:
     return kind, data
 
 
+def _exited(pid: int) -> bool:
+    """Whether our child ``pid`` has ended, without reaping it (asyncio's watcher does that):
+    killing one that has would make Python reap it first and asyncio warn of a lost child."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
 def app_command(saves_dir: Path, language: str | None = None) -> str:
     """The shell command textual-serve runs for each browser tab: this installation's interpreter
     on the title screen (``exec``, so the app is the server's own child and no shell lingers),
@@ -238,12 +247,15 @@ def make_server(
                 return
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.stop(), QUIT_GRACE)
-            if process.returncode is None:
+            if process.returncode is None and not _exited(process.pid):
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
-                log.info("tab app %d did not quit within %.0f s: killed", process.pid, QUIT_GRACE)
+                log.info("web: tab app %d did not quit within %.0f s: killed", process.pid, QUIT_GRACE)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(process.wait(), QUIT_GRACE)
+            # asyncio leaves a process's transport open until it is collected, and closing it
+            # then (the loop gone) raises inside a finaliser; close it while the loop runs
+            process._transport.close()  # type: ignore[attr-defined]
             if self._task is not None:
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
@@ -354,7 +366,12 @@ def make_server(
             finally:
                 with contextlib.suppress(Exception):
                     await websocket.close()
-                await self._end(service)
+                ending = asyncio.ensure_future(self._end(service))
+                try:
+                    await asyncio.shield(ending)
+                except asyncio.CancelledError:
+                    await ending  # the server is stopping: this tab's app is ended first
+                    raise
             return websocket
 
         async def _end(self, service: TabService) -> None:
