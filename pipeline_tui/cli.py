@@ -652,8 +652,8 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     saves = (Path(args.saves).expanduser() if args.saves else default_saves_dir()).absolute()
     limits = web.Limits(
-        max_cols=args.max_cols,
-        max_rows=args.max_rows,
+        max_cols=args.max_window[0],
+        max_rows=args.max_window[1],
         max_tabs=args.max_tabs,
         allow_origins=tuple(args.allow_origin),
     )
@@ -698,6 +698,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
+
+
+def _window(text: str) -> tuple[int, int]:
+    """``COLUMNSxROWS``, each 1 to 65535 (a pty's sides are 16-bit)."""
+    columns, _x, rows = text.lower().partition("x")
+    try:
+        size = (int(columns), int(rows))
+    except ValueError:
+        size = (0, 0)
+    if not all(1 <= side <= 65535 for side in size):
+        raise argparse.ArgumentTypeError(
+            _("a window is COLUMNSxROWS, each 1 to 65535, as 500x200; not {text!r}").format(text=text)
+        )
+    return size
 
 
 def _ssh_port(text: str) -> int:
@@ -854,13 +868,18 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument(
-        "--max-cols", type=_positive, default=500, help=_("widest terminal a tab is drawn at (default 500)")
+        "--max-window",
+        type=_window,
+        default=(500, 200),
+        metavar="COLSxROWS",
+        help=_("the largest terminal a tab draws; a larger one shows its top left (default 500x200)"),
     )
     p.add_argument(
-        "--max-rows", type=_positive, default=200, help=_("tallest terminal a tab is drawn at (default 200)")
-    )
-    p.add_argument(
-        "--max-tabs", type=_positive, default=16, help=_("browser tabs playing at once (default 16)")
+        "--max-tabs",
+        type=_positive,
+        default=16,
+        metavar="N",
+        help=_("browser tabs playing at once (default 16)"),
     )
     p.set_defaults(func=cmd_web)
 

@@ -143,6 +143,40 @@ def test_bad_port_is_one_line(capsys, port):
     assert one_line_error(capsys.readouterr().err).startswith("pipeline-tui web: argument --port:")
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--allow-origin", "evil.example"),
+        ("--allow-origin", "http://x:99999"),
+        ("--allow-origin", "http://x/page"),
+        ("--max-window", "0x5"),
+        ("--max-window", "wide"),
+        ("--max-tabs", "0"),
+    ],
+)
+def test_bad_limit_is_one_line(capsys, option, value):
+    assert cli.main(["web", option, value]) == 2
+    assert one_line_error(capsys.readouterr().err).startswith(f"pipeline-tui web: argument {option}:")
+
+
+def test_limits_reach_the_server(monkeypatch, tmp_path):
+    from pipeline_tui.serve import web
+
+    seen = {}
+    monkeypatch.setattr(web, "serve", lambda *args, limits, **kw: seen.update(limits=limits))
+    argv = ["web", "--saves", str(tmp_path), "--max-window", "120x40", "--max-tabs", "3"]
+    argv += ["--allow-origin", "https://game.example", "--allow-origin", "http://box.lan:8000"]
+    assert cli.main(argv) == 0
+    assert seen["limits"] == web.Limits(
+        max_cols=120,
+        max_rows=40,
+        max_tabs=3,
+        allow_origins=("https://game.example", "http://box.lan:8000"),
+    )
+    assert cli.main(["web", "--saves", str(tmp_path)]) == 0
+    assert seen["limits"] == web.Limits() == web.Limits(500, 200, 16, ())
+
+
 def test_served_app_counts_as_interactive(monkeypatch):
     """textual-serve runs the app on pipes; its web driver must not be refused as 'no terminal'."""
     monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)

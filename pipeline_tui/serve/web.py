@@ -6,7 +6,7 @@ game's cold start never loads aiohttp or textual-serve.
 
 Every byte a browser sends is hostile (docs/security-web.md): the websocket is opened only from a
 page of this server (its Origin and Host are checked), a tab's terminal is at most
-``--max-cols`` x ``--max-rows``, at most ``--max-tabs`` tabs play at once, a message that is not
+``--max-window``, at most ``--max-tabs`` tabs play at once, a message that is not
 one the page sends closes its tab with one log line, and a closed tab's app is gone within
 :data:`QUIT_GRACE` seconds, killed if it does not quit (as when it is blocked writing to a
 browser that no longer reads).
