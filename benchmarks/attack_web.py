@@ -77,6 +77,9 @@ class Target:
 
 @asynccontextmanager
 async def target(**limits: Any) -> AsyncIterator[Target]:
+    quiet = logging.getLogger("pipeline_tui.web")  # the server's lines about our attacks
+    quiet.propagate, was = False, quiet.propagate
+    quiet.addHandler(silence := logging.NullHandler())
     with tempfile.TemporaryDirectory(prefix="attack-web-") as folder:
         port = free_port()
         server = make_server("127.0.0.1", port, Path(folder) / "saves", None, Limits(**limits))
@@ -87,6 +90,8 @@ async def target(**limits: Any) -> AsyncIterator[Target]:
         finally:
             await session.close()
             await asyncio.wait_for(server.stop(), 60)
+            quiet.removeHandler(silence)
+            quiet.propagate = was
 
 
 async def first_output(ws: Any) -> None:
@@ -223,8 +228,6 @@ ATTACKS: list[tuple[str, Callable[[], Awaitable[tuple[bool, str]]]]] = [
 
 
 async def main() -> int:
-    logging.getLogger("pipeline_tui.web").addHandler(logging.NullHandler())  # one line an attack
-    logging.getLogger("pipeline_tui.web").propagate = False
     broke = 0
     for name, attack in ATTACKS:
         try:
