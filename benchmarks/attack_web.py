@@ -219,11 +219,29 @@ async def hostile_messages() -> tuple[bool, str]:
         return held, f"{closed} of {len(attacks)} tabs closed, their apps gone; server serves ({took:.0f} s)"
 
 
+async def deflate_bomb() -> tuple[bool, str]:
+    """50 MB of one letter in one message, deflated (permessage-deflate) to about 50 KB."""
+    async with target() as t:
+        async with t.tab(compress=15) as ws:
+            await first_output(ws)
+            (pid,) = t.pids()
+            start = time.monotonic()
+            await ws.send_str('["stdin", "' + "a" * 50_000_000 + '"]')
+            await until_closed(ws)
+            took = time.monotonic() - start
+            deadline = time.monotonic() + GONE_WITHIN
+            while alive(pid) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            held = ws.close_code == 1009 and not alive(pid)
+            return held, f"closed ({ws.close_code}) {took * 1000:.0f} ms after sending, its app gone"
+
+
 ATTACKS: list[tuple[str, Callable[[], Awaitable[tuple[bool, str]]]]] = [
     ("web: foreign Origin", foreign_origin),
     ("web: resize 20000x20000 then close", resize_then_close),
     (f"web: {TABS} tabs", many_tabs),
     ("web: malformed and huge messages", hostile_messages),
+    ("web: deflated 50 MB message", deflate_bomb),
 ]
 
 

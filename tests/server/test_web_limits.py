@@ -357,3 +357,20 @@ async def test_a_screenshot_goes_to_the_browser_not_the_disk(make_web, tmp_path,
         async with web.session.get(f"{web.origin}/download/{key}") as again:
             assert again.status == 404  # single use
     assert not (tmp_path / "home").exists()
+
+
+async def test_a_compressed_bomb_is_cut_at_the_limit(make_web, caplog):
+    """50 MB of one letter, deflated to about 50 KB: the server inflates no more than 64 KiB."""
+    web = await make_web()
+    caplog.set_level(logging.WARNING, "pipeline_tui.web")
+    async with web.connect(compress=15) as ws:
+        await first_output(ws)
+        assert ws.compress == 15  # permessage-deflate agreed
+        (pid,) = web.pids()
+        await ws.send_str('["stdin", "' + "a" * 50_000_000 + '"]')
+        async with asyncio.timeout(10):
+            while (await ws.receive()).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                pass
+        assert ws.close_code == 1009
+    assert await gone(pid, GONE_WITHIN) is not None
+    assert any("exceeds limit 65536" in r.getMessage() for r in caplog.records)
