@@ -20,8 +20,10 @@ LOCAL_GAMES = {"New game", "Load game", "Replay game"}  # the saves folder is th
 
 
 @pytest.fixture(autouse=True)
-def english_again():
-    """The language switched in a test is the suite's English again after it."""
+def english_again(monkeypatch, tmp_path):
+    """A settings folder of the test's own (none written yet), and the suite's English again
+    after the test switched the language."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     yield
     i18n.set_language("en")
 
