@@ -236,12 +236,43 @@ async def deflate_bomb() -> tuple[bool, str]:
             return held, f"closed ({ws.close_code}) {took * 1000:.0f} ms after sending, its app gone"
 
 
+SILENT = 300  # connections the silent-connections attack holds open
+
+
+async def silent_connections() -> tuple[bool, str]:
+    """300 connections that send half a request and then nothing, then a real tab."""
+    async with target() as t:
+        host, port = t.url.removeprefix("http://").split(":")
+        held: list[asyncio.StreamWriter] = []
+        start = time.monotonic()
+        async with t.tab() as ws:
+            await first_output(ws)
+        alone = time.monotonic() - start
+        try:
+            for _ in range(SILENT):
+                _reader, writer = await asyncio.open_connection(host, int(port))
+                writer.write(b"GET /ws HTTP/1.1\r\nHost: ")  # and never the rest
+                held.append(writer)
+            await asyncio.sleep(1)
+            start = time.monotonic()
+            async with t.tab() as ws:
+                await first_output(ws)
+            took = time.monotonic() - start
+        finally:
+            for writer in held:
+                writer.close()
+        return took < alone + 5, (
+            f"a tab's first screen in {took:.1f} s with {SILENT} silent connections held ({alone:.1f} s without)"
+        )
+
+
 ATTACKS: list[tuple[str, Callable[[], Awaitable[tuple[bool, str]]]]] = [
     ("web: foreign Origin", foreign_origin),
     ("web: resize 20000x20000 then close", resize_then_close),
     (f"web: {TABS} tabs", many_tabs),
     ("web: malformed and huge messages", hostile_messages),
     ("web: deflated 50 MB message", deflate_bomb),
+    (f"web: {SILENT} silent connections", silent_connections),
 ]
 
 
