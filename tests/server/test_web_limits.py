@@ -321,34 +321,39 @@ async def test_stopping_the_server_ends_every_tab(make_web):
 
 async def test_a_screenshot_goes_to_the_browser_not_the_disk(make_web, tmp_path, monkeypatch):
     """The palette's Screenshot in a tab: textual-serve hands the browser a single-use download
-    of the SVG; nothing is written in the server user's Downloads (issue 36, point 3)."""
+    of the SVG; nothing is written in the server user's Downloads (issue 36, point 3). One at a
+    time: another is refused until the browser has fetched the last."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where Textual would save it
     monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path / "home" / "Downloads"))
     web = await make_web()
     async with web.connect() as ws:
         await first_output(ws)
-        shown = b""
 
-        async def until_shown(text: bytes) -> None:
-            nonlocal shown
+        async def screenshot(answer: bytes | None = None) -> str | None:
+            """Screenshot from the palette: its download key, or None once ``answer`` shows."""
+            shown = b""
+            steps = [
+                ("\x10", b"Search for commands"),
+                ("Screenshot", b"Download an SVG picture"),
+                ("\r", None),
+            ]
             async with asyncio.timeout(APP_START):
-                while text not in shown:
+                for keys, wait_for in steps:
+                    await ws.send_str(json.dumps(["stdin", keys]))
+                    while wait_for is not None and wait_for not in shown:
+                        message = await ws.receive()
+                        if message.type == aiohttp.WSMsgType.BINARY:
+                            shown += message.data
+                while True:
                     message = await ws.receive()
-                    if message.type == aiohttp.WSMsgType.BINARY:
-                        shown += message.data
+                    if message.type == aiohttp.WSMsgType.TEXT:
+                        kind, key = json.loads(message.data)
+                        if kind == "deliver_file_start":
+                            return key
+                    elif answer is not None and answer in (shown := shown + message.data):
+                        return None
 
-        await ws.send_str(json.dumps(["stdin", "\x10"]))  # ctrl+p: the palette
-        await until_shown(b"Search for commands")
-        await ws.send_str(json.dumps(["stdin", "Screenshot"]))
-        await until_shown(b"Download an SVG picture of the screen")
-        await ws.send_str(json.dumps(["stdin", "\r"]))
-        async with asyncio.timeout(APP_START):
-            while True:
-                message = await ws.receive()
-                if message.type == aiohttp.WSMsgType.TEXT:
-                    kind, key = json.loads(message.data)
-                    if kind == "deliver_file_start":
-                        break
+        key = await screenshot()
         async with web.session.get(f"{web.origin}/download/{key}") as response:
             assert response.status == 200
             assert response.headers["Content-Disposition"].endswith(".svg")
@@ -356,6 +361,9 @@ async def test_a_screenshot_goes_to_the_browser_not_the_disk(make_web, tmp_path,
         assert svg.lstrip().startswith("<svg") and "PIPELINE" in svg.replace("&#160;", " ").upper()
         async with web.session.get(f"{web.origin}/download/{key}") as again:
             assert again.status == 404  # single use
+        second = await screenshot()  # the first was fetched: another may go
+        assert second is not None and second != key
+        assert await screenshot(answer=b"still on its way") is None  # the second is not fetched
     assert not (tmp_path / "home").exists()
 
 
