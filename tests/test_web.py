@@ -218,10 +218,20 @@ def sync_playwright():
 class Server:
     """`pipeline-tui web` in a subprocess, its output read line by line on a thread."""
 
-    def __init__(self, saves: Path) -> None:
+    def __init__(self, saves: Path, *options: str) -> None:
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pipeline_tui", "web", "--port", str(self.port), "--saves", str(saves)],
+            [
+                sys.executable,
+                "-m",
+                "pipeline_tui",
+                "web",
+                "--port",
+                str(self.port),
+                "--saves",
+                str(saves),
+                *options,
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -379,3 +389,28 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
         finally:
             browser.close()
     assert "Traceback" not in server.rest()
+
+
+def test_a_full_server_says_so_in_the_page(sync_playwright, tmp_path):
+    """Past --max-tabs a tab gets one line in its terminal instead of a game (issue 36)."""
+    served = Server(tmp_path / "saves", "--max-tabs", "1")
+    try:
+        served.wait_for("in a browser")
+        url = f"http://127.0.0.1:{served.port}/"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
+            )
+            try:
+                first = _open(browser, url)
+                _wait_for_text(first, "Rules and keys")
+                second = _open(browser, url)
+                shown = _wait_for_text(second, "The server is full (1 tab); try again later.")
+                assert "Rules and keys" not in shown
+                assert len(served.app_processes()) == 1
+            finally:
+                browser.close()
+        assert served.stop() == 0
+        assert "refused a tab" in served.rest()
+    finally:
+        served.stop()

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
-from ..i18n import _
+from ..i18n import _, ngettext
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -322,9 +322,12 @@ def make_server(
             await websocket.prepare(request)
             if len(self.tabs) >= self.limits.max_tabs:
                 log.warning("web: refused a tab from %s: %d tabs are open", peer, len(self.tabs))
-                full = _("The server is full ({tabs} tabs); try again later.").format(
-                    tabs=self.limits.max_tabs
-                )
+                tabs = self.limits.max_tabs
+                full = ngettext(
+                    "The server is full ({n} tab); try again later.",
+                    "The server is full ({n} tabs); try again later.",
+                    tabs,
+                ).format(n=tabs)
                 with contextlib.suppress(Exception):
                     await websocket.send_bytes(f"\r\n {full}\r\n".encode())
                 await websocket.close(code=1013, message=b"the server is full")
