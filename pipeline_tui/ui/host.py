@@ -2,9 +2,10 @@
 point one way: the app (``app.py``) composes the screens and the table; the table screen
 (``table_screen.py``) holds its seat policy (``seats.py``) and opens the network view
 (``network_view.py``). Those below reach those above only through :class:`Host` (the app) and
-:class:`Table` (the table screen), which the app and the table screen satisfy (mypy checks
-it where each is handed over). The import-linter contract "The ui's screens" in
-``pyproject.toml`` keeps the direction.
+:class:`Table` (the table screen), which the app and the table screen satisfy (mypy checks it:
+at the end of ``app.py``, and where the table screen hands itself to its policy and to the
+network view). The import-linter contract "The ui's screens" in ``pyproject.toml`` keeps the
+direction.
 """
 
 from __future__ import annotations

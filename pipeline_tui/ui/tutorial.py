@@ -241,6 +241,8 @@ class Tutorial(HotSeat):
     bindings = (Binding("f9", "policy('leave')", N_("Leave tutorial"), show=False),)
     css_class = "-hot-seat -tutorial"
 
+    screen: TableScreen  # the coach frames the table's own panels and mounts itself there
+
     def __init__(self, seat: int = 0) -> None:
         self.seat = seat  # the seat being taught
         self.active = True
@@ -253,8 +255,6 @@ class Tutorial(HotSeat):
         """The step for the position on the table now."""
         game = self.screen.game
         return step_name(game.state, self.seat, game.legal_moves())
-
-    screen: TableScreen  # the coach frames the table's own panels and mounts itself there
 
     def attach(self, screen: Table) -> None:
         assert isinstance(screen, TableScreen)
