@@ -149,6 +149,8 @@ def test_bad_port_is_one_line(capsys, port):
         ("--allow-origin", "evil.example"),
         ("--allow-origin", "http://x:99999"),
         ("--allow-origin", "http://x/page"),
+        ("--allow-origin", "http://exa_mple.com"),
+        ("--allow-origin", "null"),
         ("--max-window", "0x5"),
         ("--max-window", "wide"),
         ("--max-tabs", "0"),

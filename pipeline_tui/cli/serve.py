@@ -20,17 +20,18 @@ if TYPE_CHECKING:
 
 def _origin(text: str) -> str:
     """An ``--allow-origin``: a web page's origin, ``http(s)://host[:port]``."""
-    parts = urlsplit(text)
+    from ..serve.web import normal_origin  # plain Python: neither aiohttp nor textual-serve
+
     try:
-        parts.port  # a port that is not a number or out of range raises
+        normal_origin(text)
+        if urlsplit(text).path.strip("/"):
+            raise ValueError(text)
     except ValueError:
-        parts = urlsplit("")
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
         raise argparse.ArgumentTypeError(
             _("an origin is http://host or https://host, with a port if not the usual, not {text!r}").format(
                 text=text
             )
-        )
+        ) from None
     return text
 
 

@@ -21,6 +21,7 @@ import ipaddress
 import json
 import logging
 import os
+import re
 import shlex
 import signal
 import socket
@@ -46,6 +47,7 @@ MAX_MESSAGE = 64 * 1024  # bytes in one websocket message (the page sends keys a
 QUIT_GRACE = 3.0  # seconds a closed tab's app has to quit before it is killed (gone within 5 s)
 HEARTBEAT = 15.0  # seconds between pings; a browser that misses a pong is closed
 KNOWN_MESSAGES = frozenset({"stdin", "resize", "ping", "blur", "focus"})
+HOST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")  # a DNS name, lower case
 
 
 @dataclass(frozen=True)
@@ -71,14 +73,24 @@ def normal_origin(origin: str) -> str:
     >>> normal_origin("HTTP://Game.Example"), normal_origin("https://[::1]:8443/")
     ('http://game.example:80', 'https://[::1]:8443')
 
-    Raises ValueError for anything that is not an http(s) origin (``null``, a path, no host).
+    Raises ValueError for anything that is not an http(s) origin (``null``, a path, no host, a
+    host that is neither an address nor a DNS name).
     """
     parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"not an http(s) origin: {origin!r}")
+    hostname = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not (
+        HOST_NAME.fullmatch(hostname) or _is_address_or_localhost(hostname)
+    ):
+        raise ValueError(f"not an http(s) origin: {quoted(origin)}")
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    host = f"[{hostname}]" if ":" in hostname else hostname
     return f"{parts.scheme}://{host}:{port}"
+
+
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` from a client as it goes into a log line: quoted, escaped, at most ``most``
+    characters of it."""
+    return repr(text[:most]) + ("…" if len(text) > most else "")
 
 
 def _is_address_or_localhost(host: str) -> bool:
@@ -110,20 +122,20 @@ def origin_refusal(
     try:
         asked = normal_origin(f"{scheme}://{host}")
     except ValueError:
-        return f"a Host header that is not a host: {host!r}"
+        return f"a Host header that is not a host: {quoted(host)}"
     hostname = urlsplit(asked).hostname or ""
     allowed_hosts = {urlsplit(a).hostname for a in allowed}
     if not (_is_address_or_localhost(hostname) or hostname == bound.lower() or hostname in allowed_hosts):
-        return f"Host {host!r} is not this server's (start it with --allow-origin {scheme}://{host})"
+        return f"Host {quoted(host)} is not this server's (start it with --allow-origin {asked})"
     if origin is None:
         return None
     try:
         named = normal_origin(origin)
     except ValueError:
-        return f"Origin {origin!r} is not a web page's"
+        return f"Origin {quoted(origin)} is not a web page's"
     if named == asked or named in allowed:
         return None
-    return f"Origin {origin!r} is not this server's {asked} (start it with --allow-origin {origin})"
+    return f"Origin {quoted(origin)} is not this server's {asked} (start it with --allow-origin {named})"
 
 
 def message_problem(message: str, limits: Limits) -> tuple[str, Any] | str:
@@ -134,9 +146,10 @@ def message_problem(message: str, limits: Limits) -> tuple[str, Any] | str:
         envelope = json.loads(message)
     except (ValueError, RecursionError):  # not JSON, or nested too deep to read
         return "a message that is not JSON"
-    if not isinstance(envelope, list) or not envelope or envelope[0] not in KNOWN_MESSAGES:
-        kind = envelope[0] if isinstance(envelope, list) and envelope else type(envelope).__name__
-        return f"an unknown message ({str(kind)[:40]!r})"
+    if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+        return f"a message that is not a list led by its type ({type(envelope).__name__})"
+    if envelope[0] not in KNOWN_MESSAGES:
+        return f"an unknown message ({quoted(envelope[0])})"
     kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
     if kind in ("stdin", "ping") and not isinstance(data, str):
         return f"a {kind} message without text"

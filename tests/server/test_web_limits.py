@@ -149,7 +149,14 @@ def test_origin_refusal(origin, host, allowed, refused):
     reason = origin_refusal(origin, host, "http", "127.0.0.1", frozenset(normal_origin(a) for a in allowed))
     assert (reason is not None) == refused, reason
     if refused:
-        assert "\n" not in reason
+        assert "\n" not in reason and len(reason) < 200
+
+
+def test_a_refusal_is_one_short_line_whatever_the_headers():
+    reason = origin_refusal("http://" + "e\x1b[2J" * 2000 + ".example", "127.0.0.1:8000", "http", "127.0.0.1")
+    assert reason is not None and "\x1b" not in reason and len(reason) < 400
+    reason = origin_refusal(None, "x\x07" * 3000, "http", "127.0.0.1")
+    assert reason is not None and "\x07" not in reason and len(reason) < 400
 
 
 def test_a_host_named_by_host_is_its_own():
@@ -163,6 +170,9 @@ def test_a_host_named_by_host_is_its_own():
         "{}",
         "[]",
         '["exec", "rm -rf ~"]',
+        '[["stdin"], "x"]',
+        '[{"type": "stdin"}]',
+        '["' + "x" * 60_000 + '"]',
         '["stdin", 42]',
         '["stdin"]',
         '["resize", {"width": "wide", "height": 24}]',
@@ -175,7 +185,7 @@ def test_a_host_named_by_host_is_its_own():
 )
 def test_messages_the_page_never_sends(message):
     problem = message_problem(message, Limits())
-    assert isinstance(problem, str) and "\n" not in problem
+    assert isinstance(problem, str) and "\n" not in problem and len(problem) < 120
 
 
 @pytest.mark.parametrize(
