@@ -36,7 +36,7 @@ from .storage import (
 )
 from .i18n import LANGUAGES, LanguageError, choose_language, remembered_language
 from .data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
-from .text import render_components_text, render_scores, render_state
+from .text import refusal, render_components_text, render_scores, render_state
 
 PROG = "pipeline-tui"
 MOVE_LIMIT = 100_000  # a random game far longer than this means the engine loops
@@ -430,7 +430,7 @@ class _HotSeat:
         try:
             game.apply(move)
         except IllegalMove as exc:
-            _out(_("illegal: {reason}").format(reason=exc))
+            _out("".join(refusal(str(exc), _("illegal: "), _("illegal: {area}: "))))
             return ""
         _out(f"{game.setup.players[before].name}: {format_move(move)}")
         self.autosave()
