@@ -45,6 +45,7 @@ NOT_THE_RULEBOOKS = {
     r"\bсид(а|ом|ы|ов)?\b": "one word for the seed: зерно",
     r"эвристик": "players know the bots by their levels (лёгкий, средний, ...)",
     r"\bБанк\b": "the oil supply is запас (line 191)",
+    r"колод": "the Pipe tiles wait in a стопка (line 157)",
 }
 
 

@@ -190,7 +190,7 @@ def test_a_hint_gives_its_reason_in_russian(russian: None) -> None:
     game = Game(GameSetup.default(players=2, seed=3))
     advice = ai.make_bot("heuristic", samples=1).advise(game)
     assert advice.reason == (
-        "Стартовые Цистерны по правилам (2 сырой нефти, затем низкая, средняя и высокая): "
+        "Стартовые цистерны по правилам (2 для сырой нефти, затем низкого, среднего и высокого сорта): "
         "разместить 1 стартовую цистерну сырой нефти"
     )
     game.apply(advice.move)
