@@ -461,7 +461,9 @@ class TableScreen(Screen[None]):
             if ghost.legal:
                 out.append(_("OK: may go here. Enter places it."), style="bold green")
             else:
-                out.append(_("Not here: {reason}").format(reason=ghost.reason), style="bold red")
+                out.append(
+                    "".join(refusal(ghost.reason, _("Not here: "), _("Not here: {area}: "))), style="bold red"
+                )
             if self.focused is self.query_one(NetworkPanel):
                 out.append("\n" + _("Arrows move, r turns, enter places."), style="dim")
             else:

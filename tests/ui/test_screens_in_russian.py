@@ -21,7 +21,7 @@ from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.tutorial import Tutorial, tutorial_setup
 
 from tests.helpers import new_game
-from tests.ui.pilot import hint, table_for
+from tests.ui.pilot import choose, hint, table_for
 
 
 def _menu(screen) -> list[str]:
@@ -264,3 +264,25 @@ def test_the_action_cross_abbreviates_with_a_dot(russian):
         "contracts": "Конт.",
     }
     assert panels.row_words() == ("Сырая", "Низк.", "Сред.", "Выс.")
+
+
+async def test_a_tile_that_may_not_go_there_says_why_with_one_colon(tmp_path, russian):
+    """With a Pipe tile in hand, a place it may not go reads «Сюда нельзя (Сеть
+    нефтепроводов): ...» in the hint and in the network view, not two colons in a row."""
+    from tests.ui.test_network_view import open_view, table_with_network, text_of
+
+    app = PipelineApp(mode="new", players=2, seed=7, saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, _player = await table_with_network(pilot, rows=2, per_row=2)
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        await open_view(pilot)
+        await pilot.press(*["up"] * 6)
+        await pilot.pause()
+        assert " r0 — сюда нельзя (Сеть нефтепроводов): новый тайл должен касаться" in text_of(
+            app, "#nv-info"
+        )
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.ghost is not None and not screen.ghost.legal
+        assert "Сюда нельзя (Сеть нефтепроводов): " in hint(app)
