@@ -23,7 +23,7 @@ from .engine.errors import IllegalMove, NotationError
 from .engine.game import Game, public_view
 from .engine.moves import Move, format_move, parse_move
 from .engine.setup import GameSetup
-from .i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext, set_language
+from .i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext, quoted, set_language
 from .storage import (
     SaveError,
     autosave,
@@ -552,7 +552,7 @@ def _nonneg(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("expected a whole number, not {text}").format(text=repr(text))
+            _("expected a whole number, not {text}").format(text=quoted(text))
         ) from None
     if value < 0:
         raise argparse.ArgumentTypeError(_("expected 0 or more, not {value}").format(value=value))
@@ -893,7 +893,7 @@ def _run(argv: Sequence[str] | None) -> int:
         return 2
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         said = _("{prog}: unknown command {name} (one of {commands})").format(
-            prog=PROG, name=repr(argv[0]), commands=", ".join(COMMANDS)
+            prog=PROG, name=quoted(argv[0]), commands=", ".join(COMMANDS)
         )
         print(said, file=sys.stderr)
         return 2

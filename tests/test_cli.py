@@ -464,7 +464,7 @@ def test_help_and_usage_errors_in_russian(capsys, russian):
     code, _, err = run(capsys, "simulate", "--games", "0")
     assert code == 2 and one_line_error(err).endswith("ожидалось 1 или больше (см. --help)")
     code, _, err = run(capsys, "bogus")
-    assert code == 2 and one_line_error(err).startswith("pipeline-tui: неизвестная команда 'bogus' (есть: ")
+    assert code == 2 and one_line_error(err).startswith("pipeline-tui: неизвестная команда «bogus» (есть: ")
 
 
 def test_check_saves_and_simulate_in_russian_count_in_russian(capsys, saves, fixture_save, russian):

@@ -68,9 +68,7 @@ def test_repeated_buys_group_with_their_money():
 def test_a_russian_summary_counts_barrels_in_the_three_russian_forms(russian):
     assert _text("bought", ("oil", 0, 0), 1, -7) == "куплено: 1 куб оранжевой сырой нефти за $7"
     assert _text("bought", ("oil", 1, 0), 2, -12) == "куплено: 2 куба синей сырой нефти за $12"
-    assert (
-        _text("sold", ("oil", 2, 3), 5, 250) == "продано: 5 кубов белой нефти высокого сорта за $250"
-    )
+    assert _text("sold", ("oil", 2, 3), 5, 250) == "продано: 5 кубов белой нефти высокого сорта за $250"
     assert _text("delivered", ("barrel of", 2), 21, 0) == "доставлено: 21 куб среднего сорта"
     assert _text("took", ("loan",), 1, 15) == "взято: 1 кредит за $15"
 
