@@ -18,7 +18,15 @@ import sys
 from typing import Callable, Sequence
 
 from .. import __version__
-from ..i18n import LANGUAGES, LanguageError, _, choose_language, remembered_language, set_language
+from ..i18n import (
+    LANGUAGES,
+    LanguageError,
+    _,
+    choose_language,
+    quoted,
+    remembered_language,
+    set_language,
+)
 from ..storage import SaveError
 from . import app, arena, common, games, play, serve
 from .common import PROG, CliError, Parser, out
@@ -76,7 +84,7 @@ def _run(argv: Sequence[str] | None) -> int:
     commands = tuple(sub.choices)
     if argv and not argv[0].startswith("-") and argv[0] not in commands:
         said = _("{prog}: unknown command {name} (one of {commands})").format(
-            prog=PROG, name=repr(argv[0]), commands=", ".join(commands)
+            prog=PROG, name=quoted(argv[0]), commands=", ".join(commands)
         )
         print(said, file=sys.stderr)
         return 2

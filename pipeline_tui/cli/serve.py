@@ -88,9 +88,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
             Path(args.tables),
             Path(args.authorized_keys).expanduser() if args.authorized_keys else None,
             args.open,
+            ssh.Limits(
+                max_window=args.max_window,
+                sessions_per_key=args.sessions_per_key,
+                sessions=args.sessions if args.sessions is not None else ssh.default_sessions(),
+                login_grace=args.login_grace,
+                startups=args.max_startups,
+                session_memory=args.session_memory * ssh.MiB,
+            ),
         )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(
+            _("seconds above 0 and at most 3600, not {text!r}").format(text=text)
+        )
+    return value
+
+
+def _startups(text: str) -> object:
+    from ..serve.ssh import Startups
+
+    try:
+        return Startups.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _ssh_port(text: str) -> int:
@@ -154,5 +183,52 @@ def register(sub: Subparsers) -> None:
         "--open",
         action="store_true",
         help=_("let any key in; the key's fingerprint is the player's identity"),
+    )
+    p.add_argument(
+        "--max-window",
+        type=_window,
+        default=(500, 200),
+        metavar="COLSxROWS",
+        help=_("the largest window a session draws; a larger one shows its top left (default 500x200)"),
+    )
+    p.add_argument(
+        "--sessions-per-key",
+        type=common.positive,
+        default=4,
+        metavar="N",
+        help=_("sessions (and connections) one key may have open (default 4)"),
+    )
+    p.add_argument(
+        "--sessions",
+        type=common.positive,
+        default=None,
+        metavar="N",
+        help=_("sessions in all (default: one per 256 MiB of the machine's memory, at least 4)"),
+    )
+    p.add_argument(
+        "--login-grace",
+        type=_seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help=_("time a connection has to log in (default 20)"),
+    )
+    p.add_argument(
+        "--max-startups",
+        type=_startups,
+        default="64:30:256",
+        metavar="START:RATE:FULL",
+        help=_(
+            "connections still logging in, as OpenSSH's MaxStartups: past START a new one is "
+            "dropped with RATE percent, rising to all at FULL; or one number (default 64:30:256)"
+        ),
+    )
+    p.add_argument(
+        "--session-memory",
+        type=common.positive,
+        default=1024,
+        metavar="MiB",
+        help=_(
+            "the memory (address space) of one session process; beyond it the session ends (default 1024)"
+        ),
     )
     p.set_defaults(func=cmd_serve)
