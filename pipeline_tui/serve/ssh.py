@@ -39,6 +39,7 @@ import asyncssh
 
 from ..i18n import ENV_LANG, LOCALE_VARIABLES, N_, _, choose_language, translations_for
 from ..net.hub import Hub
+from ..net.store import redact
 from ..net.protocol import TableError
 from .session import HUB_ENV, TOKEN_ENV
 
@@ -462,9 +463,13 @@ async def serve(
     stop: asyncio.Event,
     log: Callable[[str], None] = print,
     bot_delay: float = 0.5,
+    store: str | None = None,
 ) -> None:
-    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start."""
+    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
+    ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
+    only this node's host key and the players' languages)."""
     folder = _check_folder(tables)
+    where = redact(store) if store else str(folder)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
     host_key = load_host_key(folder)
     remove_stale_run_folders()
@@ -473,12 +478,12 @@ async def serve(
     socket_path = rundir / "hub.sock"
     try:
         try:
-            hub = Hub(folder, bot_delay=bot_delay)
+            hub = Hub(folder, bot_delay=bot_delay, store=store)
             await hub.start(socket_path)
         except (TableError, OSError) as exc:
             reason = exc.shown() if isinstance(exc, TableError) else exc
             raise ServeError(
-                _("cannot open the tables in {folder}: {reason}").format(folder=folder, reason=reason)
+                _("cannot open the tables in {folder}: {reason}").format(folder=where, reason=reason)
             )
         for problem in hub.problems:
             log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
@@ -508,7 +513,7 @@ async def serve(
                     "pipeline-tui: serving the tables in {folder} on {host} port {port} to {keys}; "
                     "host key {fingerprint}. Ctrl+C stops."
                 ).format(
-                    folder=folder,
+                    folder=where,
                     host=host,
                     port=server.get_port(),
                     keys=mode,
@@ -527,7 +532,9 @@ async def serve(
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-def run(host: str, port: int, tables: Path, authorized_keys: Path | None, open_: bool) -> int:
+def run(
+    host: str, port: int, tables: Path, authorized_keys: Path | None, open_: bool, store: str | None = None
+) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
     def log(text: str) -> None:
@@ -538,7 +545,7 @@ def run(host: str, port: int, tables: Path, authorized_keys: Path | None, open_:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(host, port, tables, authorized_keys, open_, stop, log)
+        await serve(host, port, tables, authorized_keys, open_, stop, log, store=store)
 
     asyncio.run(main())
     log(_("pipeline-tui: server stopped"))
