@@ -370,7 +370,11 @@ class Hub:
 
     async def _catch_up(self, note: str) -> None:
         """Read every table again (connected, or connected again) and kick the computer seats."""
-        updates = await self._call(self.service.sync_all)
+        try:
+            updates = await self._call(self.service.sync_all)
+        except TableError as exc:
+            log.error("the tables were not read again: %s", exc)
+            return
         for update in updates:
             self._broadcast(update)
         if note:
@@ -397,7 +401,7 @@ class Hub:
         def granted() -> None:
             log.info("this node plays the computer seats now")
             self._bots_here = True
-            loop.create_task(self._catch_up(""))
+            self._store_tasks.append(loop.create_task(self._catch_up("")))
 
         while True:
             try:

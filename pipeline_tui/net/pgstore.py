@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -81,6 +82,7 @@ CREATE TABLE IF NOT EXISTS pipeline_moves (
 );
 """
 
+_APPLICATION = f"pipeline-tui {os.getpid()}"  # pg_stat_activity names each node's process
 _move_decoder = msgspec.json.Decoder(AnyMove)
 _setup_decoder = msgspec.json.Decoder(GameSetup)
 
@@ -93,7 +95,7 @@ def connect_sync(url: str) -> psycopg.Connection[Any]:
     """A connection in autocommit mode; StoreLost (naming the URL, no password) if refused."""
     try:
         return psycopg.connect(
-            url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name="pipeline-tui"
+            url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name=_APPLICATION
         )
     except psycopg.Error as exc:
         raise StoreLost(
@@ -106,7 +108,7 @@ def connect_sync(url: str) -> psycopg.Connection[Any]:
 
 async def connect_async(url: str) -> psycopg.AsyncConnection[Any]:
     return await psycopg.AsyncConnection.connect(
-        url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name="pipeline-tui"
+        url, autocommit=True, connect_timeout=CONNECT_TIMEOUT, application_name=_APPLICATION
     )
 
 

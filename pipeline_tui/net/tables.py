@@ -354,7 +354,10 @@ class TableService:
     def join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
         """Join as a spectator (``seat`` None) or take a seat: an open human seat is bound to
         ``identity`` for good (stored); your own seat can be rejoined any time. Counts the
-        connection as present at the seat until :meth:`leave`."""
+        connection as present at the seat until :meth:`leave`. In a shared store the table
+        is read first, so a player arriving from another node starts from every stored move."""
+        if self.store.shared:
+            self._resync(table_id)
         for _attempt in range(MAX_RETRIES):
             try:
                 return self._join(table_id, identity, holder, seat)
