@@ -27,10 +27,11 @@ def _bindir() -> Path | None:
         return Path(initdb).parent
     try:
         out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=True)
+        folders = [Path(out.stdout.strip())]
     except (OSError, subprocess.CalledProcessError):
-        return None
-    folder = Path(out.stdout.strip())
-    return folder if (folder / "initdb").exists() else None
+        folders = []
+    folders += sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)  # Debian's, newest first
+    return next((folder for folder in folders if (folder / "initdb").exists()), None)
 
 
 def _as_postgres(command: list[str]) -> list[str]:

@@ -7,14 +7,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from pipeline_tui.cli import main
 from pipeline_tui.engine import Game, format_move
 from pipeline_tui.net.client import TableClient, TableError
 from pipeline_tui.net.hub import Hub
-from pipeline_tui.net.pgstore import PostgresStore
 from pipeline_tui.net.store import SaveFailed, StoreLost, open_store
 from pipeline_tui.net.tables import TableService
 from tests.server.test_hub import Follower, setup
@@ -44,24 +42,29 @@ def test_serve_names_an_unreachable_database_in_one_line(tmp_path: Path, capsys)
     assert "hunter2" not in err and f"postgresql://ann@/pipeline?host={tmp_path}&port=25598" in err
 
 
-class CutOff(PostgresStore):
-    """A store whose next commit's answer is lost: after committing (``committed``) or not."""
+def cut_off(url: str):
+    """A store whose next commit's answer is lost, after committing (``committed``) or not.
+    (psycopg is imported by the tests, not at collection: without it they skip.)"""
+    from pipeline_tui.net.pgstore import PostgresStore
 
-    committed = True
-    armed = False
+    class CutOff(PostgresStore):
+        committed = True
+        armed = False
 
-    def _write(self, table_id, work):  # type: ignore[no-untyped-def]
-        if not self.armed:
-            return super()._write(table_id, work)
-        self.armed = False
-        if self.committed:
-            super()._write(table_id, work)
-        raise StoreLost("Tables: lost", None)
+        def _write(self, table_id, work):  # type: ignore[no-untyped-def]
+            if not self.armed:
+                return super()._write(table_id, work)
+            self.armed = False
+            if self.committed:
+                super()._write(table_id, work)
+            raise StoreLost("Tables: lost", None)
+
+    return CutOff(url)
 
 
 @pytest.mark.parametrize("committed", [True, False])
 def test_a_move_whose_commit_answer_was_lost_is_settled_and_said(pg_url: str, committed: bool) -> None:
-    store = CutOff(pg_url)
+    store = cut_off(pg_url)
     service = TableService(store)
     table_id, first = seated(service)
     text = first_move(service, table_id)
@@ -83,6 +86,10 @@ def test_a_move_whose_commit_answer_was_lost_is_settled_and_said(pg_url: str, co
 
 
 def test_a_node_that_cannot_write_refuses_moves(pg_url: str) -> None:
+    import psycopg
+
+    from pipeline_tui.net.pgstore import PostgresStore
+
     service = TableService(open_store(pg_url))
     table_id, _first = seated(service)
     assert isinstance(service.store, PostgresStore)
