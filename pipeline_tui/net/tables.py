@@ -29,6 +29,7 @@ from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..i18n import N_
 from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
 from .store import (
+    ID_PATTERN,
     NUMBERED,
     FileStore,
     Loaded,
@@ -222,7 +223,7 @@ class TableService:
         here: the seat's players are told whether it was kept."""
         table = self.tables.get(table_id)
         if table is None:
-            if len(self.tables) < MAX_TABLES:
+            if len(self.tables) < MAX_TABLES and ID_PATTERN.fullmatch(table_id):
                 try:
                     loaded = self.store.load(table_id)
                     if loaded is not None:
