@@ -173,13 +173,12 @@ class PostgresStore(TableStore):
             work(conn)
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.node} {table_id}"))
         except pg_errors.UniqueViolation:
-            conn.execute("ROLLBACK")
+            self._rollback(conn)
             raise StoreConflict(table_id) from None
         except psycopg.OperationalError as exc:
             raise self._lost(exc, False) from None
         except psycopg.Error as exc:
-            if not conn.broken:
-                conn.execute("ROLLBACK")
+            self._rollback(conn)
             log.error("table %s not written: %s", table_id, _reason(exc))
             raise SaveFailed(
                 N_("Table: the change could not be saved ({reason})"), reason=_reason(exc)
@@ -192,6 +191,13 @@ class PostgresStore(TableStore):
             raise SaveFailed(
                 N_("Table: the change could not be saved ({reason})"), reason=_reason(exc)
             ) from None
+
+    def _rollback(self, conn: psycopg.Connection[Any]) -> None:
+        """End a failed transaction; a connection lost meanwhile is made again on next use."""
+        try:
+            conn.execute("ROLLBACK")
+        except psycopg.Error:
+            self.close()
 
     # --- reading --------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
