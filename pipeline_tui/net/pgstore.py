@@ -20,7 +20,6 @@ the computer seats; PostgreSQL lets go of it when that node's connection ends, k
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import secrets
@@ -394,8 +393,8 @@ async def hold_lease(url: str, granted: Callable[[], None]) -> None:
     try:
         await conn.execute("SELECT pg_advisory_lock(%s)", (LEASE_KEY,))
         granted()
-        while True:  # the lock lives as long as the session: notice when the session ends
-            await conn.execute("SELECT 1")
-            await asyncio.sleep(1.0)
+        async for _notify in conn.notifies():  # nothing is listened to: this waits for the end
+            pass
+        raise psycopg.OperationalError("the lease's connection ended")
     finally:
         await conn.close()

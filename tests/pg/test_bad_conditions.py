@@ -3,6 +3,7 @@ middle of a game, a commit whose answer is lost, a node that cannot write."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
 from pathlib import Path
@@ -118,9 +119,15 @@ async def test_a_database_lost_mid_game_is_said_and_the_node_comes_back(
         text = format_move(game.legal_moves()[0])
         await alice.client.move(table_id, text)
         game.play(text)
+        assert hub._bots_here  # the only node holds the computer-seat lease
         cluster.stop()
         try:
             await alice.until(lambda: any("cannot be reached" in u.note for u in alice.updates))
+            for _ in range(200):  # the lease ends with its session
+                if not hub._bots_here:
+                    break
+                await asyncio.sleep(0.05)
+            assert not hub._bots_here
             second = format_move(game.legal_moves()[0])
             with pytest.raises(TableError, match=f"move {second} was not kept"):
                 await alice.client.move(table_id, second)
@@ -128,6 +135,11 @@ async def test_a_database_lost_mid_game_is_said_and_the_node_comes_back(
         finally:
             cluster.start()
         await alice.until(lambda: any(u.note == "Server: the database is back" for u in alice.updates))
+        for _ in range(200):  # and is taken again
+            if hub._bots_here:
+                break
+            await asyncio.sleep(0.05)
+        assert hub._bots_here
         await alice.client.move(table_id, second)
         assert alice.log == [text, second]
         await alice.client.close()

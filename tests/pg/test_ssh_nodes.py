@@ -5,6 +5,7 @@ The shared host key (copied between the nodes' folders) makes both nodes one ser
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,14 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def node(url: str, tables: Path, keys: Path, log: Path) -> Server:
     """``serve --store URL`` in a subprocess."""
     return Server(tables, keys, log, extra=("--store", url))
+
+
+async def settled(terminal: Terminal, quiet: float = 1.0) -> None:
+    """Until ``terminal`` has drawn nothing new for ``quiet`` seconds (its table is up)."""
+    length = -1
+    while len(terminal.raw) != length:
+        length = len(terminal.raw)
+        await asyncio.sleep(quiet)
 
 
 def stored(url: str) -> list[str]:
@@ -64,6 +73,8 @@ async def test_players_on_two_nodes_share_a_table_and_survive_a_killed_node(
         await until(lambda: (t := store.load("t1")) is not None and None not in t.meta["seats"], "bob seated")
         store.close()
         players = {0: alice, 1: bob}
+        for terminal in players.values():
+            await settled(terminal)
 
         async def play(count: int) -> None:
             store = open_store(pg_url)
@@ -94,6 +105,7 @@ async def test_players_on_two_nodes_share_a_table_and_survive_a_killed_node(
         await alice.expect("back to your seat")
         alice.keys("\r")
         await alice.expect("   6 ")  # every move is back on her screen
+        await settled(alice)
         await play(6)
         assert stored(pg_url)[:6] == before and len(stored(pg_url)) == 7
     finally:
