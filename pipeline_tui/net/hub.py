@@ -340,12 +340,13 @@ class Hub:
         lost = False
         while True:
             try:
-                async for table_id in listen(store.url, store.node):
-                    if table_id is None:
-                        await self._catch_up(N_("Server: the database is back") if lost else "")
-                        lost = False
-                    else:
-                        await self._sync(table_id)
+                async with contextlib.aclosing(listen(store.url, store.node)) as changes:
+                    async for table_id in changes:
+                        if table_id is None:
+                            await self._catch_up(N_("Server: the database is back") if lost else "")
+                            lost = False
+                        else:
+                            await self._sync(table_id)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import msgspec
@@ -369,7 +369,7 @@ class PostgresStore(TableStore):
         )
 
 
-async def listen(url: str, node: str) -> AsyncIterator[str | None]:
+async def listen(url: str, node: str) -> AsyncGenerator[str | None, None]:
     """The ids of the tables other nodes change, as PostgreSQL announces them (LISTEN): no
     polling. Yields None first, once listening (the caller then catches up on what it may
     have missed). Raises psycopg.OperationalError when the connection is lost."""

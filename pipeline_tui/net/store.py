@@ -148,6 +148,7 @@ class FileStore(TableStore):
 
     def __init__(self, folder: Path) -> None:
         self.dir = Path(folder)
+        self._ids: set[str] = set()  # loaded or made here: never given out again, file or not
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -183,6 +184,7 @@ class FileStore(TableStore):
             raise TableError("the name is not a table id (lower-case letters, digits, - and _)")
         game = load_game(path)
         raw = read_save(path).meta.get("table")
+        self._ids.add(path.stem)
         return Loaded(id=path.stem, game=game, meta=raw)
 
     def load(self, table_id: str) -> Loaded | None:
@@ -190,7 +192,8 @@ class FileStore(TableStore):
         return self._load(path) if ID_PATTERN.fullmatch(table_id) and path.exists() else None
 
     def _next_id(self) -> str:
-        numbers = [int(m.group(1)) for p in self.dir.glob("t*.json") if (m := NUMBERED.fullmatch(p.stem))]
+        stems = [p.stem for p in self.dir.glob("t*.json")] + list(self._ids)
+        numbers = [int(m.group(1)) for stem in stems if (m := NUMBERED.fullmatch(stem))]
         number = max(numbers, default=0) + 1
         while self.path(f"t{number}").exists():
             number += 1
@@ -208,6 +211,7 @@ class FileStore(TableStore):
             raise TableError(N_("Table: {table} already exists"), table=repr(table_id))
         table_id = table_id or self._next_id()
         self._save(table_id, game, meta)
+        self._ids.add(table_id)
         return table_id
 
     def append(self, table_id: str, game: Game, meta: TableMeta, events: int) -> int:
