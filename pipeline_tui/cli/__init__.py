@@ -5,7 +5,7 @@ Every error is one line on stderr with a non-zero exit status, never a traceback
 
 This module assembles the parser and runs it; each command group registers its own
 subcommands (``register(sub)``): ``app`` (title, new, load), ``play``, ``games`` (simulate,
-replay, check, saves, components), ``arena`` and ``serve`` (web, serve). What they share is
+replay, check, saves, components), ``arena``, ``serve`` (web, serve) and ``tables``. What they share is
 in ``common``.
 """
 
@@ -28,10 +28,10 @@ from ..i18n import (
     set_language,
 )
 from ..storage import SaveError
-from . import app, arena, common, games, play, serve
+from . import app, arena, common, games, play, serve, tables
 from .common import PROG, CliError, Parser, out
 
-GROUPS = (app, play, games, arena, serve)
+GROUPS = (app, play, games, arena, serve, tables)
 """The command modules, in the order ``--help`` lists their commands."""
 
 
