@@ -14,7 +14,7 @@ from pipeline_tui.storage import save_game
 def opened(monkeypatch):
     """Pretend to be in a terminal and record what run_app is asked to open."""
     calls: list[dict] = []
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(cli.common, "interactive", lambda: True)
     monkeypatch.setattr("pipeline_tui.ui.run_app", lambda **kw: calls.append(kw))
     return calls
 
@@ -31,7 +31,13 @@ def save(tmp_path):
 
 def test_no_command_in_a_terminal_opens_the_title_screen(opened, tmp_path):
     assert cli.main(["--saves", str(tmp_path), "--no-mouse"]) == 0
-    assert opened == [{"mode": "title", "saves_dir": str(tmp_path), "mouse": False}]
+    assert opened == [{"mode": "title", "saves_dir": str(tmp_path), "mouse": False, "served": "local"}]
+
+
+def test_a_web_tab_is_told_it_is_served(opened, tmp_path):
+    """`pipeline-tui web` runs each tab as `title --served web` (serve/web.py, app_command)."""
+    assert cli.main(["title", "--saves", str(tmp_path), "--served", "web"]) == 0
+    assert opened[0]["served"] == "web"
 
 
 def test_new_passes_players_seed_and_first_game(opened):
@@ -102,7 +108,7 @@ def test_replay_prints_text_when_asked(opened, save, capsys, extra):
 
 @pytest.mark.parametrize("argv", [["new"], ["title"], ["load", "x.json"]])
 def test_app_commands_need_a_terminal(monkeypatch, capsys, argv, save):
-    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    monkeypatch.setattr(cli.common, "interactive", lambda: False)
     if argv[0] == "load":
         argv = ["load", str(save)]
     assert cli.main(argv) == 1
@@ -111,7 +117,7 @@ def test_app_commands_need_a_terminal(monkeypatch, capsys, argv, save):
 
 
 def test_no_command_without_a_terminal_plays_in_plain_text(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    monkeypatch.setattr(cli.common, "interactive", lambda: False)
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
     assert cli.main(["--seed", "2"]) == 0
     assert "Year 1" in capsys.readouterr().out

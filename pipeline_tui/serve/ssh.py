@@ -50,6 +50,8 @@ import asyncssh
 
 from ..i18n import ENV_LANG, LOCALE_VARIABLES, N_, _, choose_language, translations_for
 from ..net.hub import Hub
+from ..net.private import make_private
+from ..net.store import redact
 from ..net.protocol import TableError
 from .session import CONTROL_ENV, EXIT_NO_MEMORY, HUB_ENV, TOKEN_ENV, clamped_notice
 
@@ -702,7 +704,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 def _check_folder(folder: Path) -> Path:
     folder = Path(folder).expanduser().absolute()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private(folder)  # the host key and the players' choices: the server's user alone
     except OSError as exc:
         raise ServeError(
             _("cannot use the tables folder {folder}: {reason}").format(
@@ -753,10 +755,14 @@ async def serve(
     log: Callable[[str], None] = print,
     bot_delay: float = 0.5,
     limits: Limits | None = None,
+    store: str | None = None,
 ) -> None:
-    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start."""
+    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
+    ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
+    only this node's host key and the players' languages)."""
     limits = limits or Limits()
     folder = _check_folder(tables)
+    where = redact(store) if store else str(folder)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
     host_key = load_host_key(folder)
     remove_stale_run_folders()
@@ -765,12 +771,12 @@ async def serve(
     socket_path = rundir / "hub.sock"
     try:
         try:
-            hub = Hub(folder, bot_delay=bot_delay)
+            hub = Hub(folder, bot_delay=bot_delay, store=store)
             await hub.start(socket_path)
         except (TableError, OSError) as exc:
             reason = exc.shown() if isinstance(exc, TableError) else exc
             raise ServeError(
-                _("cannot open the tables in {folder}: {reason}").format(folder=folder, reason=reason)
+                _("cannot open the tables in {folder}: {reason}").format(folder=where, reason=reason)
             )
         for problem in hub.problems:
             log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
@@ -808,7 +814,7 @@ async def serve(
                     "pipeline-tui: serving the tables in {folder} on {host} port {port} to {keys}; "
                     "host key {fingerprint}. Ctrl+C stops."
                 ).format(
-                    folder=folder,
+                    folder=where,
                     host=host,
                     port=server.get_port(),
                     keys=mode,
@@ -834,6 +840,7 @@ def run(
     authorized_keys: Path | None,
     open_: bool,
     limits: Limits | None = None,
+    store: str | None = None,
 ) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
@@ -845,7 +852,7 @@ def run(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(host, port, tables, authorized_keys, open_, stop, log, limits=limits)
+        await serve(host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store)
 
     asyncio.run(main())
     log(_("pipeline-tui: server stopped"))

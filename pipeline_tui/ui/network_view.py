@@ -31,6 +31,7 @@ from ..data.oil import COLOUR_NAMES, GRADE_WORDS
 from ..engine import PipelineInfo, PlacementPreview, pipeline_infos, placement_preview, tile_cells
 from ..engine import moves as M
 from ..i18n import N_, _, ngettext
+from ..text import refusal
 from .netgrid import CELL_H, CELL_W
 from .netmap import OVERVIEW_W, render_detail, render_overview
 from .network_panel import Ghost, NetworkPanel
@@ -38,7 +39,7 @@ from .style import OIL_LETTERS, OIL_STYLES
 
 if TYPE_CHECKING:
     from ..engine import PlayerState
-    from .table_screen import TableScreen
+    from .host import Table
 
 DETAIL, OVERVIEW = "detail", "overview"
 FOLLOW_EVERY = 0.25  # seconds between checks that the game moved on under the open view
@@ -75,7 +76,7 @@ class NetworkViewScreen(Screen[None]):
         Binding("right", "move(1,0)", N_("Right"), show=False),
     ]
 
-    def __init__(self, table: TableScreen) -> None:
+    def __init__(self, table: Table) -> None:
         """``table`` is the TableScreen it was opened from: its game, the seat it shows, its
         ghost tile and its ``play``."""
         super().__init__()
@@ -238,7 +239,9 @@ class NetworkViewScreen(Screen[None]):
                 style="bold green",
             )
         else:
-            out.append(_("not here: {reason}").format(reason=preview.reason), style="bold red")
+            out.append(
+                "".join(refusal(preview.reason, _("not here: "), _("not here: {area}: "))), style="bold red"
+            )
         for change in preview.changes:
             out.append("\n")
             info = change.after
