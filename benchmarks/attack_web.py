@@ -5,7 +5,7 @@ loopback: each prints held or broke with its figure.
 
 ``ATTACKS`` (name, coroutine returning ``(held, figure)``) is what benchmarks/attack.py runs
 with the SSH attacks; each attack starts and stops its own server on a free loopback port
-(28100-28199), and every wait is bounded. Figures go to docs/security-web.md.
+(28100-28199), and every wait is bounded. Figures go to docs/security.md, "web".
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each browser tab that opens the page gets its own app process (the title screen)
 installation's interpreter with the server's saves folder. Imported only by that command, so the
 game's cold start never loads aiohttp or textual-serve.
 
-Every byte a browser sends is hostile (docs/security-web.md): the websocket is opened only from a
+Every byte a browser sends is hostile (docs/security.md, "web"): the websocket is opened only from a
 page of this server (its Origin and Host are checked), a tab's terminal is at most
 ``--max-window``, at most ``--max-tabs`` tabs play at once, a message that is not
 one the page sends closes its tab with one log line, and a closed tab's app is gone within
