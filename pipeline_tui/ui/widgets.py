@@ -624,7 +624,8 @@ class MoveList(LineView, QuietFocus, can_focus=True):
         return [i for i, option in enumerate(self._options) if not option.disabled]
 
     def action_cursor(self, step: int) -> None:
-        """The next choosable entry up or down, wrapping round at the ends."""
+        """The next choosable entry up or down; at the last (first) entry Down (Up) stays, so
+        a key pressed once too often never lands on the other end of the list (issue 37)."""
         choosable = self._choosable()
         if not choosable:
             return
@@ -634,8 +635,6 @@ class MoveList(LineView, QuietFocus, can_focus=True):
         ahead = [i for i in choosable if (i - self._highlighted) * step > 0]
         if ahead:
             self._move_to(ahead[0] if step > 0 else ahead[-1])
-        else:
-            self._move_to(choosable[0 if step > 0 else -1])
 
     def action_first(self) -> None:
         choosable = self._choosable()
