@@ -160,6 +160,8 @@ class TableScreen(Screen[None]):
         self.log_lines: list[tuple[tuple[M.Move, int], Text]] = []  # per move: ((move, seat), its log line)
         self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
         self.summarised: dict[int, int] = {}  # turn end -> its start, to say it again in a new language
+        self.year_ends: dict[int, tuple[str, list[Text]]] = {}  # see _year_end_lines
+        self.year_note: Text | None = None  # the Refresh Phase line of the move just played
         self.language = current_language()  # the language the table was last drawn in
         self.view = "table-view"  # the view shown on a narrow terminal
         self.policy.attach(self)
@@ -232,6 +234,7 @@ class TableScreen(Screen[None]):
         for end, start in self.summarised.items():
             if end in self.summaries:
                 self.summaries[end] = self._summary_lines(start, end)
+        self.year_ends = {}
         self.log_lines = []
         self.listed = ()
         self.refresh_table()
@@ -333,12 +336,55 @@ class TableScreen(Screen[None]):
             line.append(M.format_move(move))
             lines.append((key, line))
         self.log_lines = lines
+        year_ends = self._year_end_lines()
         log: list[Text] = []
         for position, (_key, line) in enumerate(lines, start=1):
             log.append(line)
             if position in self.summaries:
                 log.extend(self.summaries[position][1])
+            if position in year_ends:
+                log.extend(year_ends[position][1])
         self.query_one(MoveLog).set_lines(log or [Text(_("No moves yet."), style="dim")])
+
+    def _year_end_lines(self) -> dict[int, tuple[str, list[Text]]]:
+        """For each move of the log that ended a Year, by its position: the line saying who
+        got a Penalty marker for an unfinished Contract (rulebook "Refresh Phase", and at the
+        end of Year 3 "End of the Game"), and its rows as the log shows them. Worked out from
+        the game, so a loaded game and a replay say it too; kept until an undo takes it back."""
+        game = self.game
+        count = len(game.moves)
+        kept = {end: lines for end, lines in self.year_ends.items() if end <= count}
+        starts = game.round_starts()
+        positions = [at for (at, year, _r), (_a, was, _w) in zip(starts[1:], starts) if year != was]
+        if game.is_over() and count:
+            positions.append(count)
+        for end in positions:
+            if end not in kept and end > 0:
+                kept[end] = self._year_end_line(
+                    game.state_at(end - 1), game.state_at(end) if end < count else game.state
+                )
+        self.year_ends = kept
+        return kept
+
+    def _year_end_line(self, before: State, after: State) -> tuple[str, list[Text]]:
+        """The line for the move between ``before`` and ``after`` that ended a Year."""
+        given = [
+            f"{was.name} +{now.penalties - was.penalties}"
+            for was, now in zip(before.players, after.players)
+            if now.penalties > was.penalties
+        ]
+        penalties = ", ".join(given) or _("none")
+        if after.over:
+            line = _("End of the game: Penalty markers for unfinished Contracts: {penalties}.").format(
+                penalties=penalties
+            )
+        else:
+            line = _(
+                "Refresh Phase, Year {year} begins: Penalty markers for unfinished Contracts: {penalties}."
+            ).format(year=after.year, penalties=penalties)
+        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     * ", subsequent_indent="       ")
+        style = "bold yellow" if given else "italic"
+        return line, [Text(row, style=style) for row in rows]
 
     def _refresh_ghost(self) -> None:
         """The ghost tile follows the Pipe tile in hand, for the one who may place it here: a
@@ -435,6 +481,8 @@ class TableScreen(Screen[None]):
         summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
             parts.append(Text(summary, style="bold"))
+        if self.year_note is not None and not self.game.is_over():
+            parts.append(self.year_note)
         parts.append(self._status(state))
         self._set("hint", Text("\n").join(parts))
 
@@ -506,8 +554,14 @@ class TableScreen(Screen[None]):
         self.mark = None
         self.error = None
         self.advice = None
+        year = self.seen[0]
         self._announce()
         self._summarise()
+        self.year_note = None
+        if self.seen[0] > year:  # this move ended a Year: its Refresh Phase line, until the next move
+            end = self._year_end_lines().get(len(self.game.moves))
+            if end is not None:
+                self.year_note = Text(end[0], style=end[1][0].style)
         self.autosave()
         self.refresh_table()
         self.message = None
