@@ -37,6 +37,7 @@ from .rules import (
     place_on_track,
     price,
     refine_cost,
+    why_idle,
 )
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
@@ -85,6 +86,7 @@ __all__ = [
     "legal_moves",
     "legal_placements",
     "machines_would_refine",
+    "why_idle",
     "market_price",
     "market_row_index",
     "market_rows",

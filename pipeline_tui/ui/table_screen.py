@@ -35,9 +35,8 @@ from ..engine import (
     Stage,
     State,
     Turn,
-    machines_would_refine,
     pipe_tile_taken,
-    price,
+    why_idle,
 )
 from . import panels
 from .compat import bind_keys
@@ -796,22 +795,17 @@ class TableScreen(Screen[None]):
         self.written = list(self.game.moves)
 
     def confirmed(self, move: M.Move) -> bool:
-        """Whether to play ``move`` now. Running Machines that would refine nothing costs money
-        for nothing, so the first choice of it only warns; the same choice again, while the
-        warning shows, pays."""
-        if not isinstance(move, M.RunMachines) or self.game.why_illegal(move) is not None:
-            return True
+        """Whether to play ``move`` now. A run that would refine nothing (the engine says why:
+        ``why_idle``) wastes a Main Action or the Machine Phase's price, so the first choice of
+        it only warns; the same choice again, while the warning shows, plays it."""
         if self.error is not None and self.warned == move:
             return True
-        if machines_would_refine(self.game.state):
+        why = why_idle(self.game.state, move)
+        if why is None:
             return True
-        cost = price(self.game.state, move)
         self.warned = move
         self.error = Text(_("Nothing to gain: "), style="bold yellow") + Text(
-            _(
-                "running your Machines costs ${cost} and no Machine could refine a barrel now. "
-                "Choose it again to pay anyway."
-            ).format(cost=cost)
+            _("{reason}. Choose it again to play it anyway.").format(reason=why)
         )
         self._refresh_hint()
         return False

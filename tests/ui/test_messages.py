@@ -22,6 +22,7 @@ from tests.helpers import (
     setup_player,
     straight_row,
 )
+from tests.test_rules_messages import machine_cut_network
 from tests.ui.pilot import choose, hint, table_for
 
 NARROW = (80, 24)
@@ -94,3 +95,25 @@ async def test_running_machines_that_can_refine_plays_at_once(tmp_path):
         await pilot.press("colon", *"machines", "enter")
         assert me(game).money == 25
         assert "Nothing to gain" not in hint(app)
+
+
+async def test_a_run_where_every_pipeline_is_connected_to_a_machine_warns_before_the_worker_goes(tmp_path):
+    game = machine_cut_network({"OC": 2, "TC": 1})
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        moves = app.screen.query_one("#moves", MoveList)
+        moves.focus()
+        wanted = [format_move(m) for m in app.screen.shown_moves].index("run 2,0")
+        moves.highlighted = next(
+            i
+            for i in range(moves.option_count)
+            if moves.get_option_at_index(i).id == f"m{app.screen.listing}-{wanted}"
+        )
+        await pilot.pause()
+        assert "Nothing to gain" in hint(app)  # said while it is only highlighted
+        count = len(game.moves)
+        await choose(pilot, "run 2,0")
+        assert len(game.moves) == count  # not played: the worker stays
+        text = " ".join(hint(app).split())
+        assert "connected to a Machine" in text and "Choose it again" in text
+        await choose(pilot, "run 2,0")
+        assert format_move(game.moves[-1]) == "run 2,0"
