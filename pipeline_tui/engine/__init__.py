@@ -38,6 +38,7 @@ from .rules import (
     price,
     refine_cost,
     why_idle,
+    why_illegal,
 )
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
@@ -87,6 +88,7 @@ __all__ = [
     "legal_placements",
     "machines_would_refine",
     "why_idle",
+    "why_illegal",
     "market_price",
     "market_row_index",
     "market_rows",

@@ -38,8 +38,10 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
     (
         N_(
             "After a Main Action you may pay $10 for a Secondary Action on the same arm of the cross. "
-            "Then the Machine Phase: pay to run every Pipeline attached to your Machines. Contracts "
-            "and Orders may be fulfilled between Actions."
+            "Then the Machine Phase: one payment of $15 ($5 with Machines II) runs every Pipeline "
+            "attached to your Machines, each refining one barrel; with Machines III they may also "
+            "run once before your Actions. Without the money the move is not offered, and the table "
+            "says why. Contracts and Orders may be fulfilled between Actions."
         ),
     ),
     (

@@ -36,7 +36,9 @@ from ..engine import (
     State,
     Turn,
     pipe_tile_taken,
+    price,
     why_idle,
+    why_illegal,
 )
 from . import panels
 from .compat import bind_keys
@@ -517,8 +519,19 @@ class TableScreen(Screen[None]):
         else:
             player = state.players[state.turn.player]
             if state.turn.stage == Stage.MACHINE:
-                out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
-                out.append(_("Run your Machines, or 'end' your turn."), style="dim")
+                why = why_illegal(state, M.RunMachines())
+                if why is None:
+                    out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
+                    out.append(
+                        _("Run your Machines (${cost}), or 'end' your turn.").format(
+                            cost=price(state, M.RunMachines())
+                        ),
+                        style="dim",
+                    )
+                else:  # the engine's reason the move is not offered (it names the Machine Phase)
+                    out.append(f"{player.name}: ", style="bold")
+                    out.append(why + ". ", style="yellow")
+                    out.append(_("'end' your turn."), style="dim")
             else:
                 out.append(_("{name} to play.").format(name=player.name) + " ", style="bold")
                 out.append(_("Pick a move, or press : to type one."), style="dim")
