@@ -89,7 +89,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         yield NetworkGrid(id="net-grid")
         pipelines = OptionList(id="pipelines")
         pipelines.display = False
-        pipelines.border_title = _("Pipelines: segments, value, Crude to")
+        pipelines.border_title = _("Pipelines")
         yield pipelines
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -109,7 +109,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         had_ghost = self.ghost is not None
         self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
         keys = _(self.KEYS_GHOST if ghost is not None else self.KEYS)
-        title = _("Pipelines: segments, value, Crude to")
+        title = _("Pipelines")
         pipelines = self.query_one("#pipelines", OptionList)
         if pipelines.border_title != title:  # the language was switched
             pipelines.border_title = title
