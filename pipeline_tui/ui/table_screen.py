@@ -246,7 +246,19 @@ class TableScreen(Screen[None]):
     # --- drawing ---
     @property
     def shown_seat(self) -> int:
-        return self.current_state().turn.player if self.seat_shown is None else self.seat_shown
+        """The board on show: the one asked for, else the player to act's; in a finished game
+        (nobody to act) your own, or at a hot seat the first person's, not a computer's."""
+        if self.seat_shown is not None:
+            return self.seat_shown
+        state = self.current_state()
+        if state.over:
+            own = self.policy.own_board()
+            if own is not None:
+                return own
+            people = [i for i, p in enumerate(self.game.setup.players) if p.kind == SeatKind.HUMAN]
+            if people:
+                return people[0]
+        return state.turn.player
 
     def current_state(self) -> State:
         """The state on show (the replay viewer shows an earlier one)."""
