@@ -73,6 +73,8 @@ if TYPE_CHECKING:
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
+TYPED_ACTIONS = frozenset({"seat", "hint", "network_view"})
+"""The table's actions on letter and digit keys: the prompt takes those keys as text."""
 A = C.ActionName
 ACTION_PANELS: dict[str, str] = {  # the panel to show while an Action is in progress
     A.CRUDE: "market-C",
@@ -107,21 +109,27 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", N_("Undo"), priority=True),
         Binding("ctrl+y", "redo", N_("Redo"), priority=True),
         Binding("colon", "prompt", N_("Type a move"), key_display=":", priority=True),
-        Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5"),
-        Binding("f3", "view('board-view')", N_("Board"), show=False),
-        Binding("f4", "view('network-view')", N_("Network"), show=False),
-        Binding("f5", "view('log-view')", N_("Log"), show=False),
-        Binding("1", "seat(0)", N_("Boards"), key_display="1-4"),
-        Binding("2", "seat(1)", N_("Board 2"), show=False),
-        Binding("3", "seat(2)", N_("Board 3"), show=False),
-        Binding("4", "seat(3)", N_("Board 4"), show=False),
-        Binding("0", "seat(-1)", N_("Own board"), show=False),
-        Binding("f6", "scores", N_("Scores"), show=False),
-        Binding("f8", "cards", N_("Cards"), show=False),
-        Binding("ctrl+s", "save_as", N_("Save as"), show=False),
-        Binding("escape", "focus_moves", N_("Move list"), show=False),
-        Binding("h", "hint", N_("Hint"), show=False),
-        Binding("n", "network_view", N_("Network view"), show=False),
+        # Priority, as ":" is: the App handles keys in the order typed only while it checks the
+        # priority ones; any other key waits in the focused widget's queue, and one that moves
+        # the focus or the screen ran after a ":" and a move typed right behind it, which then
+        # went astray ("n", escape, ":place ..." placed at the ghost; escape, ":act crude",
+        # enter played the list's "pass"; issue 37). Letters and digits stay the prompt's
+        # while it has the focus (check_action).
+        Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5", priority=True),
+        Binding("f3", "view('board-view')", N_("Board"), show=False, priority=True),
+        Binding("f4", "view('network-view')", N_("Network"), show=False, priority=True),
+        Binding("f5", "view('log-view')", N_("Log"), show=False, priority=True),
+        Binding("1", "seat(0)", N_("Boards"), key_display="1-4", priority=True),
+        Binding("2", "seat(1)", N_("Board 2"), show=False, priority=True),
+        Binding("3", "seat(2)", N_("Board 3"), show=False, priority=True),
+        Binding("4", "seat(3)", N_("Board 4"), show=False, priority=True),
+        Binding("0", "seat(-1)", N_("Own board"), show=False, priority=True),
+        Binding("f6", "scores", N_("Scores"), show=False, priority=True),
+        Binding("f8", "cards", N_("Cards"), show=False, priority=True),
+        Binding("ctrl+s", "save_as", N_("Save as"), show=False, priority=True),
+        Binding("escape", "focus_moves", N_("Move list"), show=False, priority=True),
+        Binding("h", "hint", N_("Hint"), show=False, priority=True),
+        Binding("n", "network_view", N_("Network view"), show=False, priority=True),
     ]
 
     def __init__(
@@ -916,7 +924,10 @@ class TableScreen(Screen[None]):
 
     # --- keys ---
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The policy's hidden actions are neither offered in the footer nor run."""
+        """The policy's hidden actions are neither offered in the footer nor run; the keys of
+        letters and digits type them while the prompt has the focus."""
+        if action in TYPED_ACTIONS and isinstance(self.focused, Input):
+            return False
         return action not in self.policy.hidden
 
     def action_policy(self, name: str, args: tuple[object, ...] = ()) -> None:
@@ -1012,9 +1023,10 @@ class TableScreen(Screen[None]):
         else:
             self._refresh_board()  # the rest of the table does not depend on the board shown
 
-    def action_network_view(self) -> None:
-        """The shown seat's Pipe Network on most of the screen (``network_view.py``)."""
-        self.app.push_screen(NetworkViewScreen(self))
+    async def action_network_view(self) -> None:
+        """The shown seat's Pipe Network on most of the screen (``network_view.py``). Awaited:
+        keys typed right after ``n`` go to the view, not to the table under it (issue 37)."""
+        await self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
         host(self).show_scores(self.game, self.colours)
