@@ -375,9 +375,9 @@ class TableScreen(Screen[None]):
         game = self.game
         count = len(game.moves)
         kept = {end: lines for end, lines in self.year_ends.items() if end <= count}
-        starts = game.round_starts()
-        positions = [at for (at, year, _r), (_a, was, _w) in zip(starts[1:], starts) if year != was]
-        if game.is_over() and count:
+        entries = game.entries
+        positions = [i for i in range(1, len(entries)) if entries[i].turn.year != entries[i - 1].turn.year]
+        if count and (game.is_over() or game.state.year != entries[-1].turn.year):
             positions.append(count)
         for end in positions:
             if end not in kept and end > 0:
