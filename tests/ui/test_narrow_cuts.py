@@ -75,3 +75,25 @@ async def test_the_pipelines_lists_title_fits(tmp_path, language):
         pipelines = app.screen.query_one("#pipelines", OptionList)
         assert pipelines.display
         assert len(str(pipelines.border_title)) + 4 <= pipelines.region.width
+
+
+async def test_the_network_panel_brings_every_tile_into_sight_at_160x48(tmp_path):
+    """The grid's blank border and rulers made a 6-half network wider than the panel, shown
+    from the left ruler with its right-hand pipes (and a Machine) cut off."""
+    from textual.geometry import Region
+
+    from pipeline_tui.engine import network_map
+    from pipeline_tui.ui.netgrid import CELL_H, CELL_W
+    from pipeline_tui.ui.network_panel import NetworkPanel
+
+    game = new_game()
+    north = ((2, -1), "EW:* NS:*", (3, -1), "EW:* NS:*")
+    player = setup_player(game, tiles=build(*straight_row("O", 3), north), machines=[(0, 0), (5, 0)])
+    async with table_for(game, tmp_path, (160, 48)) as (app, pilot):
+        await settled(pilot)
+        panel = app.screen.query_one(NetworkPanel)
+        assert panel.grid is not None and panel.grid.width > panel.scrollable_content_region.width
+        seen = Region(round(panel.scroll_x), round(panel.scroll_y), *panel.scrollable_content_region.size)
+        for cell in network_map(player).cells:
+            x, y = panel.grid.origin(*cell)
+            assert seen.contains_region(Region(x, y, CELL_W, CELL_H)), cell
