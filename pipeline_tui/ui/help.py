@@ -123,8 +123,8 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
         N_("| `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |"),
         N_(
             "| F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time); the "
-            "view then has the keys: up / down, PageUp / PageDown, Home / End scroll it (F2 the "
-            "Table, taller than a small screen), escape returns to the move list |"
+            "view then has the keys: up / down, pgup / pgdn, home / end scroll it (F2 the Table, "
+            "taller than a small screen), escape returns to the move list |"
         ),
         N_("| 1 2 3 4 / 0 | show another player's board and network / back to the player to act |"),
         N_("| F6 | scores (final at the end, a projection before) |"),

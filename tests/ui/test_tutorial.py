@@ -146,7 +146,7 @@ async def test_f1_says_how_the_keyboard_scrolls_the_table(tmp_path) -> None:
         await pilot.press("f1")
         await pilot.pause()
         text = " ".join(app.screen.query_one(Markdown).source.split())
-        assert "PageUp / PageDown, Home / End scroll it (F2 the Table" in text
+        assert "pgup / pgdn, home / end scroll it (F2 the Table" in text
 
 
 async def test_the_step_numbers_never_go_back_when_a_step_comes_again(tmp_path, monkeypatch) -> None:
