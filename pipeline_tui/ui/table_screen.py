@@ -73,8 +73,6 @@ if TYPE_CHECKING:
 
 SUMMARY_WIDTH = 38  # a turn summary in the log, wrapped to the log panel of a 160-column table
 VIEWS = ("table-view", "board-view", "network-view", "log-view")
-TYPED_ACTIONS = frozenset({"seat", "hint", "network_view"})
-"""The table's actions on letter and digit keys: the prompt takes those keys as text."""
 A = C.ActionName
 ACTION_PANELS: dict[str, str] = {  # the panel to show while an Action is in progress
     A.CRUDE: "market-C",
@@ -113,8 +111,8 @@ class TableScreen(Screen[None]):
         # priority ones; any other key waits in the focused widget's queue, and one that moves
         # the focus or the screen ran after a ":" and a move typed right behind it, which then
         # went astray ("n", escape, ":place ..." placed at the ghost; escape, ":act crude",
-        # enter played the list's "pass"; issue 37). Letters and digits stay the prompt's
-        # while it has the focus (check_action).
+        # enter played the list's "pass"; issue 37). Letters and digits go to the prompt
+        # while it has the focus (_typed).
         Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5", priority=True),
         Binding("f3", "view('board-view')", N_("Board"), show=False, priority=True),
         Binding("f4", "view('network-view')", N_("Network"), show=False, priority=True),
@@ -747,6 +745,8 @@ class TableScreen(Screen[None]):
         """h: ask the strongest bot what it would play now for the seat to act. The move and a
         one-line reason go to the hint panel; nothing is played. The bot thinks in a worker
         thread on a copy of the game, so the table never waits for it."""
+        if self._typed("h"):
+            return
         ai = bot_module()
         why = self.policy.no_hint()
         if why is None and self.game.is_over():
@@ -924,11 +924,17 @@ class TableScreen(Screen[None]):
 
     # --- keys ---
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The policy's hidden actions are neither offered in the footer nor run; the keys of
-        letters and digits type them while the prompt has the focus."""
-        if action in TYPED_ACTIONS and isinstance(self.focused, Input):
-            return False
+        """The policy's hidden actions are neither offered in the footer nor run."""
         return action not in self.policy.hidden
+
+    def _typed(self, text: str) -> bool:
+        """While the prompt has the focus, a letter or digit key of the table's is text: put
+        it in the prompt (the key's binding is a priority one, so the prompt never saw it)."""
+        prompt = self.focused
+        if isinstance(prompt, Input):
+            prompt.insert_text_at_cursor(text)
+            return True
+        return False
 
     def action_policy(self, name: str, args: tuple[object, ...] = ()) -> None:
         """A key of the policy's own (the replay viewer's steps): its ``action_<name>(*args)``
@@ -1012,6 +1018,8 @@ class TableScreen(Screen[None]):
     def action_seat(self, seat: int) -> None:
         """Show board ``seat``; 0 (``seat`` -1) the policy's own board, or follows the player
         to act."""
+        if self._typed(str(seat + 1)):
+            return
         own = self.policy.own_board()
         if seat < 0 and own is not None:
             seat = own
@@ -1026,7 +1034,8 @@ class TableScreen(Screen[None]):
     async def action_network_view(self) -> None:
         """The shown seat's Pipe Network on most of the screen (``network_view.py``). Awaited:
         keys typed right after ``n`` go to the view, not to the table under it (issue 37)."""
-        await self.app.push_screen(NetworkViewScreen(self))
+        if not self._typed("n"):
+            await self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
         host(self).show_scores(self.game, self.colours)
