@@ -38,8 +38,13 @@ def test_advice_is_a_legal_move_with_a_reason_and_changes_nothing(kind: str) -> 
         advice = ai.make_bot(kind, samples=2).advise(game)
         assert advice.move in game.legal_moves()
         assert advice.plan[0] == advice.move
+        assert game.state == before and game.moves == log
+        if advice.reason.startswith("Nothing is worth more than"):  # the plan is to end at once
+            assert all(type(m) in (M.EndAction, M.EndTurn, M.Pass, M.Decline) for m in advice.plan)
+            continue
         verdict, _, turn = advice.reason.partition(": ")
-        assert verdict.startswith(("Worth about $", "No better than", "The rulebook's starting Tanks"))
+        assert verdict.startswith(("This turn is worth", "The rulebook's starting Tanks")), advice.reason
+        turn = turn.removesuffix(".")
         words = plan_words(game.state, game.current_player, advice.plan)
         if words is not None:  # the turn in words, as a turn still to play
             assert turn == words
@@ -89,3 +94,15 @@ def test_there_is_no_advice_once_the_game_is_over() -> None:
     assert game.is_over()
     with pytest.raises(ValueError, match="game is over"):
         ai.make_bot(ai.STRONGEST).advise(game)
+
+
+@pytest.mark.parametrize("money", [3, 40])
+def test_a_hint_reads_as_a_sentence_and_names_no_move_when_it_is_to_end_the_turn(money: int) -> None:
+    """Issue 37: "No better than ending the turn now: end" read as nonsense. A plan that only
+    ends the turn says so in words; any other reason is a sentence naming the turn."""
+    from tests.helpers import in_the_machine_phase
+
+    game = in_the_machine_phase(oil={}, money=money)  # nothing to refine: the Machines earn nothing
+    advice = ai.make_bot(ai.STRONGEST, samples=1).advise(game)
+    assert advice.plan == [M.EndTurn()]
+    assert advice.reason == "Nothing is worth more than ending your turn now."

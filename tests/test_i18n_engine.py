@@ -197,7 +197,7 @@ def test_a_hint_gives_its_reason_in_russian(russian: None) -> None:
     while game.state.turn.stage == Stage.SETUP:
         game.apply(game.legal_moves()[0])
     advice = ai.make_bot("heuristic", samples=1).advise(game)
-    assert advice.reason.startswith("Примерно на $") and "выгоднее, чем спасовать: " in advice.reason
+    assert advice.reason.startswith("Этот ход примерно на $") and "выгоднее, чем спасовать: " in advice.reason
     assert format_move(advice.move) not in advice.reason  # the turn in words, not notation
 
 

@@ -178,12 +178,20 @@ def _reason(game: Game, seat: int, plan: list[M.Move], seed: int) -> str:
     )
     gain = round(planned - quick)
     if gain <= 0:
+        if all(type(m) in _SAFE for m in plan):  # the plan is the quick end itself
+            if can_pass:
+                return _("Nothing is worth more than passing now.")
+            return _("Nothing is worth more than ending your turn now.")
         if can_pass:
-            return _("No better than passing: {moves}").format(moves=shown)
-        return _("No better than ending the turn now: {moves}").format(moves=shown)
+            return _("This turn is worth no more than passing: {moves}.").format(moves=shown)
+        return _("This turn is worth no more than ending it now: {moves}.").format(moves=shown)
     if can_pass:
-        return _("Worth about ${gain} more than passing: {moves}").format(moves=shown, gain=gain)
-    return _("Worth about ${gain} more than ending the turn now: {moves}").format(moves=shown, gain=gain)
+        return _("This turn is worth about ${gain} more than passing: {moves}.").format(
+            moves=shown, gain=gain
+        )
+    return _("This turn is worth about ${gain} more than ending it now: {moves}.").format(
+        moves=shown, gain=gain
+    )
 
 
 def level_of(kind: str) -> str:

@@ -37,6 +37,8 @@ from .rules import (
     place_on_track,
     price,
     refine_cost,
+    why_idle,
+    why_illegal,
 )
 from .rules import network as network_map  # a player's traced network (``engine.network``: its module)
 from .scoring import Score, ScoreLine, card_value, score_player
@@ -85,6 +87,8 @@ __all__ = [
     "legal_moves",
     "legal_placements",
     "machines_would_refine",
+    "why_idle",
+    "why_illegal",
     "market_price",
     "market_row_index",
     "market_rows",

@@ -14,7 +14,7 @@ import msgspec
 
 from ..data.components import ContractKind
 from . import moves as M
-from .rules import apply_trusted, legal_moves, market_price, market_rows, why_illegal
+from .rules import apply_trusted, legal_moves, market_price, market_rows, why_idle, why_illegal
 
 from .state import State, clone_state
 
@@ -35,6 +35,7 @@ class Preview(msgspec.Struct, frozen=True):
     worth: int = 0  # what the barrels gained would sell for now (refined ones, best free slot)
     tile: int = -1  # the Contract or Order tile the move takes or fulfils
     upgrade: tuple[str, int] | None = None  # the Upgrade card the move buys: (family, level)
+    idle: str = ""  # why the move (a run) would gain nothing now (rules.why_idle), or ""
 
     @property
     def cost(self) -> int:
@@ -121,4 +122,5 @@ def preview(state: State, move: M.Move) -> Preview | None:
         worth=worth,
         tile=_tile(state, move),
         upgrade=(move.family, after.level(move.family)) if isinstance(move, M.BuyUpgrade) else None,
+        idle=(why_idle(state, move) or "") if runs else "",
     )

@@ -124,7 +124,13 @@ def describe(move: M.Move, state: State) -> str:
         case M.EndAction():
             return _("Finish this Action")
         case M.RunMachines():
-            return _("Pay ${price} to run all your Machines").format(price=move_price(state, move))
+            if player.level("MACH") >= 2:
+                return _("Pay ${price} to run every Pipeline attached to your Machines (Machines II)").format(
+                    price=move_price(state, move)
+                )
+            return _(
+                "Pay ${price} to run every Pipeline attached to your Machines (Machines II: ${cheaper})"
+            ).format(price=move_price(state, move), cheaper=C.MACHINE_RUN_COST_MACHINES_II)
         case M.EndTurn():
             return _("End your turn")
         case M.ChooseTurnOrder():

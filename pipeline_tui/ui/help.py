@@ -38,8 +38,10 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
     (
         N_(
             "After a Main Action you may pay $10 for a Secondary Action on the same arm of the cross. "
-            "Then the Machine Phase: pay to run every Pipeline attached to your Machines. Contracts "
-            "and Orders may be fulfilled between Actions."
+            "Then the Machine Phase: one payment of $15 ($5 with Machines II) runs every Pipeline "
+            "attached to your Machines, each refining one barrel; with Machines III they may also "
+            "run once before your Actions. Without the money the move is not offered, and the table "
+            "says why. Contracts and Orders may be fulfilled between Actions."
         ),
     ),
     (
@@ -119,7 +121,11 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
             "played; at a shared table if it was made with hints) |"
         ),
         N_("| `y` `r` / `Y` `R` | replay viewer: next Year / Round, or back |"),
-        N_("| F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time) |"),
+        N_(
+            "| F2 F3 F4 F5 | Table, Board, Network, Log (on narrow terminals one view at a time); the "
+            "view then has the keys: up / down, pgup / pgdn, home / end scroll it (F2 the Table, "
+            "taller than a small screen), escape returns to the move list |"
+        ),
         N_("| 1 2 3 4 / 0 | show another player's board and network / back to the player to act |"),
         N_("| F6 | scores (final at the end, a projection before) |"),
         N_(

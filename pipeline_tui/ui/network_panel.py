@@ -82,6 +82,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         self.lit: frozenset[tuple[int, int]] = frozenset()
         self.drawn_from: tuple[object, ...] | None = None  # what the grid shows: network, ghost, marks
         self.drawn_size: tuple[int, int] | None = None  # the grid's width and height
+        self.framed: tuple[object, ...] | None = None  # the network last scrolled into sight
         self.floor = (0, 0)  # the size of the largest network drawn so far
         self.listed = False  # whether the Pipelines list shows self.pipelines (filled when shown)
 
@@ -89,7 +90,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         yield NetworkGrid(id="net-grid")
         pipelines = OptionList(id="pipelines")
         pipelines.display = False
-        pipelines.border_title = _("Pipelines: segments, value, Crude to")
+        pipelines.border_title = _("Pipelines")
         yield pipelines
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -109,7 +110,7 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         had_ghost = self.ghost is not None
         self.ghost, self.player, self.state, self.mark = ghost, player, state, mark
         keys = _(self.KEYS_GHOST if ghost is not None else self.KEYS)
-        title = _("Pipelines: segments, value, Crude to")
+        title = _("Pipelines")
         pipelines = self.query_one("#pipelines", OptionList)
         if pipelines.border_title != title:  # the language was switched
             pipelines.border_title = title
@@ -122,6 +123,9 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
         self._draw()
         if ghost is not None:
             self.call_after_refresh(self._scroll_to_ghost)
+        elif (player.seat, tuple(player.tiles)) != self.framed:
+            self.framed = (player.seat, tuple(player.tiles))
+            self.call_after_refresh(self._scroll_to_network)
         if had_ghost != (ghost is not None):
             self.refresh_bindings()
 
@@ -236,6 +240,18 @@ class NetworkPanel(ScrollableContainer, StyledFocus, can_focus=True):
     def _pipeline_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         self._light(event.option_index)
+
+    def _scroll_to_network(self) -> None:
+        """Bring the network's tiles into sight, once each time it changes: the grid's blank
+        border and rulers make it wider than the panel at 160x48, which showed it from the
+        left ruler and cut the pipes at its right edge (issue 37)."""
+        if self.grid is None or self.player is None or not self.player.tiles:
+            return
+        cells = list(network_map(self.player).cells)
+        left, top = self.grid.origin(min(x for x, _ in cells), min(y for _, y in cells))
+        right, bottom = self.grid.origin(max(x for x, _ in cells), max(y for _, y in cells))
+        region = Region(left - 1, top - 1, right - left + CELL_W + 2, bottom - top + CELL_H + 2)
+        self.scroll_to_region(region, animate=False, force=True)
 
     def _scroll_to_ghost(self) -> None:
         if self.ghost is None or self.grid is None:

@@ -62,7 +62,9 @@ class NetworkViewScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("escape,n", "close", N_("Back to the table")),
+        # Priority: handled at the App in the order typed, so a ":" and a move typed right
+        # after reach the table, not this view while it closes (issue 37).
+        Binding("escape,n", "close", N_("Back to the table"), priority=True),
         Binding("z", "zoom", N_("Zoom")),
         Binding("l", "letters", N_("Letters")),
         Binding("c", "centre", N_("Centre")),
@@ -283,8 +285,11 @@ class NetworkViewScreen(Screen[None]):
         return Text(keys)
 
     # --- keys ---
-    def action_close(self) -> None:
-        self.dismiss()
+    async def action_close(self) -> None:
+        """Back to the table, once it is there again: keys typed right after escape (``:`` and
+        a move) reached this view while it was closing, and Enter placed the tile where the
+        ghost stood (issue 37)."""
+        await self.dismiss()
 
     def action_zoom(self) -> None:
         self.zoom = OVERVIEW if self.zoom == DETAIL else DETAIL

@@ -129,12 +129,13 @@ def cross(state: State, colours: list[str] | None = None) -> Text:
         for x in range(-2, 3):
             found = cells.get((x, y))
             if found is None:
-                out.append(" " * 7)
+                out.append(" " * 8)
                 continue
             action = found
             seats = at.get(action, [])[:2]
             style = "bold" if action in C.ACTION_TILES else ""
             out.append(f"{short[action][:5]:<5}", style=style)
+            out.append(" ")  # the workers apart from the label: "Ref 1 1", not "Ref 11" (issue 37)
             for seat in seats:
                 out.append(str(seat), style=f"bold reverse {seat_style(colours, seat - 1)}".strip())
             out.append(" " * (2 - len(seats)))

@@ -41,6 +41,8 @@ def preview_text(state: State, move: M.Move) -> Text | None:
     if seen is None:
         return None
     lines: list[Text] = []
+    if seen.idle:
+        lines.append(Text(_("Nothing to gain: "), style="bold yellow") + Text(seen.idle))
     if seen.cost > 0:
         lines.append(
             Text(

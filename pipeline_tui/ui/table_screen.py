@@ -36,9 +36,10 @@ from ..engine import (
     Stage,
     State,
     Turn,
-    machines_would_refine,
     pipe_tile_taken,
     price,
+    why_idle,
+    why_illegal,
 )
 from . import panels
 from .compat import bind_keys
@@ -108,21 +109,27 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", N_("Undo"), priority=True),
         Binding("ctrl+y", "redo", N_("Redo"), priority=True),
         Binding("colon", "prompt", N_("Type a move"), key_display=":", priority=True),
-        Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5"),
-        Binding("f3", "view('board-view')", N_("Board"), show=False),
-        Binding("f4", "view('network-view')", N_("Network"), show=False),
-        Binding("f5", "view('log-view')", N_("Log"), show=False),
-        Binding("1", "seat(0)", N_("Boards"), key_display="1-4"),
-        Binding("2", "seat(1)", N_("Board 2"), show=False),
-        Binding("3", "seat(2)", N_("Board 3"), show=False),
-        Binding("4", "seat(3)", N_("Board 4"), show=False),
-        Binding("0", "seat(-1)", N_("Own board"), show=False),
-        Binding("f6", "scores", N_("Scores"), show=False),
-        Binding("f8", "cards", N_("Cards"), show=False),
-        Binding("ctrl+s", "save_as", N_("Save as"), show=False),
-        Binding("escape", "focus_moves", N_("Move list"), show=False),
-        Binding("h", "hint", N_("Hint"), show=False),
-        Binding("n", "network_view", N_("Network view"), show=False),
+        # Priority, as ":" is: the App handles keys in the order typed only while it checks the
+        # priority ones; any other key waits in the focused widget's queue, and one that moves
+        # the focus or the screen ran after a ":" and a move typed right behind it, which then
+        # went astray ("n", escape, ":place ..." placed at the ghost; escape, ":act crude",
+        # enter played the list's "pass"; issue 37). Letters and digits go to the prompt
+        # while it has the focus (_typed).
+        Binding("f2", "view('table-view')", N_("Views"), key_display="F2-F5", priority=True),
+        Binding("f3", "view('board-view')", N_("Board"), show=False, priority=True),
+        Binding("f4", "view('network-view')", N_("Network"), show=False, priority=True),
+        Binding("f5", "view('log-view')", N_("Log"), show=False, priority=True),
+        Binding("1", "seat(0)", N_("Boards"), key_display="1-4", priority=True),
+        Binding("2", "seat(1)", N_("Board 2"), show=False, priority=True),
+        Binding("3", "seat(2)", N_("Board 3"), show=False, priority=True),
+        Binding("4", "seat(3)", N_("Board 4"), show=False, priority=True),
+        Binding("0", "seat(-1)", N_("Own board"), show=False, priority=True),
+        Binding("f6", "scores", N_("Scores"), show=False, priority=True),
+        Binding("f8", "cards", N_("Cards"), show=False, priority=True),
+        Binding("ctrl+s", "save_as", N_("Save as"), show=False, priority=True),
+        Binding("escape", "focus_moves", N_("Move list"), show=False, priority=True),
+        Binding("h", "hint", N_("Hint"), show=False, priority=True),
+        Binding("n", "network_view", N_("Network view"), show=False, priority=True),
     ]
 
     def __init__(
@@ -162,6 +169,8 @@ class TableScreen(Screen[None]):
         self.log_lines: list[tuple[tuple[M.Move, int], Text]] = []  # per move: ((move, seat), its log line)
         self.summaries: dict[int, tuple[str, list[Text]]] = {}  # turn end -> summary, log lines
         self.summarised: dict[int, int] = {}  # turn end -> its start, to say it again in a new language
+        self.year_ends: dict[int, tuple[str, list[Text]]] = {}  # see _year_end_lines
+        self.year_note: Text | None = None  # the Refresh Phase line of the move just played
         self.language = current_language()  # the language the table was last drawn in
         self.view = "table-view"  # the view shown on a narrow terminal
         self.policy.attach(self)
@@ -234,6 +243,7 @@ class TableScreen(Screen[None]):
         for end, start in self.summarised.items():
             if end in self.summaries:
                 self.summaries[end] = self._summary_lines(start, end)
+        self.year_ends = {}
         self.log_lines = []
         self.listed = ()
         self.refresh_table()
@@ -244,7 +254,19 @@ class TableScreen(Screen[None]):
     # --- drawing ---
     @property
     def shown_seat(self) -> int:
-        return self.current_state().turn.player if self.seat_shown is None else self.seat_shown
+        """The board on show: the one asked for, else the player to act's; in a finished game
+        (nobody to act) your own, or at a hot seat the first person's, not a computer's."""
+        if self.seat_shown is not None:
+            return self.seat_shown
+        state = self.current_state()
+        if state.over:
+            own = self.policy.own_board()
+            if own is not None:
+                return own
+            people = [i for i, p in enumerate(self.game.setup.players) if p.kind == SeatKind.HUMAN]
+            if people:
+                return people[0]
+        return state.turn.player
 
     def current_state(self) -> State:
         """The state on show (the replay viewer shows an earlier one)."""
@@ -335,12 +357,55 @@ class TableScreen(Screen[None]):
             line.append(M.format_move(move))
             lines.append((key, line))
         self.log_lines = lines
+        year_ends = self._year_end_lines()
         log: list[Text] = []
         for position, (_key, line) in enumerate(lines, start=1):
             log.append(line)
             if position in self.summaries:
                 log.extend(self.summaries[position][1])
+            if position in year_ends:
+                log.extend(year_ends[position][1])
         self.query_one(MoveLog).set_lines(log or [Text(_("No moves yet."), style="dim")])
+
+    def _year_end_lines(self) -> dict[int, tuple[str, list[Text]]]:
+        """For each move of the log that ended a Year, by its position: the line saying who
+        got a Penalty marker for an unfinished Contract (rulebook "Refresh Phase", and at the
+        end of Year 3 "End of the Game"), and its rows as the log shows them. Worked out from
+        the game, so a loaded game and a replay say it too; kept until an undo takes it back."""
+        game = self.game
+        count = len(game.moves)
+        kept = {end: lines for end, lines in self.year_ends.items() if end <= count}
+        entries = game.entries
+        positions = [i for i in range(1, len(entries)) if entries[i].turn.year != entries[i - 1].turn.year]
+        if count and (game.is_over() or game.state.year != entries[-1].turn.year):
+            positions.append(count)
+        for end in positions:
+            if end not in kept and end > 0:
+                kept[end] = self._year_end_line(
+                    game.state_at(end - 1), game.state_at(end) if end < count else game.state
+                )
+        self.year_ends = kept
+        return kept
+
+    def _year_end_line(self, before: State, after: State) -> tuple[str, list[Text]]:
+        """The line for the move between ``before`` and ``after`` that ended a Year."""
+        given = [
+            f"{was.name} +{now.penalties - was.penalties}"
+            for was, now in zip(before.players, after.players)
+            if now.penalties > was.penalties
+        ]
+        penalties = ", ".join(given) or _("none")
+        if after.over:
+            line = _("End of the game: Penalty markers for unfinished Contracts: {penalties}.").format(
+                penalties=penalties
+            )
+        else:
+            line = _(
+                "Refresh Phase, Year {year} begins: Penalty markers for unfinished Contracts: {penalties}."
+            ).format(year=after.year, penalties=penalties)
+        rows = textwrap.wrap(line, SUMMARY_WIDTH, initial_indent="     * ", subsequent_indent="       ")
+        style = "bold yellow" if given else "italic"
+        return line, [Text(row, style=style) for row in rows]
 
     def _refresh_ghost(self) -> None:
         """The ghost tile follows the Pipe tile in hand, for the one who may place it here: a
@@ -437,6 +502,8 @@ class TableScreen(Screen[None]):
         summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
             parts.append(Text(summary, style="bold"))
+        if self.year_note is not None and not self.game.is_over():
+            parts.append(self.year_note)
         parts.append(self._status(state))
         self._set("hint", Text("\n").join(parts))
 
@@ -474,8 +541,19 @@ class TableScreen(Screen[None]):
         else:
             player = state.players[state.turn.player]
             if state.turn.stage == Stage.MACHINE:
-                out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
-                out.append(_("Run your Machines, or 'end' your turn."), style="dim")
+                why = why_illegal(state, M.RunMachines())
+                if why is None:
+                    out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
+                    out.append(
+                        _("Run your Machines (${cost}), or 'end' your turn.").format(
+                            cost=price(state, M.RunMachines())
+                        ),
+                        style="dim",
+                    )
+                else:  # the engine's reason the move is not offered (it names the Machine Phase)
+                    out.append(f"{player.name}: ", style="bold")
+                    out.append(why + ". ", style="yellow")
+                    out.append(_("'end' your turn."), style="dim")
             else:
                 addressed = player.name in (N_("You"), _("You"))  # the tutorial's seat: spoken to
                 to_play = _("You to play.") if addressed else _("{name} to play.").format(name=player.name)
@@ -512,8 +590,14 @@ class TableScreen(Screen[None]):
         self.mark = None
         self.error = None
         self.advice = None
+        year = self.seen[0]
         self._announce()
         self._summarise()
+        self.year_note = None
+        if self.seen[0] > year:  # this move ended a Year: its Refresh Phase line, until the next move
+            end = self._year_end_lines().get(len(self.game.moves))
+            if end is not None:
+                self.year_note = Text(end[0], style=end[1][0].style)
         self.autosave()
         self.refresh_table()
         self.message = None
@@ -667,6 +751,8 @@ class TableScreen(Screen[None]):
         """h: ask the strongest bot what it would play now for the seat to act. The move and a
         one-line reason go to the hint panel; nothing is played. The bot thinks in a worker
         thread on a copy of the game, so the table never waits for it."""
+        if self._typed("h"):
+            return
         ai = bot_module()
         why = self.policy.no_hint()
         if why is None and self.game.is_over():
@@ -748,22 +834,17 @@ class TableScreen(Screen[None]):
         self.written = list(self.game.moves)
 
     def confirmed(self, move: M.Move) -> bool:
-        """Whether to play ``move`` now. Running Machines that would refine nothing costs money
-        for nothing, so the first choice of it only warns; the same choice again, while the
-        warning shows, pays."""
-        if not isinstance(move, M.RunMachines) or self.game.why_illegal(move) is not None:
-            return True
+        """Whether to play ``move`` now. A run that would refine nothing (the engine says why:
+        ``why_idle``) wastes a Main Action or the Machine Phase's price, so the first choice of
+        it only warns; the same choice again, while the warning shows, plays it."""
         if self.error is not None and self.warned == move:
             return True
-        if machines_would_refine(self.game.state):
+        why = why_idle(self.game.state, move)
+        if why is None:
             return True
-        cost = price(self.game.state, move)
         self.warned = move
         self.error = Text(_("Nothing to gain: "), style="bold yellow") + Text(
-            _(
-                "running your Machines costs ${cost} and no Machine could refine a barrel now. "
-                "Choose it again to pay anyway."
-            ).format(cost=cost)
+            _("{reason}. Choose it again to play it anyway.").format(reason=why)
         )
         self._refresh_hint()
         return False
@@ -853,6 +934,15 @@ class TableScreen(Screen[None]):
         """The policy's hidden actions are neither offered in the footer nor run."""
         return action not in self.policy.hidden
 
+    def _typed(self, text: str) -> bool:
+        """While the prompt has the focus, a letter or digit key of the table's is text: put
+        it in the prompt (the key's binding is a priority one, so the prompt never saw it)."""
+        prompt = self.focused
+        if isinstance(prompt, Input):
+            prompt.insert_text_at_cursor(text)
+            return True
+        return False
+
     def action_policy(self, name: str, args: tuple[object, ...] = ()) -> None:
         """A key of the policy's own (the replay viewer's steps): its ``action_<name>(*args)``
         (one tuple, as Textual passes an action no more arguments than its signature names)."""
@@ -935,6 +1025,8 @@ class TableScreen(Screen[None]):
     def action_seat(self, seat: int) -> None:
         """Show board ``seat``; 0 (``seat`` -1) the policy's own board, or follows the player
         to act."""
+        if self._typed(str(seat + 1)):
+            return
         own = self.policy.own_board()
         if seat < 0 and own is not None:
             seat = own
@@ -946,9 +1038,11 @@ class TableScreen(Screen[None]):
         else:
             self._refresh_board()  # the rest of the table does not depend on the board shown
 
-    def action_network_view(self) -> None:
-        """The shown seat's Pipe Network on most of the screen (``network_view.py``)."""
-        self.app.push_screen(NetworkViewScreen(self))
+    async def action_network_view(self) -> None:
+        """The shown seat's Pipe Network on most of the screen (``network_view.py``). Awaited:
+        keys typed right after ``n`` go to the view, not to the table under it (issue 37)."""
+        if not self._typed("n"):
+            await self.app.push_screen(NetworkViewScreen(self))
 
     def action_scores(self) -> None:
         host(self).show_scores(self.game, self.colours)

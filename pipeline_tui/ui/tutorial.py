@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 import msgspec
 from rich.text import Text
 from textual.binding import Binding
+from textual.color import Color
 from textual.widgets import Static
 
 from ..data import components as C
@@ -33,6 +34,9 @@ COACHED_BORDER: tuple[Literal["double"], str] = (
     "double",
     "yellow",
 )  # the frame of the panel the coach points at
+COACHED_LINE = Color(255, 255, 0, 0.3)
+"""The status line's background while the coach points at it: a frame would cover its two
+rows and show an empty box (issue 37)."""
 
 
 class Step(NamedTuple):
@@ -246,7 +250,7 @@ class Tutorial(HotSeat):
     def __init__(self, seat: int = 0) -> None:
         self.seat = seat  # the seat being taught
         self.active = True
-        self.seen: list[str] = []  # steps shown so far, in order
+        self.seen: list[str] = []  # the steps shown so far, each time the step changed
         self.coached: str | None = None  # the widget id framed now
         self.done_at: int | None = None  # moves in the log when "done" was first shown
         self.title = ""  # the coach's border title: the step
@@ -292,12 +296,13 @@ class Tutorial(HotSeat):
             elif len(game.moves) > self.done_at and game.entries[-1].turn.seat == self.seat:
                 self.leave()
                 return Text()
-        if name not in self.seen:
-            self.seen.append(name)
         step = STEPS[name]
         self._frame(step.panel)
+        if not self.seen or self.seen[-1] != name:  # a new step: numbered on, its panel in sight
+            self.seen.append(name)
+            self._bring(step.panel)
         out = Text()
-        self.title = _("Tutorial {n}: {title}").format(n=self.seen.index(name) + 1, title=_(step.title))
+        self.title = _("Tutorial {n}: {title}").format(n=len(self.seen), title=_(step.title))
         out.append(_("Look at: {panel}").format(panel=_(PANEL_TITLES[step.panel])), style="bold")
         out.append("\n" + _(step.rule))
         legal = game.legal_moves() if name not in ("watch", "done") else []
@@ -307,25 +312,36 @@ class Tutorial(HotSeat):
         return out
 
     def _frame(self, panel: str) -> None:
-        """Frame ``panel`` and bring its view forward on a narrow screen."""
+        """Frame ``panel`` (the status line: colour its background)."""
         if panel == self.coached:
             return
         self._unframe()
-        screen = self.screen
-        widget = screen.query_one(f"#{panel}")
-        widget.styles.border = COACHED_BORDER
+        widget = self.screen.query_one(f"#{panel}")
+        if panel == "status":
+            widget.styles.background = COACHED_LINE
+        else:
+            widget.styles.border = COACHED_BORDER
         self.coached = panel
-        view = panel if panel in ("board-view", "network-view", "log-view") else None
-        if view is None and panel != "status":
-            view = "table-view"
-        if view is not None:
-            screen._show_view(view)
+
+    def _bring(self, panel: str) -> None:
+        """Bring ``panel`` into sight: its view forward on a narrow screen, and a panel of the
+        Table scrolled to (at 80x24 the Table is taller than the screen)."""
+        screen = self.screen
+        if panel == "status":
+            return
+        if panel in ("board-view", "network-view", "log-view"):
+            screen._show_view(panel)
+            return
+        screen._show_view("table-view")
+        widget = screen.query_one(f"#{panel}")
+        table = screen.query_one("#table-view")
+        screen.call_after_refresh(lambda: table.scroll_to_widget(widget, animate=False, top=True))
 
     def _unframe(self) -> None:
         if self.coached is not None:
             styles = self.screen.query_one(f"#{self.coached}").styles
-            for edge in ("border_top", "border_right", "border_bottom", "border_left"):
-                styles.clear_rule(edge)
+            for rule in ("border_top", "border_right", "border_bottom", "border_left", "background"):
+                styles.clear_rule(rule)
             self.coached = None
 
     def action_leave(self) -> None:

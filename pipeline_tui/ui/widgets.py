@@ -223,7 +223,40 @@ class SteadyFooter(TranslatedFooter):
     switched live.
     """
 
+    DEFAULT_CSS = """
+    SteadyFooter.-compact FooterKey.-command-palette { margin-right: 0; }
+    """
+    """The palette's key to the right edge: the compact footer's margin left a column there
+    where the keys under it showed through ("^p paletten", issue 37)."""
+
     _shown: tuple[object, ...] = ()
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        for child in self.children:
+            child.display = True
+        self.call_after_refresh(self._fit)
+
+    def _fit(self, again: bool = True) -> None:
+        """Hide the keys that do not fit whole left of the palette's key, and all after them:
+        on a narrow screen the last one showed cut ("f1 Help  f▏^p palette", issue 37). Keys
+        not laid out yet are measured after the next frame."""
+        keys = list(self.children)
+        if any(not key.region for key in keys if key.display):
+            if again:
+                self.call_after_refresh(self._fit, False)
+            return
+        right = next((k.region.x for k in keys if k.has_class("-command-palette")), self.region.right)
+        over = False
+        for key in keys:
+            if key.has_class("-command-palette"):
+                continue
+            over = over or key.region.right > right
+            if over and key.display:
+                key.display = False
 
     def _shown_keys(self, screen: Screen[Any]) -> tuple[object, ...]:
         return (current_language(),) + tuple(
@@ -624,7 +657,8 @@ class MoveList(LineView, QuietFocus, can_focus=True):
         return [i for i, option in enumerate(self._options) if not option.disabled]
 
     def action_cursor(self, step: int) -> None:
-        """The next choosable entry up or down, wrapping round at the ends."""
+        """The next choosable entry up or down; at the last (first) entry Down (Up) stays, so
+        a key pressed once too often never lands on the other end of the list (issue 37)."""
         choosable = self._choosable()
         if not choosable:
             return
@@ -634,8 +668,6 @@ class MoveList(LineView, QuietFocus, can_focus=True):
         ahead = [i for i in choosable if (i - self._highlighted) * step > 0]
         if ahead:
             self._move_to(ahead[0] if step > 0 else ahead[-1])
-        else:
-            self._move_to(choosable[0 if step > 0 else -1])
 
     def action_first(self) -> None:
         choosable = self._choosable()

@@ -1,14 +1,16 @@
 """The table says when a Round or a Year begins and what the Refresh Phase did, and names the
-Machine Phase in the hint; F1 says what a Deferred Contract is (pilot tests)."""
+Machine Phase in the hint, a Penalty marker at a Year's end in the log; F1 says what a Deferred Contract is (pilot tests)."""
 
 from __future__ import annotations
 
 from textual.widgets import Markdown
 
+from pipeline_tui.engine import Game
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.state import HeldContract
+from pipeline_tui.ui.widgets import MoveLog
 
-from tests.helpers import new_game, pass_round, pass_turn
+from tests.helpers import new_game, pass_round, pass_turn, play
 from tests.ui.pilot import choose, hint, table_for
 
 NARROW = (80, 24)
@@ -76,3 +78,27 @@ async def test_help_says_what_deferred_means(tmp_path):
         await pilot.pause()
         text = app.screen.query_one(Markdown).source
         assert "**Deferred**" in text and "becomes Active" in text
+
+
+def log_text(app) -> str:
+    return "\n".join(line.plain for line in app.screen.query_one(MoveLog).lines)
+
+
+async def test_a_penalty_at_the_end_of_a_year_has_its_line_in_the_log_and_the_hint(tmp_path):
+    game = new_game()
+    for _ in range(7):
+        pass_round(game)
+    late = game.state.players[game.state.turn.player].name
+    play(game, "act contracts", "contract CL.1", "done")  # Active, and never fulfilled
+    pass_turn(game)
+    game.apply(M.Pass())  # the last seat of the last Round of Year 1, to end its turn
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        await choose(pilot, "end")
+        assert game.state.year == 2
+        line = f"Refresh Phase, Year 2 begins: Penalty markers for unfinished Contracts: {late} +1."
+        assert line in hint(app).replace("\n", " ")
+        assert line in " ".join(log_text(app).split())
+    loaded = Game(game.setup, game.moves)  # a loaded game says it too, worked out from its log
+    async with table_for(loaded, tmp_path, NARROW) as (app, pilot):
+        assert line in " ".join(log_text(app).split())
+        assert line not in hint(app).replace("\n", " ")  # said once, when it happened

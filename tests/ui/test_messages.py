@@ -4,7 +4,7 @@ on, and a warning before paying to run Machines that would refine nothing (pilot
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Markdown
 
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.moves import format_move
@@ -22,6 +22,7 @@ from tests.helpers import (
     setup_player,
     straight_row,
 )
+from tests.test_rules_messages import machine_cut_network
 from tests.ui.pilot import choose, hint, table_for
 
 NARROW = (80, 24)
@@ -31,7 +32,9 @@ def test_descriptions_give_the_prices_the_moves_do_not_name():
     game = new_game()
     state = game.state
     assert describe(M.Government(quadrant=0, space=1), state) == "Buy Government tile 1.2 for $5"
-    assert describe(M.RunMachines(), state) == "Pay $15 to run all your Machines"
+    assert describe(M.RunMachines(), state) == (
+        "Pay $15 to run every Pipeline attached to your Machines (Machines II: $5)"
+    )
     play(game, "act tanks")
     assert describe(M.BuyPipe(index=0), state) == "Buy shop Pipe tile 1 for $15"
     assert describe(M.Secondary(action="crude"), state) == ("Secondary Action: Crude Market for $10")
@@ -94,3 +97,43 @@ async def test_running_machines_that_can_refine_plays_at_once(tmp_path):
         await pilot.press("colon", *"machines", "enter")
         assert me(game).money == 25
         assert "Nothing to gain" not in hint(app)
+
+
+async def test_a_run_where_every_pipeline_is_connected_to_a_machine_warns_before_the_worker_goes(tmp_path):
+    game = machine_cut_network({"OC": 2, "TC": 1})
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        moves = app.screen.query_one("#moves", MoveList)
+        moves.focus()
+        wanted = [format_move(m) for m in app.screen.shown_moves].index("run 2,0")
+        moves.highlighted = next(
+            i
+            for i in range(moves.option_count)
+            if moves.get_option_at_index(i).id == f"m{app.screen.listing}-{wanted}"
+        )
+        await pilot.pause()
+        assert "Nothing to gain" in hint(app)  # said while it is only highlighted
+        count = len(game.moves)
+        await choose(pilot, "run 2,0")
+        assert len(game.moves) == count  # not played: the worker stays
+        text = " ".join(hint(app).split())
+        assert "connected to a Machine" in text and "Choose it again" in text
+        await choose(pilot, "run 2,0")
+        assert format_move(game.moves[-1]) == "run 2,0"
+
+
+async def test_without_the_money_the_machine_phase_says_why_machines_is_not_offered(tmp_path):
+    game = in_the_machine_phase(oil={"OC": 2}, money=3)
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        assert "machines" not in [format_move(m) for m in app.screen.shown_moves]
+        text = " ".join(hint(app).split())
+        assert "Machine Phase: running your Machines costs $15; you have $3." in text
+
+
+async def test_the_machine_phase_names_its_price_where_machines_is_offered_and_in_f1(tmp_path):
+    game = in_the_machine_phase(oil={"OC": 2}, money=40)
+    async with table_for(game, tmp_path, NARROW) as (app, pilot):
+        assert "Run your Machines ($15), or 'end' your turn." in " ".join(hint(app).split())
+        await pilot.press("f1")
+        await pilot.pause()
+        text = " ".join(app.screen.query_one(Markdown).source.split())
+        assert "one payment of $15 ($5 with Machines II) runs every Pipeline attached" in text

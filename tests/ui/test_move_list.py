@@ -85,7 +85,7 @@ async def test_only_the_entries_in_sight_are_rendered():
         assert len(move_list._wrapped) < 8
 
 
-async def test_keys_skip_the_headings_wrap_round_and_enter_chooses():
+async def test_keys_skip_the_headings_stop_at_the_ends_and_enter_chooses():
     app = ListApp()
     async with app.run_test() as pilot:
         move_list = app.query_one(MoveList)
@@ -101,9 +101,9 @@ async def test_keys_skip_the_headings_wrap_round_and_enter_chooses():
         await pilot.press("end")
         assert ids() == "m5"
         await pilot.press("down")
-        assert ids() == "m0"  # round to the top
-        await pilot.press("up")
-        assert ids() == "m5"
+        assert ids() == "m5"  # the last entry stays: no wrap round to the top (issue 37)
+        await pilot.press("home", "up")
+        assert ids() == "m0"  # nor from the first to the last
         await pilot.press("home", "pagedown")
         assert move_list.highlighted > 1 and not move_list.options[move_list.highlighted].disabled
         app.messages.clear()

@@ -207,3 +207,15 @@ def test_the_machines_i_stack_gift_is_described():
     assert describe(parse_move("take-machine stack"), rules_game().state) == (
         "Take a Machine from the stack beside the board"
     )
+
+
+def test_workers_on_the_cross_stand_apart_from_the_labels():
+    """Issue 37: "Ref 11" and "Tanks2" read as one word; a space parts label and seats."""
+    game = rules_game()
+    play(game, "act refined1", "done", "end", "act tanks")
+    text = panels.cross(game.state).plain
+    first, second = (
+        f"{p.seat + 1}" for p in sorted(game.state.players, key=lambda p: p.worker != "refined1")
+    )
+    assert f"Ref 1 {first}" in text and f"Tanks {second}" in text, text
+    assert f"Ref 1{first}" not in text and f"Tanks{second}" not in text

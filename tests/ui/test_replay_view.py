@@ -32,7 +32,10 @@ async def test_the_replay_list_names_the_players_and_the_log_follows_the_positio
         assert log[-1].split()[:2] == ["3", names[2]]
         await pilot.press("end")
         await pilot.pause()
-        assert len(screen.query_one(MoveLog).lines) == len(game.moves)
+        lines = [line.plain for line in screen.query_one(MoveLog).lines]
+        moves = [line for line in lines if not line.startswith("     ")]  # not a Year's Refresh line
+        assert len(moves) == len(game.moves)
+        assert any("Refresh Phase, Year 2 begins" in line for line in lines)  # the Years it passed
 
 
 async def test_the_replay_footer_fits_80_columns(tmp_path):

@@ -1,11 +1,13 @@
 """The guided first game: the coach follows the turn with the engine's moves, frames the panel
-it names, and F9 leaves it with the game going on."""
+it names (the status line by its colour), brings it into sight, numbers its steps in order, and
+F9 leaves it with the game going on."""
 
 from pipeline_tui.engine import Game, SeatKind, Stage, format_move
 from pipeline_tui.engine import moves as M
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.table_screen import TableScreen
-from pipeline_tui.ui.tutorial import COACHED_BORDER, Coach, Tutorial, step_name, tutorial_setup
+from pipeline_tui.ui.tutorial import COACHED_BORDER, COACHED_LINE, Coach, Tutorial, step_name, tutorial_setup
+from tests.ui.pilot import settled
 from tests.ui.test_table import fake_bots
 
 
@@ -83,3 +85,90 @@ async def test_the_coach_names_the_panel_frames_it_and_leaves_on_f9(tmp_path, mo
         screen.play(next(m for m in game.legal_moves() if isinstance(m, M.Buy)))
         await pilot.pause()
         assert not screen.query(Coach) and len(game.moves) > 0
+
+
+async def test_the_coach_numbers_steps_in_order_brings_panels_into_sight_and_lights_the_status_line(
+    tmp_path, monkeypatch
+) -> None:
+    fake_bots(monkeypatch, "heuristic", first_legal)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = Game(tutorial_setup(5))  # the person places Tanks first on this seed
+        screen = TableScreen(game, tmp_path, policy=Tutorial())
+        app.push_screen(screen)
+        await pilot.pause()
+        coach = screen.query_one(Coach)
+        numbers = [str(coach.border_title).split(":")[0]]
+        for _ in range(5):
+            screen.play(game.legal_moves()[0])
+            await pilot.pause()
+        for _ in range(200):  # the computer places its Tanks
+            if game.state.turn.player == 0 and not screen.thinking:
+                break
+            await pilot.pause(0.05)
+        numbers.append(str(coach.border_title).split(":")[0])
+        table = screen.query_one("#table-view")
+        table.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        screen.play(next(m for m in game.legal_moves() if format_move(m) == "act tanks"))
+        await settled(pilot)
+        assert "At the Shops" in str(coach.border_title)
+        numbers.append(str(coach.border_title).split(":")[0])
+        shops = screen.query_one("#shops")
+        assert table.region.contains_region(shops.region)  # scrolled to, though the Table was at its end
+        table.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        screen.play(next(m for m in game.legal_moves() if format_move(m) == "done"))
+        await settled(pilot)
+        assert "Turn Order" in str(coach.border_title)
+        numbers.append(str(coach.border_title).split(":")[0])
+        status = screen.query_one("#status")
+        assert status.styles.border.top[0] != COACHED_BORDER[0]  # a frame left its two rows empty
+        assert status.styles.background == COACHED_LINE
+        table.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        screen.play(next(m for m in game.legal_moves() if isinstance(m, M.ChooseTurnOrder)))
+        await settled(pilot)
+        assert "After your Main Action" in str(coach.border_title)
+        numbers.append(str(coach.border_title).split(":")[0])
+        cross = screen.query_one("#cross")
+        assert table.region.contains_region(cross.region)  # scrolled to, though the Table was at its end
+        assert numbers == ["Tutorial 1", "Tutorial 3", "Tutorial 4", "Tutorial 5", "Tutorial 6"], numbers
+
+
+async def test_f1_says_how_the_keyboard_scrolls_the_table(tmp_path) -> None:
+    from textual.widgets import Markdown
+
+    from tests.helpers import new_game
+    from tests.ui.pilot import table_for
+
+    async with table_for(new_game(), tmp_path, (80, 24)) as (app, pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+        text = " ".join(app.screen.query_one(Markdown).source.split())
+        assert "pgup / pgdn, home / end scroll it (F2 the Table" in text
+
+
+async def test_the_step_numbers_never_go_back_when_a_step_comes_again(tmp_path, monkeypatch) -> None:
+    fake_bots(monkeypatch, "heuristic", first_legal)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = Game(tutorial_setup(5))  # the person places Tanks first, and plays first
+        screen = TableScreen(game, tmp_path, policy=Tutorial())
+        app.push_screen(screen)
+        await pilot.pause()
+        coach = screen.query_one(Coach)
+        titles: list[str] = []
+        for _ in range(400):
+            title = str(coach.border_title)
+            if not titles or titles[-1] != title:
+                titles.append(title)
+            if "Tutorial" not in title or (len(titles) > 3 and "computer's turn" in title):
+                break
+            if game.state.turn.player == 0 and not screen.thinking:
+                ends = [m for m in game.legal_moves() if isinstance(m, (M.EndTurn, M.Pass, M.EndAction))]
+                screen.play(ends[0] if ends else game.legal_moves()[0])
+            await pilot.pause(0.02)
+        numbers = [int(title.split(":")[0].split()[-1]) for title in titles if "Tutorial" in title]
+        assert "computer's turn" in titles[-1] and len(numbers) > 3, titles
+        assert numbers == list(range(1, len(numbers) + 1)), titles  # the watching step again: on

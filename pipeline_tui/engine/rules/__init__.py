@@ -87,6 +87,7 @@ __all__ = [
     "refresh",
     "secondary_cost",
     "settle_grants",
+    "why_idle",
     "why_illegal",
 ]
 
@@ -324,6 +325,43 @@ def pipe_tile_taken(state: State, move: M.Move) -> int | None:
         case M.BuyGovernmentTile() if state.turn.gov_quadrant >= 0:
             return at(state.government[state.turn.gov_quadrant], move.space)
     return None
+
+
+def why_idle(state: State, move: M.Move) -> str | None:
+    """Why a legal run would gain nothing now, or ``None``: a run's only effect is refining, so
+    a Main Action (or the Machine Phase's payment) that cannot refine a barrel is wasted. The
+    rulebook ("Running Your Personal Pipe Network") lets the worker stand on any Pipe tile but
+    not run Pipelines connected to a Machine; those run with their Machines."""
+    if why_illegal(state, move) is not None:
+        return None
+    match move:
+        case M.RunNetwork(x=x, y=y):
+            net = network(current(state))
+            tile = net.tile_of((x, y))
+            through = net.through_tile(tile) if tile is not None else []
+            if through and all(p.machines for p in through):
+                return _(
+                    "Running your Pipe Network: every Pipeline through this tile is connected to a "
+                    "Machine, and only Machines run those"
+                )
+            if not _refines_after(state, move):
+                return _("Running your Pipe Network: no Pipeline through this tile could refine a barrel now")
+        case M.RunMachine():
+            if not _refines_after(state, move):
+                return _("Machines I: no Pipeline attached to this Machine could refine a barrel now")
+        case M.RunMachines():
+            if not _refines_after(state, move):
+                return _(
+                    "Machine Phase: running your Machines costs ${cost} and none could refine a barrel now"
+                ).format(cost=machines_run_cost(current(state)))
+    return None
+
+
+def _refines_after(state: State, move: M.Move) -> bool:
+    """Whether a Refine is legal once ``move`` (a run) is played."""
+    trial = clone_state(state)
+    apply_trusted(trial, move)
+    return any(isinstance(m, M.Refine) for m in legal_moves(trial))
 
 
 def machines_would_refine(state: State) -> bool:

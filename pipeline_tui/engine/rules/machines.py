@@ -65,7 +65,9 @@ def check_run_machines(state: State, m: M.RunMachines) -> str | None:
     elif t.machines_phase_run:
         return _("Machine Phase: your Machines have run this phase")
     if player.money < cost:
-        return _("Machine Phase: running your Machines costs ${cost}").format(cost=cost)
+        return _("Machine Phase: running your Machines costs ${cost}; you have ${money}").format(
+            cost=cost, money=player.money
+        )
     return None
 
 
