@@ -594,7 +594,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.closed = True
             if status < 0 and not self.ending:  # killed, not by us: the OOM killer, a crash
                 self.front.log(f"{self.name} ({self.identity}): session ended by signal {-status}")
-                reason = signal.Signals(-status).name
+                try:
+                    reason = signal.Signals(-status).name
+                except ValueError:  # a real-time signal has no name
+                    reason = f"signal {-status}"
                 text = translations_for(self._language()).gettext(SESSION_DIED).format(reason=reason)
                 self.channel.write(("\r\n" + text + "\r\n").encode())
             elif status == EXIT_NO_MEMORY:

@@ -434,3 +434,23 @@ async def test_keys_typed_ahead_of_a_child_wait_in_the_client(tmp_path, monkeypa
                 os.kill(child, signal.SIGCONT)
         finally:
             await player.close()
+
+
+async def test_a_session_killed_by_another_hand_tells_its_player(tmp_path, monkeypatch, key):
+    """SIGKILL from outside serve (the kernel's OOM killer, say): one line, and the server goes on."""
+    async with serving(tmp_path, monkeypatch, ssh.Limits()) as served:
+        player = await Terminal.open(served.port, "alice", key, size=(100, 30))
+        try:
+            await player.expect("No tables yet")
+            (child,) = session_children()
+            os.kill(child, signal.SIGKILL)
+            done = await asyncio.wait_for(player.proc.wait(), TIMEOUT)
+            assert done.exit_status == 1
+            assert (
+                player.text()
+                .rstrip()
+                .endswith("pipeline-tui: the session ended unexpectedly (SIGKILL); connect again to go on")
+            )
+            assert not served.live  # its token revoked
+        finally:
+            await player.close()
