@@ -48,7 +48,9 @@ from typing import Any
 
 SPAWN_ENV = "PIPELINE_TUI_SPAWN"  # "1": spawn every session, never fork one from the zygote
 MAX_MESSAGE = 64 << 10  # bytes of one request or answer
-RESTART_DELAY = 0.5  # seconds between a zygote's death and its successor's start
+RESTART_DELAY = 0.5  # seconds between a zygote's death and its successor's start, at first
+MAX_RESTART_DELAY = 30.0  # doubled up to this while zygotes keep dying young
+YOUNG = 10.0  # seconds: a zygote that dies younger doubles the delay before the next
 ANSWER_WITHIN = 30.0  # seconds for the zygote to fork a child (it may still be importing)
 PR_SET_PDEATHSIG = 1
 
@@ -108,6 +110,8 @@ class Zygote:
         self.closing = False
         self.watcher: asyncio.Task[None] | None = None
         self.starts = 0
+        self.delay = RESTART_DELAY
+        self.stopping = asyncio.Event()
 
     async def start(self) -> None:
         """Start the zygote; it imports the app in the background (requests wait for it)."""
@@ -135,15 +139,26 @@ class Zygote:
         self.watcher = asyncio.create_task(self._watch(self.proc, ours))
 
     async def _watch(self, proc: asyncio.subprocess.Process, sock: socket.socket) -> None:
+        """Start the zygote again once it dies, later each time it dies young (one that cannot
+        import the app must not take the server's CPU; sessions are spawned meanwhile)."""
+        born = asyncio.get_running_loop().time()
         status = await proc.wait()
         self._lost(sock)
         if self.closing:
             return
-        self.log(f"the session zygote (pid {proc.pid}) ended with status {status}; starting it again")
-        await asyncio.sleep(RESTART_DELAY)
+        young = asyncio.get_running_loop().time() - born < YOUNG
+        self.delay = min(MAX_RESTART_DELAY, self.delay * 2) if young else RESTART_DELAY
+        self.log(
+            f"the session zygote (pid {proc.pid}) ended with status {status}; "
+            f"starting it again in {self.delay:g} s"
+        )
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.stopping.wait(), self.delay)  # ends early on close
         if not self.closing:
             with contextlib.suppress(OSError):
                 await self.start()
+            if self.closing and self.sock is not None:  # closed while starting: it ends on EOF
+                self._lost(self.sock)
 
     def _lost(self, sock: socket.socket) -> None:
         """The zygote on ``sock`` is gone: its requests fail, its children are orphans."""
@@ -224,6 +239,7 @@ class Zygote:
     async def close(self) -> None:
         """Stop the zygote (its end of file), then kill it if it lingers."""
         self.closing = True
+        self.stopping.set()
         if self.sock is not None:
             self._lost(self.sock)
         proc = self.proc
