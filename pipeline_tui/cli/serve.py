@@ -96,6 +96,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 startups=args.max_startups,
                 session_memory=args.session_memory * ssh.MiB,
             ),
+            store=args.store,
             fork=False if args.spawn else None,
         )
     except ssh.ServeError as exc:
@@ -126,6 +127,16 @@ def _startups(text: str) -> object:
 def _ssh_port(text: str) -> int:
     """A port for serve: 0 asks the system for a free one (the tests use that)."""
     return common.port(text, lowest=0)
+
+
+def _store_url(text: str) -> str:
+    from ..net.store import is_url
+
+    if not is_url(text):
+        raise argparse.ArgumentTypeError(
+            _("a store is a postgresql:// URL, not {text}").format(text=repr(text))
+        )
+    return text
 
 
 def register(sub: Subparsers) -> None:
@@ -173,6 +184,13 @@ def register(sub: Subparsers) -> None:
         metavar="DIR",
         default="tables",
         help=_("where the tables and the host key live (default ./tables)"),
+    )
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        type=_store_url,
+        default=None,
+        help=_("keep the tables in PostgreSQL (postgresql://...), shared with other serve nodes"),
     )
     p.add_argument(
         "--authorized-keys",

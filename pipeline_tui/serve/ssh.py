@@ -50,6 +50,8 @@ import asyncssh
 
 from ..i18n import ENV_LANG, LOCALE_VARIABLES, N_, _, choose_language, translations_for
 from ..net.hub import Hub
+from ..net.private import make_private
+from ..net.store import redact
 from ..net.protocol import TableError
 from .session import CONTROL_ENV, EXIT_NO_MEMORY, HUB_ENV, TOKEN_ENV, clamped_notice
 from .zygote import ForkedChild, Zygote, forking_available
@@ -718,7 +720,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 def _check_folder(folder: Path) -> Path:
     folder = Path(folder).expanduser().absolute()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private(folder)  # the host key and the players' choices: the server's user alone
     except OSError as exc:
         raise ServeError(
             _("cannot use the tables folder {folder}: {reason}").format(
@@ -769,14 +771,18 @@ async def serve(
     log: Callable[[str], None] = print,
     bot_delay: float = 0.5,
     limits: Limits | None = None,
+    store: str | None = None,
     fork: bool | None = None,
 ) -> None:
     """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
-    ``fork``: sessions forked from a zygote (None: where :func:`forking_available`), else spawned."""
+    ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
+    only this node's host key and the players' languages). ``fork``: sessions forked from a
+    zygote (None: where :func:`forking_available`), else spawned."""
     limits = limits or Limits()
     if fork is None:
         fork = forking_available()
     folder = _check_folder(tables)
+    where = redact(store) if store else str(folder)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
     host_key = load_host_key(folder)
     remove_stale_run_folders()
@@ -785,12 +791,12 @@ async def serve(
     socket_path = rundir / "hub.sock"
     try:
         try:
-            hub = Hub(folder, bot_delay=bot_delay)
+            hub = Hub(folder, bot_delay=bot_delay, store=store)
             await hub.start(socket_path)
         except (TableError, OSError) as exc:
             reason = exc.shown() if isinstance(exc, TableError) else exc
             raise ServeError(
-                _("cannot open the tables in {folder}: {reason}").format(folder=folder, reason=reason)
+                _("cannot open the tables in {folder}: {reason}").format(folder=where, reason=reason)
             )
         for problem in hub.problems:
             log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
@@ -836,7 +842,7 @@ async def serve(
                     "pipeline-tui: serving the tables in {folder} on {host} port {port} to {keys}; "
                     "host key {fingerprint}. Ctrl+C stops."
                 ).format(
-                    folder=folder,
+                    folder=where,
                     host=host,
                     port=server.get_port(),
                     keys=mode,
@@ -864,6 +870,7 @@ def run(
     authorized_keys: Path | None,
     open_: bool,
     limits: Limits | None = None,
+    store: str | None = None,
     fork: bool | None = None,
 ) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
@@ -876,7 +883,9 @@ def run(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(host, port, tables, authorized_keys, open_, stop, log, limits=limits, fork=fork)
+        await serve(
+            host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store, fork=fork
+        )
 
     asyncio.run(main())
     log(_("pipeline-tui: server stopped"))
