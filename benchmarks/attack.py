@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
 from pipeline_tui.net.client import TableClient, TableError  # noqa: E402
 from pipeline_tui.net.hub import Hub  # noqa: E402
-from tests.server.sshterm import Terminal, until  # noqa: E402
+from tests.server.sshterm import Terminal, session_processes, until  # noqa: E402
 
 Attack = tuple[str, Callable[[], Awaitable[tuple[bool, str]]]]
 ATTACK_TIMEOUT = 90.0  # seconds an attack may take before it counts as broken
@@ -95,18 +95,9 @@ class Serve:
         )
 
     def children(self) -> list[int]:
-        """The live session processes of the server, oldest first."""
+        """The live session processes of the server (spawned, or forked by its zygote), oldest first."""
         assert self.proc is not None
-        found = []
-        for proc in Path("/proc").glob("[0-9]*"):
-            try:
-                stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(stat[1]) == self.proc.pid and stat[0] != "Z":
-                    if b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
-                        found.append(int(proc.name))
-            except OSError:
-                continue
-        return sorted(found)
+        return session_processes(self.proc.pid)
 
     def fds(self) -> tuple[int, int]:
         """The server's open file descriptors, and how many of them are pty masters."""

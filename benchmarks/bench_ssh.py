@@ -20,7 +20,16 @@ Moves go back to back by default: the next is typed as soon as the last is on ev
 while sessions may still be finishing their redraws, the worst case. ``--pace S`` waits S
 seconds first, as people at a table do (they take seconds per move).
 
-Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40] [--pace 0]``.
+Crowd (``--crowd N``, issue 38): one session connects and waits for the lobby's text, five
+times one after another (time to the lobby, median); then N connect at once (each 80 x 24, a
+fresh key) and the time from its connect call to the lobby's text is taken for each (median,
+max); then the PSS of the idle lobby sessions (``/proc/PID/smaps_rollup``). No table is played.
+
+``--spawn`` runs the server with ``serve --spawn`` (each session a new Python process, as
+before the session zygote) for figures before and after on the same machine.
+
+Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40] [--pace 0]
+[--crowd N] [--spawn]``.
 """
 
 from __future__ import annotations
@@ -46,7 +55,8 @@ from pipeline_tui.engine.moves import format_move  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
 from pipeline_tui.net.tables import TableService  # noqa: E402
 from pipeline_tui.storage import load_game  # noqa: E402
-from tests.server.sshterm import Terminal, until as wait_until  # noqa: E402
+from tests.server.sshterm import Terminal, session_processes, zygotes  # noqa: E402
+from tests.server.sshterm import until as wait_until  # noqa: E402
 
 TIMEOUT = 120.0
 POLL = 0.005  # seconds between looks at the screens: the latency figures' resolution
@@ -76,15 +86,8 @@ def proc_kb(pid: int, name: str, file: str = "status") -> int:
 
 
 def children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
+    """The session processes of the server ``pid`` (spawned by it, or forked by its zygote)."""
+    return session_processes(pid)
 
 
 def spread(values: list[float]) -> str:
@@ -108,15 +111,9 @@ def memory(pids: list[int]) -> tuple[float, float]:
     return statistics.mean(rss) / 1024, statistics.mean(pss) / 1024
 
 
-async def run(args: argparse.Namespace) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
-    log = folder / "serve.log"
-    names = ("Ada", "Bo", "Cy", "Di")[: args.seats]
-    TableService(folder / "tables").create(
-        GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1"
-    )
+def start_server(folder: Path, log: Path, spawn: bool) -> subprocess.Popen[bytes]:
     with open(log, "w") as out:
-        server = subprocess.Popen(
+        return subprocess.Popen(
             [
                 sys.executable,
                 "-m",
@@ -127,11 +124,70 @@ async def run(args: argparse.Namespace) -> None:
                 "0",
                 "--tables",
                 str(folder / "tables"),
+                "--sessions",
+                "200",
+                *(["--spawn"] if spawn else []),
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
         )
+
+
+async def to_lobby(port: int, name: str, size: tuple[int, int] = (80, 24)) -> tuple[Terminal, float]:
+    """A session as ``name`` and the milliseconds from connecting to the lobby's text."""
+    start = time.perf_counter()
+    terminal = await Terminal.open(port, name, size=size)
+    await until(lambda: terminal.shows("Shared tables"), f"{name} in the lobby")
+    return terminal, (time.perf_counter() - start) * 1000
+
+
+async def crowd(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
+    log = folder / "serve.log"
+    server = start_server(folder, log, args.spawn)
+    terminals: list[Terminal] = []
+    try:
+        await until(lambda: "port " in log.read_text(), "the server")
+        port = int(re.search(r"port (\d+)", log.read_text()).group(1))
+        mode = "spawned" if args.spawn else "forked from a zygote"
+        await asyncio.sleep(3.0)  # the zygote has imported the app
+        print(f"sessions {mode}; zygote: {zygotes(server.pid) or 'none'}")
+        alone = []
+        for i in range(5):
+            terminal, ms = await to_lobby(port, f"solo{i}")
+            alone.append(ms)
+            await terminal.close()
+        print(f"one session to the lobby, 5 one after another: {spread(alone)}")
+        await asyncio.sleep(2.0)
+        results = await asyncio.gather(*(to_lobby(port, f"crowd{i}") for i in range(args.crowd)))
+        terminals.extend(t for t, _ms in results)
+        print(
+            f"{args.crowd} sessions connecting at once, each to the lobby: {spread([ms for _t, ms in results])}"
+        )
+        await asyncio.sleep(3.0)  # idle in the lobby
+        kids = children(server.pid)
+        rss, pss = memory(kids)
+        print(f"idle lobby session ({len(kids)} sessions): RSS {rss:.1f} MB, PSS {pss:.1f} MB")
+        extra = zygotes(server.pid)
+        if extra:
+            print(f"the zygote: RSS {memory(extra)[0]:.1f} MB, PSS {memory(extra)[1]:.1f} MB")
+    finally:
+        for terminal in terminals:
+            terminal.conn.close()
+        server.send_signal(signal.SIGINT)
+        server.wait(60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def run(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench-ssh-"))
+    log = folder / "serve.log"
+    names = ("Ada", "Bo", "Cy", "Di")[: args.seats]
+    TableService(folder / "tables").create(
+        GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1"
+    )
+    server = start_server(folder, log, args.spawn)
     terminals: list[Terminal] = []
     try:
         await until(lambda: "port " in log.read_text(), "the server")
@@ -279,7 +335,12 @@ def main() -> None:
         "(default 0: back to back, the worst case)",
     )
     parser.add_argument("--verbose", action="store_true", help="a line per move")
+    parser.add_argument("--crowd", type=int, default=0, help="N sessions connecting at once, no play")
+    parser.add_argument("--spawn", action="store_true", help="serve --spawn: no session zygote")
     args = parser.parse_args()
+    if args.crowd:
+        asyncio.run(crowd(args))
+        return
     if not 2 <= args.seats <= 4 or args.clients <= args.seats:
         parser.error("--seats is 2 to 4 and --clients more than --seats (the rest watch)")
     asyncio.run(run(args))

@@ -97,6 +97,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 session_memory=args.session_memory * ssh.MiB,
             ),
             store=args.store,
+            fork=False if args.spawn else None,
         )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
@@ -247,6 +248,14 @@ def register(sub: Subparsers) -> None:
         metavar="MiB",
         help=_(
             "the memory (address space) of one session process; beyond it the session ends (default 1024)"
+        ),
+    )
+    p.add_argument(
+        "--spawn",
+        action="store_true",
+        help=_(
+            "start each session as a new Python process instead of forking it from one that "
+            "has the game loaded (slower, more memory; as PIPELINE_TUI_SPAWN=1)"
         ),
     )
     p.set_defaults(func=cmd_serve)

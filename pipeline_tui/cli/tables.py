@@ -14,15 +14,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..ai import bot_kind, level_of
 from ..engine.setup import GameSetup, PlayerSetup, SeatKind
 from ..i18n import _
 from ..net.protocol import TableError, table_name
 from ..net.store import TableStore, is_url, open_store
-from ..net.tables import Table, TableService
 from .common import PROG, CliError, out
 
 if TYPE_CHECKING:
+    from ..net.tables import Table, TableService
     from .common import Subparsers
 
 NAMES = ("Ada", "Bo", "Cy", "Di")  # the seats' names, as the lobby's new-table form gives them
@@ -38,6 +37,8 @@ def _open(spec: str, must_exist: bool = True) -> TableStore:
 
 
 def _service(store: TableStore) -> TableService:
+    from ..net.tables import TableService  # the bots' kinds: not for the title's way
+
     try:
         service = TableService(store)
     except TableError as exc:
@@ -49,6 +50,8 @@ def _service(store: TableStore) -> TableService:
 
 
 def _line(table: Table) -> str:
+    from ..ai import level_of  # the bots load only for a command that names them
+
     seats = []
     for seat, player in enumerate(table.game.setup.players):
         binding = table.bindings[seat]
@@ -79,6 +82,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _kinds(text: str) -> list[str]:
+    from ..ai import bot_kind
+
     kinds = []
     for word in text.split(","):
         if word.strip().lower() == SeatKind.HUMAN:

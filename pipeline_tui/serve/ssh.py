@@ -54,6 +54,7 @@ from ..net.private import make_private
 from ..net.store import redact
 from ..net.protocol import TableError
 from .session import CONTROL_ENV, EXIT_NO_MEMORY, HUB_ENV, TOKEN_ENV, clamped_notice
+from .zygote import ForkedChild, Zygote, forking_available
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 NO_PTY = N_(
@@ -234,8 +235,10 @@ class Front:
         authorized: asyncssh.SSHAuthorizedKeys | None,
         log: Callable[[str], None],
         limits: Limits | None = None,
+        zygote: Zygote | None = None,
     ) -> None:
         self.hub = hub
+        self.zygote = zygote  # None: every session is spawned
         self.socket_path = socket_path
         self.authorized = authorized  # None: any key (--open)
         self.log = log
@@ -403,7 +406,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.master: int | None = None
         self.control: int | None = None  # our end of the child's control pipe (token, notices)
         self.notice = ""  # a control line due before the child started
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | ForkedChild | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.to_child = bytearray()
         self.paused = False  # the client takes no more output
@@ -559,17 +562,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             theirs, ours = os.pipe()
             set_window(master, *self.size)
             os.write(ours, (token + "\n").encode())  # a pipe holds 64 KiB: never blocks here
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "pipeline_tui.serve.session",
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=self._child_env(theirs),
-                pass_fds=(theirs,),
-                start_new_session=True,
-            )
+            self.proc = await self._start_child(slave, theirs)
         except (OSError, ValueError) as exc:  # out of ptys or processes; a value exec refuses
             for fd in (master, ours):
                 if fd >= 0:
@@ -583,7 +576,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             for fd in (slave, theirs):
                 if fd >= 0:
                     os.close(fd)
-        self._limit_memory(self.proc.pid)
         os.set_blocking(master, False)
         os.set_blocking(ours, False)
         self.master, self.control = master, ours
@@ -613,6 +605,30 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             elif status == EXIT_NO_MEMORY:
                 self.front.log(f"{self.name} ({self.identity}): session ran out of memory")
             self.channel.exit(status if status >= 0 else 1)
+
+    async def _start_child(self, slave: int, control: int) -> asyncio.subprocess.Process | ForkedChild:
+        """The session's child on the pty ``slave``: forked by the zygote (issue 38), or spawned
+        as ``python -m pipeline_tui.serve.session`` where there is none or it fails."""
+        env = self._child_env(control)
+        zygote = self.front.zygote
+        if zygote is not None:
+            try:
+                return await zygote.fork(env, self.front.limits.session_memory, slave, control)
+            except OSError as exc:
+                self.front.log(f"{self.name} ({self.identity}): the zygote failed ({exc}); spawning")
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "pipeline_tui.serve.session",
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            pass_fds=(control,),
+            start_new_session=True,
+        )
+        self._limit_memory(proc.pid)
+        return proc
 
     def _limit_memory(self, pid: int) -> None:
         """Cap the child's address space (RLIMIT_AS, soft and hard), so a runaway session fails
@@ -756,11 +772,15 @@ async def serve(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     store: str | None = None,
+    fork: bool | None = None,
 ) -> None:
     """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
     ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
-    only this node's host key and the players' languages)."""
+    only this node's host key and the players' languages). ``fork``: sessions forked from a
+    zygote (None: where :func:`forking_available`), else spawned."""
     limits = limits or Limits()
+    if fork is None:
+        fork = forking_available()
     folder = _check_folder(tables)
     where = redact(store) if store else str(folder)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
@@ -780,7 +800,14 @@ async def serve(
             )
         for problem in hub.problems:
             log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
-        front = Front(hub, socket_path, authorized, log, limits)
+        zygote = Zygote(log) if fork else None
+        if zygote is not None:
+            try:
+                await zygote.start()
+            except OSError as exc:
+                log(f"cannot start the session zygote ({exc}); sessions are spawned")
+                zygote = None
+        front = Front(hub, socket_path, authorized, log, limits, zygote)
         try:
             try:
                 server = await asyncssh.create_server(
@@ -805,6 +832,7 @@ async def serve(
             else:
                 mode = _("keys in {path}").format(path=authorized_keys or default_authorized_keys())
             log(
+                f"sessions {'forked from a zygote' if zygote else 'spawned'}; "
                 f"limits: {limits.sessions} sessions, {limits.sessions_per_key} per key, windows up to "
                 f"{limits.max_window[0]}x{limits.max_window[1]}, {limits.session_memory // MiB} MiB "
                 f"per session, {limits.login_grace:g} s to log in, max startups {limits.startups}"
@@ -828,6 +856,8 @@ async def serve(
                 await front.close_sessions()
                 await server.wait_closed()
         finally:
+            if zygote is not None:
+                await zygote.close()
             await hub.close()
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
@@ -841,6 +871,7 @@ def run(
     open_: bool,
     limits: Limits | None = None,
     store: str | None = None,
+    fork: bool | None = None,
 ) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
@@ -852,7 +883,9 @@ def run(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store)
+        await serve(
+            host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store, fork=fork
+        )
 
     asyncio.run(main())
     log(_("pipeline-tui: server stopped"))

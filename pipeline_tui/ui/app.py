@@ -15,15 +15,16 @@ from __future__ import annotations
 import enum
 import inspect
 import random
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, TypeGuard
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.command import CommandPalette
-from textual.widgets import Footer, HelpPanel
+from textual.widgets import Footer
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
@@ -40,16 +41,31 @@ from .screens import (
 )
 from .reference_screen import ReferenceScreen
 from .seats import HotSeat, Replay
-from .table_screen import TableScreen
 from .compat import SayingPalette
-from .footer import TranslatedFooter, TranslatedHelpPanel
+from .footer import TranslatedFooter
 from .tutorial import Tutorial, tutorial_setup
 
 if TYPE_CHECKING:
     from ..net.remote import RemoteGame
     from .host import Host
+    from .table_screen import TableScreen
 
 MODES = ("title", "new", "load", "replay")
+
+
+def table_screen() -> type[TableScreen]:
+    """The table's screen class, imported when first needed: the title does not draw a table
+    (issue 38, point 3: cold start)."""
+    from .table_screen import TableScreen
+
+    return TableScreen
+
+
+def is_table(screen: object) -> TypeGuard[TableScreen]:
+    """Whether ``screen`` is a table's screen, without importing the table (none was opened if
+    its module is not loaded)."""
+    module = sys.modules.get(f"{__package__}.table_screen")
+    return module is not None and isinstance(screen, module.TableScreen)
 
 
 class Served(enum.Enum):
@@ -169,7 +185,7 @@ class PipelineApp(App[Any]):
             self.notify(str(exc), severity="error")
             return
         self._back_to_title()
-        self.push_screen(TableScreen(game, self.saves_dir, colours=colours, policy=policy))
+        self.push_screen(table_screen()(game, self.saves_dir, colours=colours, policy=policy))
 
     def start_tutorial(self, seed: int | None = None) -> None:
         """The guided first game: the rulebook's first-game setup against one computer player,
@@ -189,16 +205,16 @@ class PipelineApp(App[Any]):
         colours = save.meta.get("colours")
         self._back_to_title()
         if replay:
-            self.push_screen(TableScreen(game, self.saves_dir, colours=colours, policy=Replay()))
+            self.push_screen(table_screen()(game, self.saves_dir, colours=colours, policy=Replay()))
         else:
             self.push_screen(
-                TableScreen(game, self.saves_dir, save_name=self._autosave_name(path), colours=colours)
+                table_screen()(game, self.saves_dir, save_name=self._autosave_name(path), colours=colours)
             )
 
     def play_on(self, game: Game, save_name: str, colours: list[str]) -> None:
         """The replay viewer's "play on": a hot-seat table of ``game`` in its place."""
         self.pop_screen()
-        self.push_screen(TableScreen(game, self.saves_dir, save_name=save_name, colours=colours))
+        self.push_screen(table_screen()(game, self.saves_dir, save_name=save_name, colours=colours))
 
     def _autosave_name(self, path: Path) -> str | None:
         """Keep writing to an autosave we continue; a named save is never overwritten."""
@@ -221,7 +237,7 @@ class PipelineApp(App[Any]):
             self.push_screen(HelpScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "reference_listed" and isinstance(self.screen, TableScreen):
+        if action == "reference_listed" and is_table(self.screen):
             return self.size.width >= self.FOOTER_ROOM_FOR_F7
         return True
 
@@ -236,7 +252,7 @@ class PipelineApp(App[Any]):
         of the game on show, else of the edition new games use."""
         if isinstance(self.screen, ReferenceScreen):
             return
-        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        tables = [s for s in self.screen_stack if is_table(s)]
         if tables:
             self.push_screen(ReferenceScreen(tables[-1].game.setup.edition))
         else:
@@ -245,7 +261,7 @@ class PipelineApp(App[Any]):
     def _table(self) -> TableScreen | None:
         """The live game's table, if one is open (the replay viewer is not a live game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, TableScreen) and screen.policy.live:
+            if is_table(screen) and screen.policy.live:
                 return screen
         return None
 
@@ -263,6 +279,10 @@ class PipelineApp(App[Any]):
 
     def action_show_help_panel(self) -> None:
         """Show the keys panel (the palette's "Keys"), its descriptions in the language spoken."""
+        from textual.widgets import HelpPanel  # Markdown: not on the way to the title
+
+        from .help_panel import TranslatedHelpPanel
+
         if not self.screen.query(HelpPanel):
             self.screen.mount(TranslatedHelpPanel())
 
@@ -298,7 +318,7 @@ class PipelineApp(App[Any]):
             result = hook()
             if inspect.isawaitable(result):
                 await result
-        elif isinstance(screen, TableScreen):
+        elif is_table(screen):
             screen.refresh_table()
         else:
             await screen.recompose()

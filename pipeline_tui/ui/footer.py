@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer, HelpPanel, KeyPanel, Markdown
+from textual.widgets import Footer, KeyPanel
 
 from ..i18n import _
 from .compat import BindingsTable, retell_column
@@ -85,12 +85,3 @@ class TranslatedKeyPanel(KeyPanel):
 
     def compose(self) -> ComposeResult:
         yield TranslatedBindingsTable(shrink=True, expand=False)
-
-
-class TranslatedHelpPanel(HelpPanel):
-    """The keys panel the palette's "Keys" opens, in the language the game speaks (its widget
-    help part stays empty: no widget of the app has a ``HELP`` text)."""
-
-    def compose(self) -> ComposeResult:
-        yield Markdown(id="widget-help")
-        yield TranslatedKeyPanel(id="keys-help")

@@ -21,7 +21,6 @@ from textual.widgets import (
     DataTable,
     Input,
     Label,
-    Markdown,
     OptionList,
     Select,
     Static,
@@ -34,7 +33,6 @@ from .. import storage
 from ..data.editions import PRINTED_EDITION
 from ..engine import Game, GameSetup, PlayerSetup, Score, SeatKind, round_history
 from ..i18n import N_, _, ngettext
-from .chart import RoundChart
 from .help import help_text
 from .host import host
 from .panels import score_label
@@ -512,6 +510,8 @@ class EndScreen(Screen[None]):
                 with TabPane(_("Scores"), id="end-scores"):
                     yield DataTable(id="scores", cursor_type="none", zebra_stripes=True)
                 with TabPane(_("By Round"), id="end-chart"):
+                    from .chart import RoundChart  # plotext: not on the way to the title
+
                     yield RoundChart("money", points, names, self.colours, id="chart-money")
                     yield RoundChart("projected", points, names, self.colours, id="chart-projected")
         yield SteadyFooter()
@@ -582,6 +582,8 @@ class HelpScreen(ModalScreen[None]):
         host(self).action_reference()
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # markdown-it: not on the way to the title
+
         with VerticalScroll(id="help-box"):
             yield Markdown(help_text())
         yield SteadyFooter()

@@ -24,10 +24,10 @@ from ..engine import GameSetup, PlayerSetup, SeatKind, Stage, State, format_move
 from ..engine import moves as M
 from ..i18n import N_, _
 from .seats import HotSeat
-from .table_screen import TableScreen
 
 if TYPE_CHECKING:
     from .host import Table
+    from .table_screen import TableScreen
 
 A = C.ActionName
 COACHED_BORDER: tuple[Literal["double"], str] = (
@@ -261,6 +261,8 @@ class Tutorial(HotSeat):
         return step_name(game.state, self.seat, game.legal_moves())
 
     def attach(self, screen: Table) -> None:
+        from .table_screen import TableScreen  # imported once a table opens, not for the title
+
         assert isinstance(screen, TableScreen)
         super().attach(screen)
         self.coach = Coach(id="coach")

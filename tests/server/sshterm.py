@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from pathlib import Path
 
 import asyncssh
 
@@ -24,6 +25,52 @@ async def until(condition, what: str, timeout: float = TIMEOUT, poll: float = 0.
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(poll)
+
+
+def processes() -> dict[int, tuple[int, str, int, bytes]]:
+    """Every process: its parent, state, controlling terminal and command line."""
+    found = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            found[int(proc.name)] = (int(stat[1]), stat[0], int(stat[4]), (proc / "cmdline").read_bytes())
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def session_processes(server: int) -> list[int]:
+    """The running session processes of the server ``server``, oldest first: those it spawned
+    and those its session zygote forked (a session has a controlling terminal, the zygote none)."""
+    table = processes()
+    zygotes = {
+        pid for pid, (parent, _s, _t, cmd) in table.items() if parent == server and b"serve.zygote" in cmd
+    }
+    return sorted(
+        pid
+        for pid, (parent, state, tty, cmd) in table.items()
+        if (parent == server or parent in zygotes)
+        and state != "Z"
+        and tty != 0
+        and (b"pipeline_tui.serve.session" in cmd or b"pipeline_tui.serve.zygote" in cmd)
+    )
+
+
+def zygotes(server: int) -> list[int]:
+    """The running session zygotes of the server ``server``."""
+    return sorted(
+        pid
+        for pid, (parent, state, _t, cmd) in processes().items()
+        if parent == server and state != "Z" and b"pipeline_tui.serve.zygote" in cmd
+    )
+
+
+def is_running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 class Terminal:

@@ -31,7 +31,7 @@ from pipeline_tui.net.hub import Hub
 from pipeline_tui.serve import ssh
 from pipeline_tui.serve.session import EXIT_NO_MEMORY, TOKEN_ENV
 
-from tests.server.sshterm import TIMEOUT, Terminal, until
+from tests.server.sshterm import TIMEOUT, Terminal, session_processes, until
 
 PORT = re.compile(r" port (\d+) ")
 SESSION_RSS = 200 << 20  # bytes: a session child at any window the client asks for stays below
@@ -108,17 +108,8 @@ def pty_masters() -> int:
 
 
 def session_children() -> list[int]:
-    """The session processes this process started, oldest first."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(stat[1]) == os.getpid() and stat[0] != "Z":
-                if b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
-                    found.append(int(proc.name))
-        except OSError:
-            continue
-    return sorted(found)
+    """The session processes this process started or its zygote forked, oldest first."""
+    return session_processes(os.getpid())
 
 
 def rss(pid: int) -> int:

@@ -9,6 +9,7 @@ file the server writes is the truth about which moves landed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -26,7 +27,15 @@ from pipeline_tui.net.priority import AUTOGROUP, WATCHING_NICE
 from pipeline_tui.serve.ssh import RUN_PREFIX, remove_stale_run_folders
 from pipeline_tui.storage import load_game, read_save
 
-from tests.server.sshterm import TIMEOUT, WIDE, Terminal, until
+from tests.server.sshterm import (
+    TIMEOUT,
+    WIDE,
+    Terminal,
+    is_running,
+    session_processes,
+    until,
+    zygotes,
+)
 from tests.server.test_session import EXIT_WITHIN
 
 ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
@@ -274,9 +283,12 @@ async def test_killing_the_server_leaves_no_session_behind(tmp_path, keys):
             lambda: (found := session_children(srv.proc.pid)) and len(found) == 3 and found,
             "three session children",
         )
+        forking = zygotes(srv.proc.pid)  # and the zygote that forked them, where sessions fork
         srv.kill()
         await until(
-            lambda: not any(map(is_session, children)), "every session child to end", timeout=EXIT_WITHIN
+            lambda: not any(map(is_session, children + forking)),
+            "every session child and the zygote to end",
+            timeout=EXIT_WITHIN,
         )
     finally:
         for terminal in terminals:
@@ -286,38 +298,21 @@ async def test_killing_the_server_leaves_no_session_behind(tmp_path, keys):
 
 def session_children(pid: int) -> list[int]:
     """The pids of the session children of the server ``pid``, oldest first."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
-                found.append(int(proc.name))
-        except OSError:  # gone meanwhile
-            continue
-    return sorted(found)
+    return session_processes(pid)
 
 
 def is_session(pid: int) -> bool:
     """Whether ``pid`` is still a running session child (a zombie has ended)."""
-    proc = Path("/proc") / str(pid)
-    try:
-        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z" and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes()
-    except OSError:
-        return False
+    return is_running(pid)
 
 
 def session_nices(pid: int) -> list[int]:
     """The autogroup nice values of the session children of the server ``pid``, oldest first."""
-    nices = {}
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == pid and b"pipeline_tui.serve.session" in (proc / "cmdline").read_bytes():
-                nices[int(proc.name)] = int((proc / "autogroup").read_text().split()[-1])
-        except OSError:  # gone meanwhile
-            continue
-    return [nices[child] for child in sorted(nices)]
+    nices = []
+    for child in session_processes(pid):
+        with contextlib.suppress(OSError):  # gone meanwhile
+            nices.append(int((Path("/proc") / str(child) / "autogroup").read_text().split()[-1]))
+    return nices
 
 
 def run_folder(pid: int) -> Path:

@@ -28,7 +28,7 @@ from pipeline_tui.ai import choose_move
 from pipeline_tui.engine import Game, GameSetup, PlayerSetup, format_move
 from pipeline_tui.net.hub import Hub
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.footer import TranslatedHelpPanel
+from pipeline_tui.ui.help_panel import TranslatedHelpPanel
 from pipeline_tui.ui.lobby import LobbyScreen, SeatScreen, SharedApp
 from pipeline_tui.ui.network_view import NetworkViewScreen
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen
