@@ -21,6 +21,7 @@ from pipeline_tui.engine import (
 )
 from pipeline_tui.engine.moves import EndTurn
 from pipeline_tui.engine.setup import validate_setup
+from pipeline_tui.storage import SaveError, load_game, save_game
 
 
 class FakeWall:
@@ -199,3 +200,60 @@ def test_stamps_never_go_back_and_a_game_without_a_clock_has_none():
     plain.apply(plain.legal_moves()[0])
     assert plain.clock() is None and plain.times == [0]
     assert msgspec.structs.replace(plain.setup, clock=None) == plain.setup
+
+
+def test_a_save_keeps_the_clock_each_moves_time_and_the_game_time(tmp_path):
+    game, wall = clocked("20m+30s")
+    wall.wait(12)
+    finish_turn(game)
+    wall.wait(4.25)
+    game.apply(game.legal_moves()[0])
+    wall.wait(30)
+    path = tmp_path / "clocked.json"
+    save_game(game, path)
+    raw = msgspec.json.decode(path.read_bytes())
+    assert raw["setup"]["clock"] == {
+        "kind": "fischer",
+        "time_ms": 1_200_000,
+        "increment_ms": 30_000,
+        "on_flag": "computer",
+    }
+    assert [entry["at"] for entry in raw["moves"]] == game.times and raw["game_time"] == 46_250
+    loaded = load_game(path)
+    assert loaded.times == game.times and loaded.setup == game.setup
+    assert loaded.now() == 46_250 and loaded.clock() == game.clock()
+
+
+def test_a_save_without_a_clock_is_written_as_before(tmp_path):
+    game = Game(GameSetup.default(players=2, seed=3))
+    game.apply(game.legal_moves()[0])
+    save_game(game, tmp_path / "plain.json")
+    text = (tmp_path / "plain.json").read_text()
+    assert '"clock"' not in text and '"at"' not in text and "game_time" not in text
+    assert load_game(tmp_path / "plain.json").timer is None
+
+
+def test_a_restart_charges_no_one_for_the_time_the_game_was_closed(tmp_path):
+    """The stated rule: a closed game's clocks stand still. A game saved with 10 s left on
+    the running clock, opened again hours later, still has 10 s, and then runs on."""
+    game, wall = clocked("1m+0s")
+    seat = game.current_player
+    wall.wait(50)
+    save_game(game, tmp_path / "g.json")
+    wall.wait(6 * 3600)  # the server is down for six hours
+    loaded = load_game(tmp_path / "g.json")
+    loaded.timer = GameTime(loaded.now(), wall=wall)
+    clock = loaded.clock()
+    assert not clock.out and clock.remaining[seat] == 10_000
+    wall.wait(10)
+    assert loaded.clock().out
+
+
+def test_stamps_in_a_hand_made_save_are_checked(tmp_path):
+    game, wall = clocked("1m+0s")
+    game.apply(game.legal_moves()[0])
+    save_game(game, tmp_path / "g.json")
+    text = (tmp_path / "g.json").read_text().replace('"at":0', '"at":"soon"')
+    (tmp_path / "g.json").write_text(text)
+    with pytest.raises(SaveError, match="save format"):
+        load_game(tmp_path / "g.json")

@@ -69,7 +69,9 @@ class LogEntry(NamedTuple):
 class Game:
     """A game of Pipeline: ``legal_moves()``, ``apply()``, ``undo()``, ``redo()`` and views."""
 
-    def __init__(self, setup: GameSetup, moves: Iterable[Move] = (), times: Iterable[int] = ()) -> None:
+    def __init__(
+        self, setup: GameSetup, moves: Iterable[Move] = (), times: Iterable[int | None] = ()
+    ) -> None:
         self.setup = setup
         self.state: State = initial_state(setup)
         self.moves: list[Move] = []
@@ -91,14 +93,15 @@ class Game:
                 ) from None
         self.restamp(times)
 
-    def restamp(self, times: Iterable[int]) -> None:
+    def restamp(self, times: Iterable[int | None]) -> None:
         """Give the log's moves their game times (a save's, or a table's): missing or
         decreasing ones take the time before them, so the stamps never go back."""
         given = list(times)
         stamps, last = [], 0
         for index in range(len(self.moves)):
-            if index < len(given) and given[index] > last:
-                last = given[index]
+            stamp = given[index] if index < len(given) else None
+            if stamp is not None and stamp > last:
+                last = stamp
             stamps.append(last)
         self.times = stamps
         self._entries = []
