@@ -446,7 +446,7 @@ def test_json_output_is_the_same_in_every_language(capsys, monkeypatch, argv):
 
 
 def test_json_is_built_in_english_and_the_language_comes_back(russian):
-    assert cli._in_english(lambda: i18n._("Legal moves:")) == "Legal moves:"
+    assert cli.common.in_english(lambda: i18n._("Legal moves:")) == "Legal moves:"
     assert i18n.current_language() == "ru" and i18n._("Legal moves:") == "Возможные ходы:"
 
 

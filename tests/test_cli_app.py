@@ -14,7 +14,7 @@ from pipeline_tui.storage import save_game
 def opened(monkeypatch):
     """Pretend to be in a terminal and record what run_app is asked to open."""
     calls: list[dict] = []
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(cli.common, "interactive", lambda: True)
     monkeypatch.setattr("pipeline_tui.ui.run_app", lambda **kw: calls.append(kw))
     return calls
 
@@ -102,7 +102,7 @@ def test_replay_prints_text_when_asked(opened, save, capsys, extra):
 
 @pytest.mark.parametrize("argv", [["new"], ["title"], ["load", "x.json"]])
 def test_app_commands_need_a_terminal(monkeypatch, capsys, argv, save):
-    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    monkeypatch.setattr(cli.common, "interactive", lambda: False)
     if argv[0] == "load":
         argv = ["load", str(save)]
     assert cli.main(argv) == 1
@@ -111,7 +111,7 @@ def test_app_commands_need_a_terminal(monkeypatch, capsys, argv, save):
 
 
 def test_no_command_without_a_terminal_plays_in_plain_text(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "_interactive", lambda: False)
+    monkeypatch.setattr(cli.common, "interactive", lambda: False)
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
     assert cli.main(["--seed", "2"]) == 0
     assert "Year 1" in capsys.readouterr().out

@@ -137,9 +137,9 @@ def test_served_app_counts_as_interactive(monkeypatch):
     """textual-serve runs the app on pipes; its web driver must not be refused as 'no terminal'."""
     monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
     monkeypatch.setattr(sys, "stdin", io.StringIO())
-    assert not cli._interactive()
+    assert not cli.common.interactive()
     monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
-    assert cli._interactive()
+    assert cli.common.interactive()
 
 
 def test_textual_serve_is_imported_only_by_web():
