@@ -10,6 +10,11 @@ plays the computer seats itself (one ``ai.Bot`` per table and seat, asked in a w
 The TableService is called only from one "tables" thread, one call at a time, so the event loop
 (which also runs the SSH server under ``serve``) never waits for a table file's fsync.
 
+Clocked tables: after every change the Hub asks the table when the seat to act runs out of time
+and sets one timer for that moment (``loop.call_later``; nothing polls); when it fires, the
+service applies the setup's rule and the Hub tells everyone at the table. At a stop every running
+clock is written with its table, so the time the server is down is charged to no one.
+
 Run alone (for tests and benchmarks): ``python -m pipeline_tui.net.hub --tables DIR
 --socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
 listens, and serves until SIGTERM/SIGINT.
@@ -27,6 +32,7 @@ import signal
 import socket
 import stat
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -125,8 +131,10 @@ class _Connection:
 class Hub:
     """Every shared table, its connections and its computer seats, in one asyncio process."""
 
-    def __init__(self, tables_dir: Path, *, bot_delay: float = 0.5) -> None:
-        self.service = TableService(Path(tables_dir))  # loads every table: restart resume
+    def __init__(
+        self, tables_dir: Path, *, bot_delay: float = 0.5, wall: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.service = TableService(Path(tables_dir), wall=wall)  # loads every table: restart resume
         self.languages = KeyLanguages(Path(tables_dir))  # the language each key chose
         self.bot_delay = bot_delay
         self.socket_path: Path | None = None
@@ -140,6 +148,8 @@ class Hub:
         self._tables_thread: ThreadPoolExecutor | None = None
         self._server: asyncio.AbstractServer | None = None
         self._count = 0
+        self._deadlines: dict[str, asyncio.TimerHandle] = {}  # each clocked table's next flag
+        self._clock_tasks: set[asyncio.Task[None]] = set()
 
     @property
     def problems(self) -> list[str]:
@@ -171,16 +181,22 @@ class Hub:
         log.info("hub listening on %s with %d tables", path, len(self.service.tables))
         for table_id in list(self.service.tables):
             self._kick_bots(table_id)
+            self.watch_clock(table_id)
 
     async def close(self) -> None:
         """Stop listening, drop every connection and stop the computer seats."""
         if self._server is not None:
             self._server.close()
-        for task in self._bots.values():
+        for handle in self._deadlines.values():
+            handle.cancel()
+        self._deadlines.clear()
+        for task in [*self._bots.values(), *self._clock_tasks]:
             task.cancel()
+        with contextlib.suppress(TableError):
+            await self._call(self.service.stop_clocks)
         for conn in list(self._connections):
             conn.drop("the hub is closing")
-        pending = [*self._bots.values(), *self._handlers]
+        pending = [*self._bots.values(), *self._handlers, *self._clock_tasks]
         if pending:
             await asyncio.wait(pending, timeout=5.0)
         self._bots.clear()
@@ -314,6 +330,7 @@ class Hub:
             )
             conn.send(Created(id=rid, table_id=table_id))
             self._kick_bots(table_id)
+            self.watch_clock(table_id)
         elif isinstance(request, Join):
             table_id, seat = request.table_id, request.seat
             old = conn.joined.get(table_id, _UNJOINED)
@@ -328,15 +345,20 @@ class Hub:
                 else:
                     note, values = N_("{player} is watching"), {"player": conn.name}
                 self._broadcast(await self._call(self._rejoin_sync, table_id, old, note, values))
+            if seat is not None:  # the last seat taken starts the clocks; a seat taken back too
+                self._kick_bots(table_id)
+                self.watch_clock(table_id)
         elif isinstance(request, MoveRequest):
             self._check_seated(conn, request.table_id, undo=False)
             self._broadcast(await self._call(service.move, request.table_id, conn.identity, request.text))
             conn.send(Done(id=rid))
             self._kick_bots(request.table_id)
+            self.watch_clock(request.table_id)
         elif isinstance(request, UndoRequest):
             self._check_seated(conn, request.table_id, undo=True)
             self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
             conn.send(Done(id=rid))
+            self.watch_clock(request.table_id)
         elif isinstance(request, Leave):
             at = conn.joined.get(request.table_id, _UNJOINED)
             if not isinstance(at, _Unjoined):
@@ -430,6 +452,48 @@ class Hub:
                 return
             if update is not None:
                 self._broadcast(update)
+                self.watch_clock(table_id)
+
+    # --- clocks ---------------------------------------------------------------------------
+    def watch_clock(self, table_id: str) -> None:
+        """Set the table's flag timer from its clocks (after every change: a move, an undo, a
+        seat taken; at start). One timer per clocked table, for the moment the seat to act runs
+        out of time; nothing polls."""
+        if self._server is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._set_deadline(table_id))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _set_deadline(self, table_id: str) -> None:
+        seconds = await self._call(self.service.seconds_to_flag, table_id)
+        old = self._deadlines.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        if seconds is None or self._server is None:
+            return
+        loop = asyncio.get_running_loop()
+        # a millisecond over: the game time counts whole milliseconds
+        self._deadlines[table_id] = loop.call_later(seconds + 0.001, self._deadline_passed, table_id)
+
+    def _deadline_passed(self, table_id: str) -> None:
+        self._deadlines.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self._flag(table_id))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _flag(self, table_id: str) -> None:
+        """The seat to act's time is up: the service applies the table's rule; everyone at the
+        table is told, and the computer seat starts playing (or the game has ended)."""
+        try:
+            update = await self._call(self.service.flag, table_id)
+        except TableError as exc:  # could not be saved: try again at the next change or start
+            log.error("table %s: the time that ran out could not be recorded (%s)", table_id, exc)
+            return
+        if update is not None:
+            self._broadcast(update)
+            self._kick_bots(table_id)
+        self.watch_clock(table_id)
 
 
 def _bind_private(path: Path) -> socket.socket:
