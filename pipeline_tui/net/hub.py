@@ -43,7 +43,7 @@ import msgspec
 from ..ai import Bot, make_bot
 from ..engine.setup import GameSetup
 from ..i18n import N_, language_of
-from .players import KeyLanguages
+from .players import KeyBells, KeyLanguages
 from .protocol import (
     AnyRequest,
     CreateTable,
@@ -57,6 +57,7 @@ from .protocol import (
     ListTables,
     MoveRequest,
     Refused,
+    SetBell,
     SetLanguage,
     Tables,
     TableError,
@@ -136,6 +137,7 @@ class Hub:
     ) -> None:
         self.service = TableService(Path(tables_dir), wall=wall)  # loads every table: restart resume
         self.languages = KeyLanguages(Path(tables_dir))  # the language each key chose
+        self.bells = KeyBells(Path(tables_dir))  # the keys that want a bell on their turn
         self.bot_delay = bot_delay
         self.socket_path: Path | None = None
         self._tokens: dict[str, tuple[str, str]] = {}
@@ -266,6 +268,7 @@ class Hub:
                 identity=conn.identity,
                 name=conn.name,
                 language=self.languages.get(conn.identity),
+                bell=self.bells.get(conn.identity),
             )
         )
         log.info("%s signed in", conn)
@@ -373,6 +376,13 @@ class Hub:
             except OSError as exc:
                 log.error("%s: language not remembered: %s", conn, exc)
                 raise TableError(N_("Server: the language could not be remembered")) from None
+            conn.send(Done(id=rid))
+        elif isinstance(request, SetBell):
+            try:
+                self.bells.set(conn.identity, request.on)
+            except OSError as exc:
+                log.error("%s: bell choice not remembered: %s", conn, exc)
+                raise TableError(N_("Server: the choice could not be remembered")) from None
             conn.send(Done(id=rid))
         elif isinstance(request, Hello):
             raise TableError(N_("Server: this connection has already signed in"))

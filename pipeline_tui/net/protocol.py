@@ -24,9 +24,14 @@ from typing import Union
 import msgspec
 
 from ..engine.setup import GameSetup
-from ..i18n import _
+from ..i18n import N_, _
 
 MAX_FRAME = 1 << 20  # bytes; joining a finished 4-player game (373 moves) is a 5 KB reply
+TIME_RAN_OUT_END = N_("{name}'s time ran out; the game ends with the scores as they stand")
+TIME_RAN_OUT_COMPUTER = N_(
+    "{name}'s time ran out; the computer plays the seat until its player sits down again"
+)
+TIME_NOTES = (TIME_RAN_OUT_END, TIME_RAN_OUT_COMPUTER)  # Update notes everyone at the table is shown
 _HEADER = 4
 
 
@@ -206,7 +211,15 @@ class SetLanguage(Request, tag="set_language"):
     language: str
 
 
-AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave, SetLanguage]
+class SetBell(Request, tag="set_bell"):
+    """Remember for this key whether a bell rings when their turn comes (the lobby's b)."""
+
+    on: bool
+
+
+AnyRequest = Union[
+    Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave, SetLanguage, SetBell
+]
 
 
 # --- Replies (Hub -> client, one per request) -------------------------------------------------
@@ -220,6 +233,7 @@ class Welcome(Reply, tag="welcome"):
     identity: str
     name: str
     language: str = ""  # the language this key chose in the lobby; "" = none chosen yet
+    bell: bool = False  # this key asked for a bell when their turn comes
 
 
 class Done(Reply, tag="done"):

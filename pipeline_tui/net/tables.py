@@ -38,7 +38,17 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..storage import SaveError, load_game, read_save, save_game
 from ..i18n import N_
-from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
+from .protocol import (
+    TIME_RAN_OUT_COMPUTER,
+    TIME_RAN_OUT_END,
+    Joined,
+    RuleRefusal,
+    SeatInfo,
+    TableError,
+    TableInfo,
+    Update,
+    one_line,
+)
 
 log = logging.getLogger(__name__)
 
@@ -578,7 +588,7 @@ class TableService:
             self._save(table)  # its game time is past the deadline: it stays ended after a restart
             table.refresh_clock()
             log.info("table %s: %s's time ran out; the game ends", table_id, name)
-            note = N_("{name}'s time ran out; the game ends with the scores as they stand")
+            note = TIME_RAN_OUT_END
         else:
             table.away.add(seat)
             try:
@@ -587,7 +597,7 @@ class TableService:
                 table.away.discard(seat)
                 raise
             log.info("table %s: %s's time ran out; the computer plays the seat", table_id, name)
-            note = N_("{name}'s time ran out; the computer plays the seat until its player sits down again")
+            note = TIME_RAN_OUT_COMPUTER
         return self.seats_update(table_id, note, name=name)
 
     def stop_clocks(self) -> None:

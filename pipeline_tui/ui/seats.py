@@ -125,6 +125,7 @@ class SharedSeat(HotSeat):
 
     def __init__(self) -> None:
         self.seats_shown: tuple[object, ...] | None = None  # who sits where, as last drawn
+        self.my_turn_shown = True  # it was your turn when last drawn (no bell as you sit down)
 
     def attach(self, screen: TableScreen) -> None:
         super().attach(screen)
@@ -197,6 +198,12 @@ class SharedSeat(HotSeat):
         if not screen.is_mounted:
             return  # not drawn yet: on_mount draws the table as it is then
         seats, self.seats_shown = self.seats_shown, tuple(game.seats)
+        if game.time_note:  # a seat's time ran out: everyone at the table is told
+            screen.notify(game.time_note, timeout=10)
+        mine = game.my_turn()
+        if mine and not self.my_turn_shown and log_changed and getattr(screen.app, "turn_bell", False):
+            screen.app.bell()  # your turn has come (the lobby's b: a per-player choice)
+        self.my_turn_shown = mine
         if not log_changed:
             if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
                 screen.refresh_table()
