@@ -309,17 +309,21 @@ class NewGameScreen(Screen[None]):
                     id="clock",
                     max_length=24,
                     compact=True,
+                    classes="wide",
                     select_on_focus=False,
                 )
+            with Horizontal(classes="seat-row"):
+                yield Label(_("Time out"), classes="field-label")
                 yield Select(
                     [
-                        (_("out of time: the computer plays"), FlagRule.COMPUTER.value),
-                        (_("out of time: the game ends"), FlagRule.END.value),
+                        (_("the computer plays the seat"), FlagRule.COMPUTER.value),
+                        (_("the game ends"), FlagRule.END.value),
                     ],
                     value=FlagRule.COMPUTER.value if self.clock is None else self.clock.on_flag,
                     allow_blank=False,
                     id="on-flag",
                     compact=True,
+                    classes="wide",
                 )
             yield TickBox(
                 _("First game (suggested upgrades and Valuation cards)"),
