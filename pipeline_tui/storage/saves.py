@@ -254,6 +254,18 @@ def game_meta(game: Game) -> dict[str, Any]:
     return meta
 
 
+def encode_entry(move: Move, at: int | None = None) -> bytes:
+    """One log entry as a save writes it: the move's JSON object, with its game time ``at``
+    (ms) inside it in a clocked game (a store that keeps entries keeps the time with them).
+
+    >>> from ..engine.moves import Pass
+    >>> encode_entry(Pass()), encode_entry(Pass(), 81250)
+    (b'{"type":"pass"}', b'{"type":"pass","at":81250}')
+    """
+    data = msgspec.json.encode(move)
+    return data if at is None else data[:-1] + b',"at":%d}' % at
+
+
 def encode_save(game: Game, meta: dict[str, Any]) -> bytes:
     """The bytes of a save: readable JSON with one move per line (diff-friendly)."""
     enc = msgspec.json.encode
@@ -268,7 +280,7 @@ def encode_save(game: Game, meta: dict[str, Any]) -> bytes:
         moves = b",\n  ".join(enc(m) for m in game.moves)
     else:  # each move's game time inside its entry, so whatever stores the entries keeps it
         head.append(b' "game_time": ' + enc(game.now()))
-        moves = b",\n  ".join(enc(m)[:-1] + b',"at":%d}' % at for m, at in zip(game.moves, game.times))
+        moves = b",\n  ".join(encode_entry(m, at) for m, at in zip(game.moves, game.times))
     head.append(b' "setup": ' + enc(setup))
     body = b",\n".join(head) + b',\n "moves": [' + (b"\n  " + moves + b"\n ]" if moves else b"]")
     return body + b"\n}\n"
