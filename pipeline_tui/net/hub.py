@@ -469,8 +469,9 @@ class Hub:
         """Set the table's flag timer from its clocks (after every change: a move, an undo, a
         seat taken; at start). One timer per clocked table, for the moment the seat to act runs
         out of time; nothing polls."""
-        if self._server is None:
-            return
+        table = self.service.tables.get(table_id)
+        if self._server is None or table is None or table.game.setup.clock is None:
+            return  # (a table's setup never changes: reading it here is safe)
         task = asyncio.get_running_loop().create_task(self._set_deadline(table_id))
         self._clock_tasks.add(task)
         task.add_done_callback(self._clock_tasks.discard)

@@ -203,5 +203,6 @@ async def test_the_hub_flags_a_seat_from_a_timer_and_the_computer_takes_over(
         for client in clients:
             await client.close()
         await hub.close()
-    assert load_game(tmp_path / "tables" / f"{table_id}.json").times[0] == 5000
+    saved = read_save(tmp_path / "tables" / f"{table_id}.json")
+    assert saved.times[0] == 5000 and saved.game_time == 61_000  # the stop wrote the clock
     assert format_move(load_game(tmp_path / "tables" / f"{table_id}.json").moves[0]) == "start-tank C"
