@@ -151,6 +151,10 @@ class RemoteGame:
             return _("{name} (computer, {kind})").format(name=name, kind=level_name(info.kind))
         if info.holder is None:
             return _("{name} (open seat)").format(name=name)
+        if info.away:
+            return _("{name} ({holder}, out of time: the computer plays)").format(
+                name=name, holder=info.holder
+            )
         if not info.connected:
             return _("{name} ({holder}, away)").format(name=name, holder=info.holder)
         return _("{name} ({holder})").format(name=name, holder=info.holder)

@@ -115,3 +115,31 @@ async def test_a_shared_table_shows_each_seats_clock_from_the_hubs_stamps(hub_an
     assert clock.running == 1 - mover and watcher.now() >= 30_000
     for c in (alice, bob):
         await c.close()
+
+
+async def test_a_bell_rings_at_the_table_when_your_turn_comes_if_you_asked_for_it(hub_and_wall) -> None:
+    hub, _wall = hub_and_wall
+    seed = next(s for s in range(20) if hub.service.create(setup(s)).game.current_player == 1)
+    table_id = max(hub.service.tables, key=lambda t: int(t[1:]))
+    assert hub.service.get(table_id).game.setup.seed == seed
+    bob = await TableClient.connect(hub.socket_path, hub.issue_token(BOB, "bob"))
+    await bob.join(table_id, 1)
+    hub.bells.set(ALICE, True)
+    app = SharedApp(hub.socket_path, hub.issue_token(ALICE, "alice"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot_until(
+            pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.tables, "the list"
+        )
+        rang = []
+        app.bell = lambda: rang.append(1)
+        app.join(table_id, 0)
+        await pilot_until(pilot, lambda: app.remote is not None and app.remote.table_id == table_id, "seated")
+        for _ in range(4):
+            await bob.move(table_id, "start-tank C")
+        await pilot_until(pilot, lambda: len(app.remote.moves) == 4, "Bo's moves")
+        assert not rang  # not your turn yet
+        await bob.move(table_id, "start-tank C")
+        await pilot_until(pilot, lambda: rang, "the bell on Ada's turn")
+        assert app.remote.my_turn() and len(rang) == 1
+        await app.action_quit()
+    await bob.close()
