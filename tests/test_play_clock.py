@@ -75,6 +75,9 @@ def test_the_computer_plays_a_seat_whose_time_ran_out_until_a_player_types_back(
     clock = game.clock()
     assert clock is not None and clock.flags[first_seat] == 1 and clock.flags[1 - first_seat] == 0
     assert f"{second} (1:00)> " in out
+    # Leaving writes the game's time: opened again, the time spent until the quit counts.
+    saved = read_save(seat.autosaved)
+    assert saved.game_time == game.now() == 60_000 and not game.timer.running
 
 
 def test_with_on_timeout_end_the_game_ends_with_the_scores_as_they_stand(tmp_path, capsys):

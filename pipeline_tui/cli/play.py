@@ -167,6 +167,16 @@ class _HotSeat:
         out(f"{name} ({format_duration(clock.remaining[seat])})> ", end="")
         return lines(game.timer.seconds_until(clock.deadline))
 
+    def stop_clock(self) -> None:
+        """The game is left: its clocks stop, and a clocked game that has moves is autosaved
+        with its time, so opening it again charges the time spent until now and no more."""
+        timer = self.game.timer
+        if timer is None:
+            return
+        timer.pause()
+        if self.game.moves:
+            self.autosave()
+
     def timed_out(self) -> bool:
         """The mover's time ran out: everyone is told, and the rule chosen at setup applies.
         True if the game ends there."""
@@ -218,6 +228,7 @@ class _HotSeat:
                     table = True
                     break
                 if line is None:
+                    self.stop_clock()
                     if self.autosaved:
                         out("\n" + _("end of input; autosaved to {path}").format(path=self.autosaved))
                     else:
@@ -225,6 +236,7 @@ class _HotSeat:
                     return 0
                 result = self.command(line)
                 if result == "quit":
+                    self.stop_clock()
                     if self.autosaved:
                         out(_("game left; autosaved to {path}").format(path=self.autosaved))
                     else:
