@@ -41,7 +41,11 @@ class HotSeat:
     prompt = True  # the move prompt is shown
     blink = True  # and its cursor blinks
     moves_title = N_("Moves")  # English, translated where shown (as are the bindings')
-    bindings: tuple[Binding, ...] = ()  # keys beside the table's; one bound here replaces it
+    # keys beside the table's; one bound here replaces it. b: with a clock, the seats the
+    # computer plays since their time ran out are their players' again (TableScreen.action_clock_back)
+    bindings: tuple[Binding, ...] = (
+        Binding("b", "clock_back", N_("Seats back from the computer"), show=False),
+    )
     hidden: frozenset[str] = frozenset()  # the table's actions neither offered nor run here
     save_as_refusal: str | None = None  # why there is no Save as here, if there is none (N_)
     css_class = "-hot-seat"  # the screen's class (app.tcss styles a shared table's own way)

@@ -123,7 +123,6 @@ class TableScreen(Screen[None]):
         Binding("escape", "focus_moves", N_("Move list"), show=False),
         Binding("h", "hint", N_("Hint"), show=False),
         Binding("n", "network_view", N_("Network view"), show=False),
-        Binding("b", "clock_back", N_("Seats back from the computer"), show=False),
     ]
 
     def __init__(
