@@ -305,19 +305,16 @@ class NewGameScreen(Screen[None]):
                 yield Label(_("Clock"), classes="field-label")
                 yield Input(
                     "" if self.clock is None else format_clock(self.clock),
-                    placeholder=_("none, or 20m+30s, 2d/move"),
+                    placeholder=_("none; 20m+30s, 2d/move"),
                     id="clock",
                     max_length=24,
                     compact=True,
-                    classes="wide",
                     select_on_focus=False,
                 )
-            with Horizontal(classes="seat-row"):
-                yield Label(_("Time out"), classes="field-label")
                 yield Select(
                     [
-                        (_("the computer plays the seat"), FlagRule.COMPUTER.value),
-                        (_("the game ends"), FlagRule.END.value),
+                        (_("out of time: computer plays"), FlagRule.COMPUTER.value),
+                        (_("out of time: game ends"), FlagRule.END.value),
                     ],
                     value=FlagRule.COMPUTER.value if self.clock is None else self.clock.on_flag,
                     allow_blank=False,
