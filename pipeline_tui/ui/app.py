@@ -41,6 +41,7 @@ from .tutorial import Tutorial, tutorial_setup
 
 if TYPE_CHECKING:
     from ..net.remote import RemoteGame
+    from .host import Host
 
 MODES = ("title", "new", "load", "replay")
 
@@ -163,6 +164,11 @@ class PipelineApp(App[Any]):
             self.push_screen(
                 TableScreen(game, self.saves_dir, save_name=self._autosave_name(path), colours=colours)
             )
+
+    def play_on(self, game: Game, save_name: str, colours: list[str]) -> None:
+        """The replay viewer's "play on": a hot-seat table of ``game`` in its place."""
+        self.pop_screen()
+        self.push_screen(TableScreen(game, self.saves_dir, save_name=save_name, colours=colours))
 
     def _autosave_name(self, path: Path) -> str | None:
         """Keep writing to an autosave we continue; a named save is never overwritten."""
@@ -322,3 +328,7 @@ class PipelineApp(App[Any]):
             yield SystemCommand(_("Undo move"), _("Take back the last move"), table.action_undo)
             yield SystemCommand(_("Redo move"), _("Play the undone move again"), table.action_redo)
         yield SystemCommand(_("Title screen"), _("Back to the title screen"), self.action_to_title)
+
+
+if TYPE_CHECKING:
+    _APP_IS_A_HOST: type[Host] = PipelineApp  # the screens reach the app through ui/host.py

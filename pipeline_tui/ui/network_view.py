@@ -38,7 +38,7 @@ from .style import OIL_LETTERS, OIL_STYLES
 
 if TYPE_CHECKING:
     from ..engine import PlayerState
-    from .table_screen import TableScreen
+    from .host import Table
 
 DETAIL, OVERVIEW = "detail", "overview"
 FOLLOW_EVERY = 0.25  # seconds between checks that the game moved on under the open view
@@ -75,7 +75,7 @@ class NetworkViewScreen(Screen[None]):
         Binding("right", "move(1,0)", N_("Right"), show=False),
     ]
 
-    def __init__(self, table: TableScreen) -> None:
+    def __init__(self, table: Table) -> None:
         """``table`` is the TableScreen it was opened from: its game, the seat it shows, its
         ghost tile and its ``play``."""
         super().__init__()

@@ -48,15 +48,13 @@ from ..engine import (
 from ..i18n import N_, _, ngettext
 from .chart import RoundChart
 from .help import help_text
+from .host import host
 from .panels import score_label
 from .style import DEFAULT_SEAT_COLOURS, SEAT_COLOURS, dollars, seat_colours
 from .widgets import SteadyFooter, TickBox, TooSmall
 
 if TYPE_CHECKING:
-    from textual.dom import DOMNode
-
     from ..net.remote import RemoteGame
-    from .app import PipelineApp
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 PLAYER_COUNTS = (2, 3, 4)
@@ -69,16 +67,6 @@ COLOUR_LABELS = {
 }
 """The seat colours as the new-game form names them; the colour names themselves (saves,
 ``--colours``) stay English in every language."""
-
-
-def host(node: DOMNode) -> PipelineApp:
-    """The app a screen or widget is in: the hot-seat app, or a shared table's (one too), with
-    its saves folder and the screens it opens."""
-    from .app import PipelineApp
-
-    app = node.app
-    assert isinstance(app, PipelineApp)
-    return app
 
 
 def bot_module() -> ModuleType | None:
@@ -197,7 +185,7 @@ class TitleScreen(Screen[None]):
         app = host(self)
         choice = event.option.id
         if choice == "new":
-            app.push_screen(NewGameScreen())
+            self.app.push_screen(NewGameScreen())
         elif choice == "tutorial":
             app.start_tutorial()
         elif choice == "continue":
@@ -205,13 +193,13 @@ class TitleScreen(Screen[None]):
             if latest is not None:
                 app.open_file(latest)
         elif choice == "load":
-            app.push_screen(LoadScreen(replay=False))
+            self.app.push_screen(LoadScreen(replay=False))
         elif choice == "replay":
-            app.push_screen(LoadScreen(replay=True))
+            self.app.push_screen(LoadScreen(replay=True))
         elif choice == "rules":
-            app.push_screen(HelpScreen())
+            self.app.push_screen(HelpScreen())
         elif choice == "quit":
-            app.exit()
+            self.app.exit()
 
 
 class NewGameScreen(Screen[None]):

@@ -18,14 +18,14 @@ from .. import storage
 from ..engine import Game, IllegalMove, SeatKind, format_move
 from ..engine import moves as M
 from ..i18n import N_, _
-from .screens import host
+from .host import host
 from .style import seat_style
 from .widgets import Choice, MoveList
 
 if TYPE_CHECKING:
     from ..engine import State
     from ..net.remote import RemoteGame
-    from .table_screen import TableScreen
+    from .host import Table
 
 
 class HotSeat:
@@ -50,9 +50,9 @@ class HotSeat:
     save_as_refusal: str | None = None  # why there is no Save as here, if there is none (N_)
     css_class = "-hot-seat"  # the screen's class (app.tcss styles a shared table's own way)
 
-    screen: TableScreen
+    screen: Table
 
-    def attach(self, screen: TableScreen) -> None:
+    def attach(self, screen: Table) -> None:
         """Serve ``screen`` (once, as it is made)."""
         self.screen = screen
 
@@ -131,7 +131,7 @@ class SharedSeat(HotSeat):
         self.seats_shown: tuple[object, ...] | None = None  # who sits where, as last drawn
         self.my_turn_shown = True  # it was your turn when last drawn (no bell as you sit down)
 
-    def attach(self, screen: TableScreen) -> None:
+    def attach(self, screen: Table) -> None:
         super().attach(screen)
         self.remote.on_change = self.table_changed
         self.remote.on_refused = self.refused
@@ -259,7 +259,7 @@ class Replay(HotSeat):
         self.position = 0
         self.rounds: list[tuple[int, int, int]] = []
 
-    def attach(self, screen: TableScreen) -> None:
+    def attach(self, screen: Table) -> None:
         super().attach(screen)
         assert isinstance(screen.game, Game)  # a replay is of a game held here
         self.rounds = screen.game.round_starts()
@@ -340,8 +340,6 @@ class Replay(HotSeat):
 
     def action_play_from_here(self) -> None:
         screen = self.screen
-        app = host(screen)
         fork = Game(screen.game.setup, screen.game.moves[: self.position])
         name = f"{storage.AUTOSAVE_PREFIX}{fork.setup.seed}-from-{self.position}.json"
-        app.pop_screen()
-        app.push_screen(type(screen)(fork, app.saves_dir, save_name=name, colours=screen.colours))
+        host(screen).play_on(fork, name, screen.colours)

@@ -49,7 +49,8 @@ from .preview import preview_text
 from .network_panel import Ghost, NetworkPanel
 from .network_view import NetworkViewScreen
 from .reference_screen import CARD_GROUPS, CardsScreen
-from .screens import bot_module, host, level_name
+from .host import host
+from .screens import bot_module, level_name
 from ..summary import finished_turn, turn_summary
 from .seats import HotSeat
 from .style import seat_colours, seat_style

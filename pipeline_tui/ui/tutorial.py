@@ -23,9 +23,10 @@ from ..engine import GameSetup, PlayerSetup, SeatKind, Stage, State, format_move
 from ..engine import moves as M
 from ..i18n import N_, _
 from .seats import HotSeat
+from .table_screen import TableScreen
 
 if TYPE_CHECKING:
-    from .table_screen import TableScreen
+    from .host import Table
 
 A = C.ActionName
 COACHED_BORDER: tuple[Literal["double"], str] = (
@@ -240,6 +241,8 @@ class Tutorial(HotSeat):
     bindings = (Binding("f9", "policy('leave')", N_("Leave tutorial"), show=False),)
     css_class = "-hot-seat -tutorial"
 
+    screen: TableScreen  # the coach frames the table's own panels and mounts itself there
+
     def __init__(self, seat: int = 0) -> None:
         self.seat = seat  # the seat being taught
         self.active = True
@@ -253,7 +256,8 @@ class Tutorial(HotSeat):
         game = self.screen.game
         return step_name(game.state, self.seat, game.legal_moves())
 
-    def attach(self, screen: TableScreen) -> None:
+    def attach(self, screen: Table) -> None:
+        assert isinstance(screen, TableScreen)
         super().attach(screen)
         self.coach = Coach(id="coach")
         screen.call_later(self._mount_coach)
