@@ -203,7 +203,7 @@ class SharedSeat(HotSeat):
             return  # not drawn yet: on_mount draws the table as it is then
         seats, self.seats_shown = self.seats_shown, tuple(game.seats)
         if game.time_note:  # a seat's time ran out: everyone at the table is told
-            screen.notify(game.time_note, timeout=10)
+            screen.notify(game.time_note)
         mine = game.my_turn()
         if mine and not self.my_turn_shown and log_changed and getattr(screen.app, "turn_bell", False):
             screen.app.bell()  # your turn has come (the lobby's b: a per-player choice)
