@@ -5,6 +5,7 @@ the table says so, and the Hub flags a seat from a timer set from the clocks."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
 from pathlib import Path
@@ -184,8 +185,10 @@ async def test_the_hub_flags_a_seat_from_a_timer_and_the_computer_takes_over(
         wall.wait(5)
         await mover.client.move(table_id, "start-tank C")
         assert mover.updates[-1].times == [5000] and mover.updates[-1].live
-        # The timer was set for the deadline (55 s on); the fake clock jumps past it, and the
-        # next change sets the timer again, for now.
+        # The timer is set for the deadline (55 s on), once the hub's clock task has asked the
+        # table; the fake clock jumps past it, and the next change sets the timer again, for now.
+        if hub._clock_tasks:
+            await asyncio.wait(set(hub._clock_tasks))
         assert table_id in hub._deadlines
         wall.wait(56)
         hub.watch_clock(table_id)
