@@ -79,7 +79,7 @@ def extract() -> Catalog:
         strip_comment_tags=True,
     )
     for filename, _lineno, message, comments, context in sorted(found, key=lambda f: (f[0], f[1])):
-        if filename.endswith(("catalogs.py", "i18n.py")):
+        if filename.endswith("catalogs.py"):
             continue
         template.add(
             message, None, [(f"pipeline_tui/{filename}", 0)], auto_comments=comments, context=context

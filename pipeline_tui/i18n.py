@@ -175,6 +175,18 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _translations.npgettext(context, singular, plural, n)
 
 
+def quoted(text: str) -> str:
+    """``text`` as someone typed it, in the quotation marks of the language spoken ('foo' in
+    English, «foo» in Russian), any character that cannot be shown escaped as Python escapes it.
+
+    >>> quoted("foo"), quoted("a\\tb")
+    ("'foo'", "'a\\\\tb'")
+    """
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    # TRANSLATORS: the quotation marks round a word or a move someone typed.
+    return pgettext("quoted", "'{text}'").format(text=shown)
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it now (translate it where shown)."""
     return message

@@ -19,7 +19,7 @@ from .data.editions import EDITION_NAMES
 from .data.reference import Reference
 from .engine.rules import edition, market_rows, network
 from .engine.scoring import Score
-from .engine.setup import GameSetup
+from .engine.setup import GameSetup, SeatKind
 from .engine.state import GrantKind, HeldContract, PlayerState, Stage, State
 from .i18n import N_, _, ngettext
 
@@ -41,19 +41,39 @@ RUNS: dict[str, str] = {
     A.MACHINES_EARLY: N_("Machines III early run"),
     A.GOVERNMENT: N_("Government"),
 }
-SEAT_KINDS = {
-    "human": N_("human"),
-    "random": N_("random"),
-    "heuristic": N_("heuristic"),
-    "search": N_("search"),
+SEAT_KINDS: dict[str, str] = {
+    SeatKind.HUMAN: N_("human"),
+    SeatKind.RANDOM: N_("easy"),
+    SeatKind.HEURISTIC: N_("normal"),
+    SeatKind.SEARCH: N_("hard"),
+    SeatKind.EXPERT: N_("expert"),
 }
-"""Who plays a seat (``SeatKind`` values, kept in saves) as the header names them."""
+"""Who plays a seat (``SeatKind`` values, kept in saves) as the header names them: a person, or
+a computer player by the level players choose it by (``ai.LEVELS``), never the bot's own name."""
 CONTRACT_KINDS = {
     1: N_("Low-Grade Contract"),
     2: N_("Mid-Grade Contract"),
     3: N_("High-Grade Contract"),
 }
 """A held Contract by its row (the highest grade it needs), named whole for the grammar's sake."""
+
+
+def refusal(reason: str, head: str, area_head: str) -> tuple[str, str]:
+    """A refused move's line in two parts, the head and the rest: ``head`` ("Not allowed: ")
+    and the engine's reason; or, when the reason names the rule's area first ("Markets: that
+    slot is taken"), ``area_head`` ("Not allowed: {area}: ") with that area in it and the rest
+    of the reason after it, so a language can say it without two colons in a row ("Нельзя
+    (Рынки): это место занято").
+
+    >>> refusal("Markets: that slot is taken", "no: ", "no ({area}): ")
+    ('no (Markets): ', 'that slot is taken')
+    >>> refusal("the game is over", "no: ", "no ({area}): ")
+    ('no: ', 'the game is over')
+    """
+    area, colon, detail = reason.partition(": ")
+    if colon and area and detail:
+        return area_head.format(area=area), detail
+    return head, reason
 
 
 def _shown(name: str) -> str:
@@ -346,7 +366,7 @@ def _held_contract(index: int, held: HeldContract) -> str:
 def _player(state: State, player: PlayerState) -> list[str]:
     marker = "  " + _("<- to act") if not state.over and state.turn.player == player.seat else ""
     head = _("{name} (seat {seat}): ${money}, Penalty markers: {n}").format(
-        name=player.name, seat=player.seat, money=player.money, n=player.penalties
+        name=player.name, seat=player.seat + 1, money=player.money, n=player.penalties
     )
     lines = [head + marker]
     if player.worker:

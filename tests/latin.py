@@ -33,7 +33,7 @@ KEYS = {
     "escape", "space", "up", "down", "left", "right", "home", "end", "pgup", "pgdn", "super",
     "backspace", "delete",
 }  # fmt: skip
-PROGRAM = {"pipeline-tui", "components", "PIPELINE", "SVG", *LANGUAGE_NAMES.values()}
+PROGRAM = {"pipeline-tui", "components", "SVG", *LANGUAGE_NAMES.values()}
 NOTATION = {
     "act", "second", "gov", "take-gov", "run", "run-machine", "put-machine", "order-place",
     "buy", "sell", "contract", "deferred", "loan", "tank", "take-tank", "machine",

@@ -392,10 +392,11 @@ def test_play_in_russian_takes_the_same_notation_and_refuses_in_russian(capsys, 
         game.apply(parse_move("buy C-OC#1"))
     code, out, err = play(capsys, monkeypatch, script, "--seed", "12", "--players", "2")
     assert code == 0 and err == ""
-    assert out.startswith("«Нефтепровод», сид 12. Команды: введите 'help'.\nГод 1 из 3, раунд 1 из 8\n")
+    assert out.startswith("«Нефтепровод», зерно 12. Команды: введите «help».\nГод 1 из 3, раунд 1 из 8\n")
     assert "Возможные ходы:\n  1) start-tank C" in out
-    assert f"нельзя: {refused.value}\n" in out
-    assert "непонятно: " in out and "(введите 'help')" in out
+    area, _colon, detail = str(refused.value).partition(": ")
+    assert f"нельзя ({area}): {detail}\n" in out  # one colon after the head, not two in a row
+    assert "непонятно: неизвестный ход «frobnicate» (введите «help»)" in out
     assert "нет хода 99: выберите от 1 до 4" in out
     assert "отменён ход: start-tank H" in out and "возвращён ход: start-tank H" in out
     assert "save ФАЙЛ (сохранить)" in out
@@ -459,11 +460,11 @@ def test_help_and_usage_errors_in_russian(capsys, russian):
     assert "--lang en|ru  язык, с любой командой" in out
     assert "текстовая игра по очереди за одним компьютером" in out
     code, out, _ = run(capsys, "play", "--help")
-    assert code == 0 and "сид подготовки (случайный, если не указан)" in out
+    assert code == 0 and "зерно подготовки (случайное, если не указано)" in out
     code, _, err = run(capsys, "simulate", "--games", "0")
     assert code == 2 and one_line_error(err).endswith("ожидалось 1 или больше (см. --help)")
     code, _, err = run(capsys, "bogus")
-    assert code == 2 and one_line_error(err).startswith("pipeline-tui: неизвестная команда 'bogus' (есть: ")
+    assert code == 2 and one_line_error(err).startswith("pipeline-tui: неизвестная команда «bogus» (есть: ")
 
 
 def test_check_saves_and_simulate_in_russian_count_in_russian(capsys, saves, fixture_save, russian):

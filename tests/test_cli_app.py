@@ -31,7 +31,13 @@ def save(tmp_path):
 
 def test_no_command_in_a_terminal_opens_the_title_screen(opened, tmp_path):
     assert cli.main(["--saves", str(tmp_path), "--no-mouse"]) == 0
-    assert opened == [{"mode": "title", "saves_dir": str(tmp_path), "mouse": False}]
+    assert opened == [{"mode": "title", "saves_dir": str(tmp_path), "mouse": False, "served": "local"}]
+
+
+def test_a_web_tab_is_told_it_is_served(opened, tmp_path):
+    """`pipeline-tui web` runs each tab as `title --served web` (serve/web.py, app_command)."""
+    assert cli.main(["title", "--saves", str(tmp_path), "--served", "web"]) == 0
+    assert opened[0]["served"] == "web"
 
 
 def test_new_passes_players_seed_and_first_game(opened):

@@ -31,15 +31,15 @@ def test_refusals_name_the_rule_in_russian(russian: None) -> None:
     game = new_game()
     play(game, "act crude")
     assert _refusal(game, "act refined1") == (
-        "Рынок сырой нефти: это действие ещё идёт; сначала завершите его ('done')"
+        "Рынок сырой нефти: это действие ещё идёт; сначала завершите его («done»)"
     )
     slots = len(game.state.markets[C.MARKET_ROW_INDEX["C-SC"]])
     assert _refusal(game, f"buy C-SC#{slots + 1}") == (
-        f"Рынки: в ряду C-SC нет ячейки {slots + 1} (ячейки с 1 по {slots})"
+        f"Рынки: в ряду C-SC нет места {slots + 1} (места с 1 по {slots})"
     )
     other = new_game()
     play(other, "pass")
-    assert _refusal(other, "pass") == "Пас: вы спасовали; дальше машинная фаза ('end' заканчивает ход)"
+    assert _refusal(other, "pass") == "Пас: вы спасовали; дальше машинная фаза («end» заканчивает ход)"
     assert other.why_illegal(M.PlaceTile(x=0, y=0, rot=0)) == (
         "Сеть нефтепроводов: у вас нет тайла трубы, который надо положить"
     )
@@ -75,13 +75,13 @@ def test_action_names_follow_a_live_language_switch() -> None:
 
 
 def test_notation_errors_in_russian_with_russian_plurals(russian: None) -> None:
-    with pytest.raises(NotationError, match=r"^неизвестный ход 'frobnicate'$"):
+    with pytest.raises(NotationError, match=r"^неизвестный ход «frobnicate»$"):
         parse_move("frobnicate")
-    with pytest.raises(NotationError, match=r"^'buy' принимает 1 аргумент, получено 0$"):
+    with pytest.raises(NotationError, match=r"^«buy» принимает 1 аргумент, получено 0$"):
         parse_move("buy")
-    with pytest.raises(NotationError, match=r"^'sell' принимает 2 аргумента, получено 0$"):
+    with pytest.raises(NotationError, match=r"^«sell» принимает 2 аргумента, получено 0$"):
         parse_move("sell")
-    with pytest.raises(NotationError, match=r"^неизвестный цвет нефти 'X' \(используйте O, T или S\)$"):
+    with pytest.raises(NotationError, match=r"^неизвестный цвет нефти «X» \(используйте O, T или S\)$"):
         parse_move("sell 2-TH#1 XH")
 
 
@@ -190,14 +190,14 @@ def test_a_hint_gives_its_reason_in_russian(russian: None) -> None:
     game = Game(GameSetup.default(players=2, seed=3))
     advice = ai.make_bot("heuristic", samples=1).advise(game)
     assert advice.reason == (
-        "Стартовые Цистерны по правилам (2 сырой нефти, затем низкая, средняя и высокая): "
+        "Стартовые цистерны по правилам (2 для сырой нефти, затем низкого, среднего и высокого сорта): "
         "разместить 1 стартовую цистерну сырой нефти"
     )
     game.apply(advice.move)
     while game.state.turn.stage == Stage.SETUP:
         game.apply(game.legal_moves()[0])
     advice = ai.make_bot("heuristic", samples=1).advise(game)
-    assert advice.reason.startswith("Примерно на $") and "выгоднее, чем пас: " in advice.reason
+    assert advice.reason.startswith("Примерно на $") and "выгоднее, чем спасовать: " in advice.reason
     assert format_move(advice.move) not in advice.reason  # the turn in words, not notation
 
 

@@ -66,12 +66,10 @@ def test_repeated_buys_group_with_their_money():
 
 
 def test_a_russian_summary_counts_barrels_in_the_three_russian_forms(russian):
-    assert _text("bought", ("oil", 0, 0), 1, -7) == "куплено: 1 баррель оранжевой сырой нефти за $7"
-    assert _text("bought", ("oil", 1, 0), 2, -12) == "куплено: 2 барреля бирюзовой сырой нефти за $12"
-    assert (
-        _text("sold", ("oil", 2, 3), 5, 250) == "продано: 5 баррелей серебристой нефти высокого сорта за $250"
-    )
-    assert _text("delivered", ("barrel of", 2), 21, 0) == "доставлено: 21 баррель среднего сорта"
+    assert _text("bought", ("oil", 0, 0), 1, -7) == "куплено: 1 куб оранжевой сырой нефти за $7"
+    assert _text("bought", ("oil", 1, 0), 2, -12) == "куплено: 2 куба синей сырой нефти за $12"
+    assert _text("sold", ("oil", 2, 3), 5, 250) == "продано: 5 кубов белой нефти высокого сорта за $250"
+    assert _text("delivered", ("barrel of", 2), 21, 0) == "доставлено: 21 куб среднего сорта"
     assert _text("took", ("loan",), 1, 15) == "взято: 1 кредит за $15"
 
 
@@ -86,7 +84,7 @@ def test_a_turn_summary_speaks_russian(russian):
     line = turn_summary(game, start, len(game.entries))
     name = game.state.players[seat].name
     assert line.startswith(f"{name} — ")
-    assert "куплено: 2 барреля оранжевой сырой нефти за $" in line
+    assert "куплено: 2 куба оранжевой сырой нефти за $" in line
     i18n.set_language("en")
     assert "bought 2 Orange Crude for $" in turn_summary(game, start, len(game.entries))
 
@@ -131,7 +129,7 @@ def test_a_russian_plan_puts_its_things_after_the_verb_in_the_form_the_verb_asks
     )
     assert _text("took and placed", ("pipe",), 1, 0) == "взято и размещено: 1 тайл трубы"
     assert (
-        _text("bought", ("upgrade", "ENG", 1), 1, -20, plan=True) == "купить улучшение «Инженерия» I за $20"
+        _text("bought", ("upgrade", "ENG", 1), 1, -20, plan=True) == "купить улучшение «Перегонка» I за $20"
     )
     assert _text("flipped", ("token", "GOV"), 1, 0) == "перевёрнуто: тайл улучшения «Правительство»"
 

@@ -9,12 +9,15 @@ import msgspec
 import pytest
 
 from pipeline_tui.data import components as C
-from pipeline_tui.engine import Game, GameSetup, rules
+from pipeline_tui import i18n
+from pipeline_tui.ai import KINDS, LEVELS
+from pipeline_tui.engine import Game, GameSetup, PlayerSetup, SeatKind, rules
 from pipeline_tui.engine.setup import RULES_VERSION
 from pipeline_tui.engine.state import Grant, GrantKind, HeldContract, clone_state
 from pipeline_tui.data.reference import reference
 from pipeline_tui.text import (
     COMPONENT_SECTIONS,
+    SEAT_KINDS,
     needs_text,
     render_components,
     render_components_text,
@@ -58,7 +61,7 @@ def test_header_turn_order_and_whose_turn():
     assert "Players: Ada (human), Bo (human), Cy (human)" in text
     assert f"Turn Order: {' > '.join(names)}   next Round: (empty)" in text
     assert f"To act: {names[0]}, Setup (placing starting Tanks), 0 of 5 placed" in text
-    assert f"{names[0]} (seat {state.turn_order[0]}): $40, Penalty markers: 0  <- to act" in text
+    assert f"{names[0]} (seat {state.turn_order[0] + 1}): $40, Penalty markers: 0  <- to act" in text
 
 
 def test_header_shows_the_next_round_track_by_space():
@@ -159,7 +162,7 @@ def test_player_board_tank_farm_contracts_upgrades_and_network():
     assert "    Mid-Grade  (no Tanks)\n" in text
     assert "    Low-Grade  [OO] [T ] [  ]\n" in text
     assert "    Crude      [O ] [  ]\n" in text
-    assert "Ada (seat 0): $40, Penalty markers: 2" in text
+    assert "Ada (seat 1): $40, Penalty markers: 2" in text  # seats count from 1
     assert "  worker on Government tile 2.5" in text
     codes = [f"{n + 1}:{'OTS'[c]}{'CLMH'[g]}" for n, (c, g) in enumerate(tile.needs)]
     assert f"    1. Mid-Grade Contract: {codes[0]}=M {codes[1]}  (active, fulfilled 1 this Year)" in text
@@ -224,8 +227,8 @@ def test_the_table_in_russian(russian):
     assert "причитается: 1 правительственная труба (GOV ежегодно), 2 цистерны (SHOP II)" in text
     assert "Квадрант 1: закрыт, осталось 8 тайлов: 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8" in text
     assert "  Сеть нефтепроводов: 1 тайл, 0 насосов; длиннейший нефтепровод" in text
-    assert "Заказы (выполнить: 'fulfil O3.1 ...'):\n  3 барреля   O3.1 " in text
-    assert "  5 баррелей  O5.1 " in text
+    assert "Заказы (выполнить: «fulfil O3.1 ...»):\n  3 куба     O3.1 " in text
+    assert "  5 кубов    O5.1 " in text
     assert "  C-OC  8[O] 7[O] 6[O] 5[O]\n" in render_state(
         new_game(2).state
     )  # codes and letters as in English
@@ -269,8 +272,28 @@ def test_components_in_russian_keep_english_section_keys(russian):
     ):
         assert f"\n{heading}\nИсточник" in text
     assert "\nРяд низкого сорта\n  #200 SL SL SL     $60\n" in text
-    assert "\n3 барреля\n" in text and "\n5 баррелей\n" in text
+    assert "\n3 куба\n" in text and "\n5 кубов\n" in text
     assert [title for title, _lines in render_components(ref)] == list(COMPONENT_SECTIONS)
     for edition in (1, 2):  # the app's reference screen is 74 columns wide in Russian too
         tables = render_components(reference(edition), width=74)
         assert max(len(line) for _title, lines in tables for line in lines) <= 74
+
+
+@pytest.mark.parametrize(
+    ("language", "levels"),
+    [("en", "easy, normal, hard, expert"), ("ru", "лёгкий, средний, сильный, эксперт")],
+)
+def test_the_header_names_computer_players_by_their_level(language, levels):
+    """Players choose a computer player by its level and never see the bot's own name ("эвристика"),
+    and the seats on a board count from 1, as everywhere else (issue 37, point 13)."""
+    kinds = [SeatKind.RANDOM, SeatKind.HEURISTIC, SeatKind.SEARCH, SeatKind.EXPERT]
+    setup = GameSetup(seed=3, players=tuple(PlayerSetup(n, k) for n, k in zip("ABCD", kinds)))
+    assert [SEAT_KINDS[kind] for kind in KINDS] == list(LEVELS)  # the levels the new-game form offers
+    try:
+        i18n.set_language(language)
+        text = render_state(Game(setup).state, setup)
+    finally:
+        i18n.set_language("en")
+    shown = re.search(r"^\S+: A \((.*)\), B \((.*)\), C \((.*)\), D \((.*)\)$", text, re.M)
+    assert shown is not None and ", ".join(shown.groups()) == levels
+    assert "(seat 0)" not in text and "(место 0)" not in text

@@ -81,7 +81,17 @@ def free_port() -> int:
 def test_app_command_runs_this_interpreter_on_the_title_screen(tmp_path):
     saves = tmp_path / "my saves; rm -rf ~"
     argv = shlex.split(app_command(saves))
-    assert argv == ["exec", sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves)]
+    assert argv == [
+        "exec",
+        sys.executable,
+        "-m",
+        "pipeline_tui",
+        "title",
+        "--saves",
+        str(saves),
+        "--served",
+        "web",
+    ]
 
 
 def test_app_command_passes_the_servers_language_to_every_tab(tmp_path):
@@ -133,6 +143,42 @@ def test_bad_port_is_one_line(capsys, port):
     assert one_line_error(capsys.readouterr().err).startswith("pipeline-tui web: argument --port:")
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--allow-origin", "evil.example"),
+        ("--allow-origin", "http://x:99999"),
+        ("--allow-origin", "http://x/page"),
+        ("--allow-origin", "http://exa_mple.com"),
+        ("--allow-origin", "null"),
+        ("--max-window", "0x5"),
+        ("--max-window", "wide"),
+        ("--max-tabs", "0"),
+    ],
+)
+def test_bad_limit_is_one_line(capsys, option, value):
+    assert cli.main(["web", option, value]) == 2
+    assert one_line_error(capsys.readouterr().err).startswith(f"pipeline-tui web: argument {option}:")
+
+
+def test_limits_reach_the_server(monkeypatch, tmp_path):
+    from pipeline_tui.serve import web
+
+    seen = {}
+    monkeypatch.setattr(web, "serve", lambda *args, limits, **kw: seen.update(limits=limits))
+    argv = ["web", "--saves", str(tmp_path), "--max-window", "120x40", "--max-tabs", "3"]
+    argv += ["--allow-origin", "https://game.example", "--allow-origin", "http://box.lan:8000"]
+    assert cli.main(argv) == 0
+    assert seen["limits"] == web.Limits(
+        max_cols=120,
+        max_rows=40,
+        max_tabs=3,
+        allow_origins=("https://game.example", "http://box.lan:8000"),
+    )
+    assert cli.main(["web", "--saves", str(tmp_path)]) == 0
+    assert seen["limits"] == web.Limits() == web.Limits(500, 200, 16, ())
+
+
 def test_served_app_counts_as_interactive(monkeypatch):
     """textual-serve runs the app on pipes; its web driver must not be refused as 'no terminal'."""
     monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
@@ -174,10 +220,20 @@ def sync_playwright():
 class Server:
     """`pipeline-tui web` in a subprocess, its output read line by line on a thread."""
 
-    def __init__(self, saves: Path) -> None:
+    def __init__(self, saves: Path, *options: str) -> None:
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pipeline_tui", "web", "--port", str(self.port), "--saves", str(saves)],
+            [
+                sys.executable,
+                "-m",
+                "pipeline_tui",
+                "web",
+                "--port",
+                str(self.port),
+                "--saves",
+                str(saves),
+                *options,
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -318,6 +374,7 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
             for pid in apps:
                 argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
                 assert argv[:4] == [sys.executable, "-m", "pipeline_tui", "title"], argv
+                assert argv[6:8] == ["--served", "web"], argv
 
             first.focus(".xterm-helper-textarea")
             first.keyboard.press("Enter")  # the highlighted entry: New game
@@ -334,3 +391,28 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
         finally:
             browser.close()
     assert "Traceback" not in server.rest()
+
+
+def test_a_full_server_says_so_in_the_page(sync_playwright, tmp_path):
+    """Past --max-tabs a tab gets one line in its terminal instead of a game (issue 36)."""
+    served = Server(tmp_path / "saves", "--max-tabs", "1")
+    try:
+        served.wait_for("in a browser")
+        url = f"http://127.0.0.1:{served.port}/"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
+            )
+            try:
+                first = _open(browser, url)
+                _wait_for_text(first, "Rules and keys")
+                second = _open(browser, url)
+                shown = _wait_for_text(second, "The server is full (1 tab); try again later.")
+                assert "Rules and keys" not in shown
+                assert len(served.app_processes()) == 1
+            finally:
+                browser.close()
+        assert served.stop() == 0
+        assert "refused a tab" in served.rest()
+    finally:
+        served.stop()

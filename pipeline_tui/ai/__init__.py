@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..engine import moves as M
 from ..engine import Game, SeatKind, Stage, State, apply_trusted, legal_moves
-from ..i18n import N_, _
+from ..i18n import N_, _, quoted
 from ..summary import plan_words
 from . import evaluate as evaluation, expert, heuristic, search
 from .view import determinize, fingerprint, seat_rng
@@ -60,7 +60,7 @@ class Bot:
     ) -> None:
         if kind not in KINDS:
             raise ValueError(
-                _("unknown bot {name} (one of {kinds})").format(name=repr(kind), kinds=", ".join(KINDS))
+                _("unknown bot {name} (one of {kinds})").format(name=quoted(kind), kinds=", ".join(KINDS))
             )
         self.kind = kind
         self.seed = seed
@@ -199,7 +199,7 @@ def bot_kind(name: str) -> str:
     if name in KINDS:
         return name
     names = ", ".join(f"{level} ({kind})" for level, kind in zip(LEVELS, KINDS))
-    raise ValueError(_("unknown bot {name} (one of {kinds})").format(name=repr(name), kinds=names))
+    raise ValueError(_("unknown bot {name} (one of {kinds})").format(name=quoted(name), kinds=names))
 
 
 def make_bot(kind: str, *, seed: int = 0, seconds: float | None = None, samples: int | None = None) -> Bot:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..data.editions import PRINTED_EDITION
 from ..engine import moves as M
 from ..engine import Game, GameSetup, PlayerSetup, PlayerState, Stage
-from ..i18n import _
+from ..i18n import _, quoted
 from . import KINDS, make_bot
 
 
@@ -161,7 +161,7 @@ def run_games(
     unknown = [b for b in bots if b not in KINDS]
     if unknown:
         raise ValueError(
-            _("unknown bot {name} (one of {kinds})").format(name=repr(unknown[0]), kinds=", ".join(KINDS))
+            _("unknown bot {name} (one of {kinds})").format(name=quoted(unknown[0]), kinds=", ".join(KINDS))
         )
     if players not in (2, 3, 4):
         raise ValueError(_("Pipeline is for 2 to 4 players, not {n}").format(n=players))

@@ -5,7 +5,7 @@ Every error is one line on stderr with a non-zero exit status, never a traceback
 
 This module assembles the parser and runs it; each command group registers its own
 subcommands (``register(sub)``): ``app`` (title, new, load), ``play``, ``games`` (simulate,
-replay, check, saves, components), ``arena`` and ``serve`` (web, serve). What they share is
+replay, check, saves, components), ``arena``, ``serve`` (web, serve) and ``tables``. What they share is
 in ``common``.
 """
 
@@ -18,12 +18,20 @@ import sys
 from typing import Callable, Sequence
 
 from .. import __version__
-from ..i18n import LANGUAGES, LanguageError, _, choose_language, remembered_language, set_language
+from ..i18n import (
+    LANGUAGES,
+    LanguageError,
+    _,
+    choose_language,
+    quoted,
+    remembered_language,
+    set_language,
+)
 from ..storage import SaveError
-from . import app, arena, common, games, play, serve
+from . import app, arena, common, games, play, serve, tables
 from .common import PROG, CliError, Parser, out
 
-GROUPS = (app, play, games, arena, serve)
+GROUPS = (app, play, games, arena, serve, tables)
 """The command modules, in the order ``--help`` lists their commands."""
 
 
@@ -76,7 +84,7 @@ def _run(argv: Sequence[str] | None) -> int:
     commands = tuple(sub.choices)
     if argv and not argv[0].startswith("-") and argv[0] not in commands:
         said = _("{prog}: unknown command {name} (one of {commands})").format(
-            prog=PROG, name=repr(argv[0]), commands=", ".join(commands)
+            prog=PROG, name=quoted(argv[0]), commands=", ".join(commands)
         )
         print(said, file=sys.stderr)
         return 2

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def cmd_title(args: argparse.Namespace) -> int:
-    return common.open_app(args, "title")
+    return common.open_app(args, "title", served=args.served)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -49,6 +49,9 @@ def cmd_load(args: argparse.Namespace) -> int:
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("title", help=_("the title screen (the default in a terminal)"))
     common.app_options(p)
+    # `pipeline-tui web` runs each browser tab as `title --served web`: the app is on a server's
+    # machine then, and offers nothing that writes on its disk beyond the game (ui/app.py)
+    p.add_argument("--served", choices=("local", "web"), default="local", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_title)
 
     p = sub.add_parser("new", help=_("start a new game in the app"))

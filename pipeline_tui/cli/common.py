@@ -17,7 +17,7 @@ import msgspec
 
 from ..engine.clock import ClockError, ClockSetting, FlagRule, parse_clock
 from ..engine.game import Game
-from ..i18n import DEFAULT_LANGUAGE, _, current_language, ngettext, set_language
+from ..i18n import DEFAULT_LANGUAGE, _, current_language, ngettext, quoted, set_language
 from ..storage import game_from_save, read_save
 
 PROG = "pipeline-tui"
@@ -112,7 +112,7 @@ def nonneg(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("expected a whole number, not {text}").format(text=repr(text))
+            _("expected a whole number, not {text}").format(text=quoted(text))
         ) from None
     if value < 0:
         raise argparse.ArgumentTypeError(_("expected 0 or more, not {value}").format(value=value))

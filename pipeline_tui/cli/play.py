@@ -19,7 +19,7 @@ from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup
 from ..i18n import N_, _
 from ..storage import SaveError, autosave, default_saves_dir, save_game
-from ..text import render_scores, render_state
+from ..text import refusal, render_scores, render_state
 from . import common
 from .common import out
 
@@ -311,7 +311,7 @@ class _HotSeat:
         try:
             game.apply(move)
         except IllegalMove as exc:
-            out(_("illegal: {reason}").format(reason=exc))
+            out("".join(refusal(str(exc), _("illegal: "), _("illegal: {area}: "))))
             return ""
         out(f"{game.setup.players[before].name}: {format_move(move)}")
         self.autosave()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from ..i18n import N_, _
+from ..i18n import N_, _, quoted
 
 COLOUR_LETTERS = "OTS"  # Colour order: Orange, Teal, Silver
 GRADE_LETTERS = "CLMH"  # Grade order: Crude, Low, Mid, High
@@ -35,7 +35,7 @@ class Colour(IntEnum):
             return cls(COLOUR_LETTERS.index(letter.upper()))
         except ValueError:
             raise ValueError(
-                _("unknown oil colour {letter} (use O, T or S)").format(letter=repr(letter))
+                _("unknown oil colour {letter} (use O, T or S)").format(letter=quoted(letter))
             ) from None
 
 
@@ -57,7 +57,7 @@ class Grade(IntEnum):
             return cls(GRADE_LETTERS.index(letter.upper()))
         except ValueError:
             raise ValueError(
-                _("unknown oil grade {letter} (use C, L, M or H)").format(letter=repr(letter))
+                _("unknown oil grade {letter} (use C, L, M or H)").format(letter=quoted(letter))
             ) from None
 
 
@@ -78,6 +78,6 @@ def parse_barrel(code: str) -> tuple[int, int]:
     """
     if len(code) != 2:
         raise ValueError(
-            _("a barrel is two letters, colour then grade (like TH), not {code}").format(code=repr(code))
+            _("a barrel is two letters, colour then grade (like TH), not {code}").format(code=quoted(code))
         )
     return int(Colour.from_letter(code[0])), int(Grade.from_letter(code[1]))

@@ -9,6 +9,7 @@ wording) and the readings in ``docs/rules-readings.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import msgspec
@@ -16,7 +17,7 @@ import msgspec
 from . import components as C
 from . import editions as E
 from .components import Source
-from ..i18n import N_, _, current_language, ngettext, pgettext, set_language
+from ..i18n import N_, _, current_language, ngettext, npgettext, pgettext, set_language
 from .oil import barrel_code
 
 EDITIONS = E.EDITIONS
@@ -123,8 +124,41 @@ def _barrel_name(colour: int, grade: int) -> str:
 _CONTRACT_ROWS = {1: N_("Low Contract"), 2: N_("Mid Contract"), 3: N_("High Contract")}
 
 
+def _counts_barrels() -> bool:
+    """Whether the language spoken counts a card's barrels of one kind ("2 куба синей нефти
+    низкого сорта") instead of naming each barrel as the English does ("Low-Grade Teal,
+    Low-Grade Teal"): it does when it translates the counted form."""
+    return npgettext("card needs", "{n} barrel of {oil}", "{n} barrels of {oil}", 1) != "{n} barrel of {oil}"
+
+
+def _wants(needs: Sequence[tuple[int, int]]) -> str:
+    """The barrels a card asks for, as a phrase: each named in turn, or (where the language
+    counts them) counted by kind in the order first met, e.g. "2 куба оранжевой нефти низкого
+    сорта, 1 куб синей нефти низкого сорта"."""
+    if not _counts_barrels():
+        return ", ".join(_barrel_name(c, g) for c, g in needs)
+    kinds = Counter(needs)
+    return ", ".join(
+        npgettext("card needs", "{n} barrel of {oil}", "{n} barrels of {oil}", n).format(
+            n=n, oil=_oil_of(colour, grade)
+        )
+        for (colour, grade), n in kinds.items()
+    )
+
+
+def _oil_of(colour: int, grade: int) -> str:
+    """The oil of a barrel (Russian genitive: "синей нефти низкого сорта")."""
+    colours = (pgettext("oil of", "Orange"), pgettext("oil of", "Teal"), pgettext("oil of", "Silver"))
+    forms = (_("{colour} Crude"), _("{colour} Low-Grade"), _("{colour} Mid-Grade"), _("{colour} High-Grade"))
+    return forms[grade].format(colour=colours[colour])
+
+
 def _pay_sum(rates: tuple[int, ...], needs: Sequence[tuple[int, int]]) -> tuple[str, int]:
+    """What one fulfilment pays, part by part ("$20 + $20"; where the language counts barrels
+    and every barrel pays the same, "$20 за куб"), and in all."""
     pays = [rates[g] for _, g in needs]
+    if _counts_barrels() and len(set(pays)) == 1:
+        return pgettext("card pay", "${pay} a barrel").format(pay=pays[0]), sum(pays)
     return " + ".join(f"${p}" for p in pays), sum(pays)
 
 
@@ -132,7 +166,7 @@ def contract_text(tile_id: int) -> str:
     """The full text of a Contract or Order tile (rulebook "Contracts and Loans", "Fulfilling
     Contracts and Orders")."""
     tile = C.contract_tile(tile_id)
-    wants = ", ".join(_barrel_name(c, g) for c, g in tile.needs)
+    wants = _wants(tile.needs)
     if tile.kind == C.ContractKind.CONTRACT:
         parts, total = _pay_sum(C.CONTRACT_PAY, tile.needs)
         return _(

@@ -25,7 +25,7 @@ from ..data.components import (
     ContractKind,
 )
 from ..data.oil import COLOUR_LETTERS, GRADE_LETTERS, barrel_code, parse_barrel
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, quoted
 from .errors import NotationError
 
 
@@ -363,7 +363,7 @@ _ACTIONS = set(ACTION_TILES) | set(MARKET_ACTIONS)
 
 def _grade(text: str) -> int:
     if len(text) != 1 or text.upper() not in GRADE_LETTERS:
-        raise NotationError(_("unknown grade {text} (use C, L, M or H)").format(text=repr(text)))
+        raise NotationError(_("unknown grade {text} (use C, L, M or H)").format(text=quoted(text)))
     return GRADE_LETTERS.index(text.upper())
 
 
@@ -371,7 +371,7 @@ def _action(text: str) -> str:
     if text not in _ACTIONS:
         raise NotationError(
             _("unknown action {text} (one of {actions})").format(
-                text=repr(text), actions=", ".join(sorted(_ACTIONS))
+                text=quoted(text), actions=", ".join(sorted(_ACTIONS))
             )
         )
     return text
@@ -388,7 +388,7 @@ def _row(text: str) -> str:
         or barrel[0] not in COLOUR_LETTERS
         or barrel[1] not in GRADE_LETTERS
     ):
-        raise NotationError(_("unknown market row {text} (like C-OC or 2-TH)").format(text=repr(text)))
+        raise NotationError(_("unknown market row {text} (like C-OC or 2-TH)").format(text=quoted(text)))
     return text
 
 
@@ -396,7 +396,7 @@ def _family(text: str) -> str:
     if text.upper() not in UPGRADE_CODES:
         raise NotationError(
             _("unknown upgrade {text} (one of {families})").format(
-                text=repr(text), families=", ".join(UPGRADE_CODES)
+                text=quoted(text), families=", ".join(UPGRADE_CODES)
             )
         )
     return text.upper()
@@ -405,20 +405,20 @@ def _family(text: str) -> str:
 def _cell(text: str) -> tuple[int, int]:
     m = re.fullmatch(rf"{_INT},{_INT}", text)
     if not m:
-        raise NotationError(_("expected a cell like 2,-1, not {text}").format(text=repr(text)))
+        raise NotationError(_("expected a cell like 2,-1, not {text}").format(text=quoted(text)))
     return int(m.group(1)), int(m.group(2))
 
 
 def _dotted(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"([1-9]\d*)\.([1-9]\d*)", text)
     if not m:
-        raise NotationError(_("expected two numbers from 1, like 2.5, not {text}").format(text=repr(text)))
+        raise NotationError(_("expected two numbers from 1, like 2.5, not {text}").format(text=quoted(text)))
     return int(m.group(1)), int(m.group(2))
 
 
 def _index(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise NotationError(_("expected a number from 1, not {text}").format(text=repr(text)))
+        raise NotationError(_("expected a number from 1, not {text}").format(text=quoted(text)))
     return int(text) - 1
 
 
@@ -479,7 +479,7 @@ def parse_move(text: str) -> Move:
             if not m:
                 raise NotationError(
                     _("expected a Contract like CL.1 or an Order like O4.2, not {text}").format(
-                        text=repr(args[0])
+                        text=quoted(args[0])
                     )
                 )
             kind = ContractKind.CONTRACT if m.group(1).upper() == "C" else ContractKind.ORDER
@@ -490,7 +490,7 @@ def parse_move(text: str) -> Move:
                 or kind == ContractKind.ORDER
                 and r not in "345"
             ):
-                raise NotationError(_("no such row {text}").format(text=repr(args[0])))
+                raise NotationError(_("no such row {text}").format(text=quoted(args[0])))
             number = GRADE_LETTERS.index(r) if kind == ContractKind.CONTRACT else int(r)
             return TakeContract(kind=kind, row=number, slot=int(m.group(3)) - 1, deferred=len(args) == 2)
         if verb in ("tank", "take-tank"):
@@ -516,7 +516,7 @@ def parse_move(text: str) -> Move:
             need(2)
             x, y = _cell(args[0])
             if not re.fullmatch(r"r[0-3]", args[1]):
-                raise NotationError(_("expected a rotation r0..r3, not {text}").format(text=repr(args[1])))
+                raise NotationError(_("expected a rotation r0..r3, not {text}").format(text=quoted(args[1])))
             return PlaceTile(x=x, y=y, rot=int(args[1][1]))
         if verb in ("upgrade", "flip"):
             need(1)
@@ -542,7 +542,7 @@ def parse_move(text: str) -> Move:
             need(2)
             m = re.fullmatch(r"O([345])\.([1-9]\d*)", args[0], re.IGNORECASE)
             if not m:
-                raise NotationError(_("expected an Order like O4.1, not {text}").format(text=repr(args[0])))
+                raise NotationError(_("expected an Order like O4.1, not {text}").format(text=quoted(args[0])))
             return FulfilOrder(
                 row=int(m.group(1)), slot=int(m.group(2)) - 1, grades=tuple(_grade(ch) for ch in args[1])
             )
@@ -550,7 +550,7 @@ def parse_move(text: str) -> Move:
         raise
     except ValueError as exc:
         raise NotationError(str(exc)) from None
-    raise NotationError(_("unknown move {verb}").format(verb=repr(verb)))
+    raise NotationError(_("unknown move {verb}").format(verb=quoted(verb)))
 
 
 _SIMPLE = {

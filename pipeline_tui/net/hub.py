@@ -34,7 +34,6 @@ import stat
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -68,7 +67,8 @@ from .protocol import (
     frame,
     read_frame,
 )
-from .tables import SaveFailed, TableService
+from .store import SaveFailed, TableStore, open_store
+from .tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ HELLO_TIMEOUT = 30.0  # seconds a new connection has to present its token
 MAX_BACKLOG = 8 << 20  # bytes queued to a connection that does not read before it is dropped
 MAX_CONNECTIONS = 512
 SAVE_RETRY = 5.0  # seconds before a computer seat tries again when its move could not be saved
+RECONNECT = 1.0  # seconds between tries to reach a shared store's database again
 MAX_SHOWN_NAME = 32  # a player's shown name (the SSH user name) is cut to this
 
 
@@ -133,9 +134,21 @@ class Hub:
     """Every shared table, its connections and its computer seats, in one asyncio process."""
 
     def __init__(
-        self, tables_dir: Path, *, bot_delay: float = 0.5, wall: Callable[[], float] = time.monotonic
+        self,
+        tables_dir: Path,
+        *,
+        bot_delay: float = 0.5,
+        store: str | TableStore | None = None,
+        wall: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.service = TableService(Path(tables_dir), wall=wall)  # loads every table: restart resume
+        """``tables_dir`` keeps the node's own files (the players' languages) and, without a
+        ``store``, the tables; ``store``: a ``postgresql://`` URL (or a store) shared by nodes;
+        ``wall``: the clocks' seconds."""
+        opened = store if isinstance(store, TableStore) else open_store(store or Path(tables_dir))
+        self.service = TableService(opened, wall=wall)  # loads every table: restart resume
+        # Computer seats play on one node at a time: a shared store's lease says which.
+        self._bots_here = not opened.shared
+        self._store_tasks: list[asyncio.Task[None]] = []
         self.languages = KeyLanguages(Path(tables_dir))  # the language each key chose
         self.bells = KeyBells(Path(tables_dir))  # the keys that want a bell on their turn
         self.bot_delay = bot_delay
@@ -184,6 +197,9 @@ class Hub:
         for table_id in list(self.service.tables):
             self._kick_bots(table_id)
             self.watch_clock(table_id)
+        if self.service.store.shared:
+            loop = asyncio.get_running_loop()
+            self._store_tasks = [loop.create_task(self._listen()), loop.create_task(self._lease())]
 
     async def close(self) -> None:
         """Stop listening, drop every connection and stop the computer seats."""
@@ -192,19 +208,24 @@ class Hub:
         for handle in self._deadlines.values():
             handle.cancel()
         self._deadlines.clear()
-        for task in [*self._bots.values(), *self._clock_tasks]:
+        for task in [*self._bots.values(), *self._clock_tasks, *self._store_tasks]:
             task.cancel()
         with contextlib.suppress(TableError):
             await self._call(self.service.stop_clocks)
         for conn in list(self._connections):
             conn.drop("the hub is closing")
-        pending = [*self._bots.values(), *self._handlers, *self._clock_tasks]
+        pending = [*self._bots.values(), *self._handlers, *self._clock_tasks, *self._store_tasks]
         if pending:
             await asyncio.wait(pending, timeout=5.0)
         self._bots.clear()
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
+        if self._tables_thread is not None:
+            with contextlib.suppress(RuntimeError):
+                await asyncio.get_running_loop().run_in_executor(
+                    self._tables_thread, self.service.store.close
+                )
         for attribute in ("_bot_thread", "_tables_thread"):  # a bot may think on for ~1 s
             executor = getattr(self, attribute)
             if executor is not None:
@@ -311,10 +332,113 @@ class Hub:
 
     async def _call(self, function: Callable[..., T], *args: Any) -> T:
         """Run a TableService call in the tables thread (its only caller): the event loop never
-        waits for a table file's fsync, and the calls run one at a time in the order made."""
+        waits for a table file's fsync, and the calls run one at a time in the order made.
+        What the call learnt of other nodes' changes (a shared store) is sent first."""
         if self._tables_thread is None:
             raise TableError(N_("Server: the hub is closing"))
-        return await asyncio.get_running_loop().run_in_executor(self._tables_thread, partial(function, *args))
+
+        def run() -> tuple[T | None, Exception | None, list[Update]]:
+            try:
+                return function(*args), None, self.service.take_synced()
+            except Exception as exc:
+                return None, exc, self.service.take_synced()
+
+        result, error, synced = await asyncio.get_running_loop().run_in_executor(self._tables_thread, run)
+        for update in synced:
+            self._broadcast(update)
+        for table_id in {update.table_id for update in synced}:
+            self._kick_bots(table_id)
+            self.watch_clock(table_id)  # another node's move: its clock's deadline moved
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]  # None only with an error, raised above
+
+    # --- a shared store: the other nodes ----------------------------------------------------
+    async def _listen(self) -> None:
+        """Read the other nodes' changes when PostgreSQL announces them; when the database is
+        lost, tell every table, and catch up on everything once it is back."""
+        from .pgstore import PostgresStore, listen  # psycopg: only for a shared store
+
+        store = self.service.store
+        assert isinstance(store, PostgresStore)
+        lost = False
+        while True:
+            try:
+                async with contextlib.aclosing(listen(store.url, store.node)) as changes:
+                    async for table_id in changes:
+                        if table_id is None:
+                            await self._catch_up(N_("Server: the database is back") if lost else "")
+                            lost = False
+                        else:
+                            await self._sync(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not lost:
+                    log.error("lost the database %s: %s", store.label, exc)
+                    lost = True
+                    with contextlib.suppress(TableError):
+                        await self._tell_all(
+                            N_("Server: the database cannot be reached; moves wait until it is back")
+                        )
+            await asyncio.sleep(RECONNECT)
+
+    async def _sync(self, table_id: str) -> None:
+        try:
+            updates = await self._call(self.service.sync, table_id)
+        except TableError as exc:
+            log.error("table %s not read from the store: %s", table_id, exc)
+            return
+        for update in updates:
+            self._broadcast(update)
+        self._kick_bots(table_id)
+        self.watch_clock(table_id)
+
+    async def _catch_up(self, note: str) -> None:
+        """Read every table again (connected, or connected again) and kick the computer seats."""
+        try:
+            updates = await self._call(self.service.sync_all)
+        except TableError as exc:
+            log.error("the tables were not read again: %s", exc)
+            return
+        for update in updates:
+            self._broadcast(update)
+        if note:
+            await self._tell_all(note)
+        for table_id in list(self.service.tables):
+            self._kick_bots(table_id)
+            self.watch_clock(table_id)
+
+    async def _tell_all(self, note: str) -> None:
+        for update in await self._call(self._notes_sync, note, list(self._watchers)):
+            self._broadcast(update)
+
+    def _notes_sync(self, note: str, table_ids: list[str]) -> list[Update]:
+        return [self.service.seats_update(key, note) for key in table_ids if key in self.service.tables]
+
+    async def _lease(self) -> None:
+        """Play the computer seats while this node holds the lease (PostgreSQL hands it to one
+        waiting node when its holder's session ends, killed or not)."""
+        from .pgstore import PostgresStore, hold_lease
+
+        store = self.service.store
+        assert isinstance(store, PostgresStore)
+        loop = asyncio.get_running_loop()
+
+        def granted() -> None:
+            log.info("this node plays the computer seats now")
+            self._bots_here = True
+            self._store_tasks.append(loop.create_task(self._catch_up("")))
+
+        while True:
+            try:
+                await hold_lease(store.url, granted)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the computer-seat lease ended: %s", exc)
+            self._bots_here = False
+            await asyncio.sleep(RECONNECT)
 
     # --- requests -------------------------------------------------------------------------
     async def _dispatch(self, conn: _Connection, request: AnyRequest) -> None:
@@ -417,14 +541,14 @@ class Hub:
         """Make sure the table's computer seats are looked after (the task stops at once when
         no computer seat is to act)."""
         task = self._bots.get(table_id)
-        if self._server is None or (task is not None and not task.done()):
+        if self._server is None or not self._bots_here or (task is not None and not task.done()):
             return
         self._bots[table_id] = asyncio.get_running_loop().create_task(self._play_bots(table_id))
 
     async def _play_bots(self, table_id: str) -> None:
         """Play computer seats until a human is to act or the game ends."""
         loop = asyncio.get_running_loop()
-        while True:
+        while self._bots_here:
             if await self._call(self.service.bot_job, table_id) is None:
                 return
             if self.bot_delay > 0:
@@ -543,8 +667,10 @@ def _bind_private(path: Path) -> socket.socket:
     return sock
 
 
-async def _run(tables: Path, socket_path: Path, who: list[str], bot_delay: float) -> None:
-    hub = Hub(tables, bot_delay=bot_delay)
+async def _run(
+    tables: Path, socket_path: Path, who: list[str], bot_delay: float, store: str | None = None
+) -> None:
+    hub = Hub(tables, bot_delay=bot_delay, store=store)
     await hub.start(socket_path)
     tokens = {}
     for entry in who:
@@ -567,6 +693,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m pipeline_tui.net.hub", description=main.__doc__)
     parser.add_argument("--tables", type=Path, required=True, help="the tables folder")
+    parser.add_argument("--store", default=None, help="a postgresql:// URL (default: the tables folder)")
     parser.add_argument("--socket", type=Path, required=True, help="the Unix socket to create")
     parser.add_argument(
         "--token",
@@ -583,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
         level=args.log.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     try:
-        asyncio.run(_run(args.tables, args.socket, args.token, args.bot_delay))
+        asyncio.run(_run(args.tables, args.socket, args.token, args.bot_delay, args.store))
     except TableError as exc:
         print(f"pipeline-tui hub: {exc.shown()}", file=sys.stderr)
         return 1

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from ..i18n import language_of
+from .private import FILE_MODE, FOLDER_MODE
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +52,13 @@ class KeyLanguages:
         """Remember ``language`` for ``identity``; OSError if the file cannot be written (the
         choice then holds until the server stops)."""
         self.chosen[identity] = language
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
         temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(json.dumps(self.chosen, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        text = json.dumps(self.chosen, indent=1, sort_keys=True) + "\n"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(temporary, FILE_MODE)  # an older temporary file kept its own mode
         os.replace(temporary, self.path)
 
 

@@ -1,11 +1,10 @@
-"""The authoritative tables: every shared game, its seat bindings and its file (no asyncio here).
+"""The authoritative tables: every shared game and its seat bindings (no asyncio here).
 
-A table is a save file ``<tables dir>/<id>.json`` in the ordinary storage format; its meta holds
-a ``"table"`` entry (:class:`TableMeta`: the table's name and which identity holds each human
-seat). Ids are ``t1``, ``t2``, ... (new ones take the next number after every ``t<N>.json`` in
-the folder, broken files included, so a broken file is never overwritten). Every change is
-written with :func:`pipeline_tui.storage.save_game` (temp file, fsync, ``os.replace``) before
-anyone hears of it; if the write fails the change is taken back and refused.
+A table lives in a store (``store.py``): by default a save file ``<tables dir>/<id>.json`` in
+the ordinary storage format whose meta holds a ``"table"`` entry (:class:`TableMeta`: the
+table's name and which identity holds each human seat), or rows in PostgreSQL shared by several
+nodes (``pgstore.py``). Every change is stored before anyone hears of it; if the write fails
+the change is taken back and refused.
 
 :class:`TableService` checks every request against the identity making it (it is the only
 writer of table files): only the identity bound to the seat to act may move; a spectator
@@ -23,7 +22,7 @@ setup applies: the computer (normal) plays the seat until its player sits down a
 from __future__ import annotations
 
 import logging
-import re
+import builtins
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +35,6 @@ from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
-from ..storage import SaveError, load_game, read_save, save_game
 from ..i18n import N_
 from .protocol import (
     TIME_RAN_OUT_COMPUTER,
@@ -49,39 +47,30 @@ from .protocol import (
     Update,
     one_line,
 )
+from .store import (
+    ID_PATTERN,
+    NUMBERED,
+    FileStore,
+    Loaded,
+    SaveFailed,
+    SeatBinding,
+    StoreConflict,
+    StoreLost,
+    TableMeta,
+    TableStore,
+)
 
 log = logging.getLogger(__name__)
 
-ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-_NUMBERED = re.compile(r"t([0-9]{1,9})")
+_NUMBERED = NUMBERED
 MAX_TABLES = 500
 MAX_NAME = 40  # table names
 MAX_PLAYER_NAME = 24
 MAX_COLOUR = 20  # a colour name (the app draws only the names it knows, see ui.style)
 MAX_MOVE_TEXT = 200
+MAX_RETRIES = 5  # a request answered again after another node wrote first, at most
 SEAT_KINDS = (SeatKind.HUMAN, *KINDS)
 TIMEOUT_KIND = SeatKind.HEURISTIC.value  # the computer player ("normal") for a seat out of time
-
-
-class SaveFailed(TableError):
-    """A change refused because its table file could not be written (it was taken back)."""
-
-
-class SeatBinding(msgspec.Struct):
-    """A human seat's player: the SSH key fingerprint and the name shown for it."""
-
-    identity: str
-    holder: str
-
-
-class TableMeta(msgspec.Struct):
-    """The ``"table"`` entry of a table file's meta."""
-
-    name: str
-    seats: list[SeatBinding | None]
-    colours: list[str] = []  # a colour name per seat (the app's names); [] = its defaults
-    hints: bool = False  # chosen when the table is made; files from before the option: off
-    away: list[int] = []  # seats whose time ran out: the computer plays them until they sit again
 
 
 def _clean_name(text: str, limit: int) -> str:
@@ -95,19 +84,22 @@ def _clean_name(text: str, limit: int) -> str:
 
 
 class Table:
-    """One shared game: the :class:`Game`, who holds each seat, who is connected, its file."""
+    """One shared game: the :class:`Game`, who holds each seat, who is connected, its file
+    (``path``, in a files store) or how many rows of its log the store holds (``events``)."""
 
     def __init__(
         self,
         table_id: str,
-        path: Path,
+        path: Path | None,
         game: Game,
         meta: TableMeta,
+        events: int = 0,
         wall: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = table_id
         self.path = path
         self.game = game
+        self.events = events
         # An unnamed table has no name: each viewer calls it "Table 3" in their own language
         # (protocol.table_name). Tables made before that stored the English, read as none.
         self.name = (
@@ -164,6 +156,13 @@ class Table:
         if seat in self.handed_back or self.kind(seat) != SeatKind.HUMAN:
             return None
         return timer.seconds_until(clock.deadline)
+
+    def rebase_clock(self, at: int) -> None:
+        """Set the game time to ``at``, a move's stamp from another node: every node then
+        counts the time since that move from the same point, so they show the same clocks."""
+        timer = self.game.timer
+        if timer is not None:
+            self.game.timer = GameTime(at, wall=timer.wall, running=timer.running)
 
     def stamp(self, update: Update) -> Update:
         """The Update with the game times of its moves and the table's game time now."""
@@ -246,57 +245,52 @@ class Table:
 
 
 class TableService:
-    """Every table in one folder, loaded at start (a restart resumes them all).
+    """Every table of one store, loaded at start (a restart resumes them all).
+
+    ``store``: a :class:`TableStore`, or a folder (a :class:`FileStore`). In a shared store
+    another node may write first: the change is taken back, the table read again
+    (:meth:`sync`, whose Updates wait in :meth:`take_synced` for the Hub to send first) and the
+    request answered again as the rules now say.
 
     Not thread-safe: one call at a time (the Hub makes every call from its one tables thread).
     """
 
-    def __init__(self, tables_dir: Path, *, wall: Callable[[], float] = time.monotonic) -> None:
-        self.dir = Path(tables_dir)
+    def __init__(self, store: TableStore | Path, *, wall: Callable[[], float] = time.monotonic) -> None:
+        self.store = store if isinstance(store, TableStore) else FileStore(Path(store))
+        self.dir = self.store.dir if isinstance(self.store, FileStore) else None
         self.wall = wall  # the clocks' seconds (tests pass a fake one)
         self.tables: dict[str, Table] = {}
-        self.problems: list[str] = []  # one line per table file that could not be loaded
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise TableError(
-                N_("Tables: cannot create the folder {folder} ({reason})"),
-                folder=self.dir,
-                reason=exc.strerror or exc,
-            ) from None
+        self.problems: list[str] = []  # one line per table that could not be loaded
+        self._synced: list[Update] = []
+        # A write whose commit was cut off: (row, move, seat name) by table, told once known.
+        self._uncertain: dict[str, tuple[int, Move, str]] = {}
         self._load_all()
 
     # --- loading --------------------------------------------------------------------------
     def _load_all(self) -> None:
-        for path in sorted(self.dir.glob("*.json")):
+        loaded, problems = self.store.load_all()
+        self.problems.extend(problems)
+        for item in loaded:
             try:
-                table = self._load(path)
-            except Exception as exc:  # a table file is untrusted input: any failure skips it
-                text = (
-                    str(exc)
-                    if isinstance(exc, (SaveError, TableError))
-                    else (f"cannot be loaded ({type(exc).__name__}: {exc})")
-                )
-                problem = text if text.startswith(path.name) else f"{path.name}: {text}"
-                self.problems.append(problem)
-                log.info("table file skipped (left as it is): %s", problem)
+                table = self._table(item)
+            except TableError as exc:
+                self.problems.append(f"{item.id}.json: {exc}" if self.dir else f"{item.id}: {exc}")
                 continue
             self.tables[table.id] = table
+        for problem in self.problems:
+            log.info("table skipped (left as it is): %s", problem)
 
-    def _load(self, path: Path) -> Table:
-        table_id = path.stem
-        if not ID_PATTERN.fullmatch(table_id):
-            raise TableError("the name is not a table id (lower-case letters, digits, - and _)")
-        game = load_game(path)
+    def _table(self, item: Loaded) -> Table:
+        """A loaded table checked against what a table must be (its seats and its meta)."""
+        game = item.game
         for seat, player in enumerate(game.setup.players):
             if player.kind not in SEAT_KINDS:
                 raise TableError(f"seat {seat + 1} has an unknown kind {player.kind!r}")
-        raw = read_save(path).meta.get("table")
-        if raw is None:  # a plain save copied in: every human seat open
-            meta = TableMeta(name=table_id, seats=[None] * len(game.setup.players))
+        if item.meta is None:  # a plain save copied in: every human seat open
+            meta = TableMeta(name=item.id, seats=[None] * len(game.setup.players))
         else:
             try:
-                meta = msgspec.convert(raw, TableMeta)
+                meta = msgspec.convert(item.meta, TableMeta)
             except msgspec.ValidationError as exc:
                 raise TableError(f"the table entry of its meta is not valid ({exc})") from None
         if len(meta.seats) != len(game.setup.players):
@@ -304,7 +298,8 @@ class TableService:
         for seat, binding in enumerate(meta.seats):
             if binding is not None and game.setup.players[seat].kind != SeatKind.HUMAN:
                 raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
-        return Table(table_id, path, game, meta, self.wall)
+        path = self.dir / f"{item.id}.json" if self.dir is not None else None
+        return Table(item.id, path, game, meta, item.events, self.wall)
 
     # --- lookups --------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -317,29 +312,121 @@ class TableService:
         """Every table, in id order; ``identity``'s own seats marked in each."""
         return [self.tables[key].info(identity) for key in sorted(self.tables, key=_id_order)]
 
-    def _next_id(self) -> str:
-        numbers = [int(m.group(1)) for p in self.dir.glob("t*.json") if (m := _NUMBERED.fullmatch(p.stem))]
-        numbers += [int(m.group(1)) for key in self.tables if (m := _NUMBERED.fullmatch(key))]
-        number = max(numbers, default=0) + 1
-        while (self.dir / f"t{number}.json").exists():
-            number += 1
-        return f"t{number}"
+    # --- what other nodes did -------------------------------------------------------------
+    def take_synced(self) -> builtins.list[Update]:
+        """The Updates read from the store during the last call (another node's changes)."""
+        out, self._synced = self._synced, []
+        return out
 
     def _save(self, table: Table) -> None:
-        try:
-            entry = msgspec.to_builtins(table.meta())
-            if not entry["away"]:
-                del entry["away"]  # written only when a seat's time has run out
-            save_game(table.game, table.path, meta={"table": entry})
-        except SaveError as exc:
-            log.error("table %s not saved: %s", table.id, exc)
-            raise SaveFailed(N_("Table: the change could not be saved ({reason})"), reason=exc) from None
+        """Store what changed besides the log: the seats away, a clock's game time."""
+        self.store.save(table.id, table.game, table.meta())
+
+    def sync(self, table_id: str) -> builtins.list[Update]:
+        """Read what other nodes wrote to ``table_id`` since this node last did: a table made
+        elsewhere is loaded, new rows are played (each an Update, as if moved here), changed
+        seat bindings give a seats Update. A write of ours whose answer was lost is settled
+        here: the seat's players are told whether it was kept."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if len(self.tables) < MAX_TABLES and ID_PATTERN.fullmatch(table_id):
+                try:
+                    loaded = self.store.load(table_id)
+                    if loaded is not None:
+                        self.tables[table_id] = self._table(loaded)
+                except (StoreLost, StoreConflict):
+                    raise
+                except Exception as exc:  # another node's row is untrusted input too
+                    log.error("table %s from the store not loaded: %s", table_id, exc)
+            return []
+        events, bound = self.store.read(table_id, table.events)
+        updates: builtins.list[Update] = []
+        if bound is not None:
+            bindings = [bound.get(seat) for seat in range(len(table.bindings))]
+            if bindings != table.bindings:
+                sat = [b for i, b in enumerate(bindings) if b is not None and table.bindings[i] != b]
+                table.bindings = bindings
+                table.refresh_clock()  # another node sat the last open seat: the clocks start
+                if sat:
+                    seat = bindings.index(sat[0])
+                    updates.append(
+                        self.seats_update(
+                            table_id,
+                            N_("{player} sits at {seat}'s seat"),
+                            player=sat[0].holder,
+                            seat=table.seat_name(seat),
+                        )
+                    )
+        game = table.game
+        uncertain = self._uncertain.pop(table_id, None)
+        kept = False
+        for event in events:
+            if event.seq != table.events:
+                break
+            base = len(game.moves)
+            if event.move is None:
+                seat = game.current_player
+                move = game.undo()
+                if move is None:
+                    log.error("table %s: row %d takes back a move from an empty log", table_id, event.seq)
+                    break
+                update = Update(table_id=table_id, base=base - 1, moves=[], seats=table.seats())
+                updates.append(
+                    _noted(
+                        table.stamp(update),
+                        N_("{name} took back {move}"),
+                        {"name": table.seat_name(seat), "move": format_move(move)},
+                    )
+                )
+            else:
+                seat = game.current_player
+                try:
+                    game.apply(event.move)
+                except IllegalMove as exc:
+                    log.error("table %s: row %d breaks the rules (%s); not played", table_id, event.seq, exc)
+                    break
+                if game.timer is not None and event.at is not None:
+                    game.restamp([*game.times[:-1], event.at])  # the time the other node gave it
+                    table.rebase_clock(event.at)
+                text = format_move(event.move)
+                update = Update(table_id=table_id, base=base, moves=[text], seats=table.seats())
+                updates.append(
+                    _noted(
+                        table.stamp(update),
+                        N_("{name}: {move}"),
+                        {"name": table.seat_name(seat), "move": text},
+                    )
+                )
+            if uncertain is not None and event.seq == uncertain[0]:
+                kept = event.move == uncertain[1]
+            table.events += 1
+            table.refresh_clock()  # the last move stops the clocks
+        if uncertain is not None:
+            _seq, move, name = uncertain
+            note = (
+                N_("{name}'s move {move} was kept after all")
+                if kept
+                else N_("{name}'s move {move} was not kept (the database was lost); play it again")
+            )
+            updates.append(self.seats_update(table_id, note, name=name, move=format_move(move)))
+        return updates
+
+    def sync_all(self) -> builtins.list[Update]:
+        """:meth:`sync` for every table, and every table made elsewhere (after a reconnect)."""
+        updates: builtins.list[Update] = []
+        for table_id in [*self.tables, *(i for i in self.store.table_ids() if i not in self.tables)]:
+            updates += self.sync(table_id)
+        return updates
+
+    def _resync(self, table_id: str) -> None:
+        """Another node wrote first: read what it wrote (the Hub sends it before our answer)."""
+        self._synced += self.sync(table_id)
 
     # --- requests -------------------------------------------------------------------------
     def create(
         self, setup: GameSetup, name: str = "", colours: Sequence[str] | None = None, hints: bool = False
     ) -> Table:
-        """A new table with every human seat open, written to its file before it is listed.
+        """A new table with every human seat open, written to its store before it is listed.
         ``colours`` (a distinct colour name per seat) are kept for every session to draw;
         ``hints``: the seated players may ask the strongest bot for a hint on their turn."""
         if len(self.tables) >= MAX_TABLES:
@@ -370,24 +457,31 @@ class TableService:
             or not all(c.isidentifier() and len(c) <= MAX_COLOUR for c in colours)
         ):
             raise TableError(N_("Setup: colours must be a different colour name for each seat"))
-        table_id = self._next_id()
         label = _clean_name(name, MAX_NAME)
-        table = Table(
-            table_id,
-            self.dir / f"{table_id}.json",
-            Game(setup),
-            TableMeta(name=label, seats=[None] * len(setup.players), colours=colours, hints=bool(hints)),
-            self.wall,
-        )
-        self._save(table)
+        game = Game(setup)
+        meta = TableMeta(name=label, seats=[None] * len(setup.players), colours=colours, hints=bool(hints))
+        table_id = self.store.create(game, meta)
+        path = self.dir / f"{table_id}.json" if self.dir is not None else None
+        table = Table(table_id, path, game, meta, 0, self.wall)
         self.tables[table_id] = table
         log.info("table %s created (%s)", table_id, label or "unnamed")
         return table
 
     def join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
         """Join as a spectator (``seat`` None) or take a seat: an open human seat is bound to
-        ``identity`` for good (saved); your own seat can be rejoined any time. Counts the
-        connection as present at the seat until :meth:`leave`."""
+        ``identity`` for good (stored); your own seat can be rejoined any time. Counts the
+        connection as present at the seat until :meth:`leave`. In a shared store the table
+        is read first, so a player arriving from another node starts from every stored move."""
+        if self.store.shared:
+            self._resync(table_id)
+        for _attempt in range(MAX_RETRIES):
+            try:
+                return self._join(table_id, identity, holder, seat)
+            except StoreConflict:
+                self._resync(table_id)
+        raise TableError(N_("Table: too many changes at once; try again"))
+
+    def _join(self, table_id: str, identity: str, holder: str, seat: int | None) -> Joined:
         table = self.get(table_id)
         if seat is not None:
             if not 0 <= seat < len(table.bindings):
@@ -406,8 +500,8 @@ class TableService:
                 table.bindings[seat] = SeatBinding(identity=identity, holder=holder)
                 table.refresh_clock()  # the last open seat taken: the clocks start
                 try:
-                    self._save(table)
-                except TableError:
+                    self.store.bind(table.id, table.game, table.meta(), seat)
+                except (TableError, StoreConflict):
                     table.bindings[seat] = None
                     table.refresh_clock()
                     raise
@@ -479,16 +573,21 @@ class TableService:
         return seat
 
     def move(self, table_id: str, identity: str, text: str) -> Update:
-        """Play ``text`` (move notation) for ``identity``: checked, applied, saved."""
-        table = self.get(table_id)
-        seat = self._acting_seat(table, identity, undo=False)
+        """Play ``text`` (move notation) for ``identity``: checked, applied, stored."""
         if len(text) > MAX_MOVE_TEXT:
             raise TableError(N_("Move: longer than {limit} characters"), limit=MAX_MOVE_TEXT)
-        try:
-            move = parse_move(text)
-        except NotationError as exc:
-            raise RuleRefusal(str(exc)) from None
-        return self._play(table, move, seat)
+        for _attempt in range(MAX_RETRIES):
+            table = self.get(table_id)
+            seat = self._acting_seat(table, identity, undo=False)
+            try:
+                move = parse_move(text)
+            except NotationError as exc:
+                raise RuleRefusal(str(exc)) from None
+            try:
+                return self._play(table, move, seat)
+            except StoreConflict:
+                self._resync(table_id)  # then answer again, as the rules say now
+        raise TableError(N_("Table: too many changes at once; try again"))
 
     def play_bot(self, table_id: str, move: Move, expected_moves: int) -> Update | None:
         """Play a computer seat's move chosen when the log had ``expected_moves`` moves;
@@ -496,7 +595,11 @@ class TableService:
         table = self.tables.get(table_id)
         if table is None or len(table.game.moves) != expected_moves or table.bot_to_act() is None:
             return None
-        return self._play(table, move, table.game.current_player)
+        try:
+            return self._play(table, move, table.game.current_player)
+        except StoreConflict:
+            self._resync(table_id)
+            return None
 
     def bot_job(self, table_id: str) -> tuple[str, int, Game] | None:
         """What a computer seat needs to choose its move: its kind, the log length and a copy
@@ -522,7 +625,7 @@ class TableService:
         )
 
     def _play(self, table: Table, move: Move, seat: int) -> Update:
-        """Check, apply and save ``move`` of ``seat``; the Update names the seat and the move
+        """Check, apply and store ``move`` of ``seat``; the Update names the seat and the move
         (the notation is the same in every language)."""
         game = table.game
         reason = game.why_illegal(move)
@@ -533,18 +636,44 @@ class TableService:
             game.apply(move)
         except IllegalMove as exc:
             raise RuleRefusal(str(exc)) from None
+        text = format_move(move)
+        name = table.seat_name(seat)
         try:
-            self._save(table)
-        except TableError:
+            table.events = self.store.append(table.id, game, table.meta(), table.events)
+        except StoreLost as lost:
+            game.undo()
+            if lost.kept is None:
+                self._uncertain[table.id] = (table.events, move, name)
+                raise SaveFailed(
+                    N_(
+                        "Table: the database was lost while {name}'s move {move} was being saved; "
+                        "the table will say whether it was kept when the database is back"
+                    ),
+                    name=name,
+                    move=text,
+                ) from None
+            raise SaveFailed(
+                N_("Table: the database cannot be reached; {name}'s move {move} was not kept"),
+                name=name,
+                move=text,
+            ) from None
+        except (TableError, StoreConflict):
             game.undo()
             raise
         table.refresh_clock()  # the last move stops the clocks
-        text = format_move(move)
         update = table.stamp(Update(table_id=table.id, base=base, moves=[text], seats=table.seats()))
-        return _noted(update, N_("{name}: {move}"), {"name": table.seat_name(seat), "move": text})
+        return _noted(update, N_("{name}: {move}"), {"name": name, "move": text})
 
     def undo(self, table_id: str, identity: str) -> Update:
         """Take back the last move if it is ``identity``'s own, played in the turn still going."""
+        for _attempt in range(MAX_RETRIES):
+            try:
+                return self._undo(table_id, identity)
+            except StoreConflict:
+                self._resync(table_id)
+        raise TableError(N_("Table: too many changes at once; try again"))
+
+    def _undo(self, table_id: str, identity: str) -> Update:
         table = self.get(table_id)
         game = table.game
         seat = self._acting_seat(table, identity, undo=True)
@@ -555,8 +684,8 @@ class TableService:
         move = game.undo()
         assert move is not None  # the log was not empty
         try:
-            self._save(table)
-        except TableError:
+            table.events = self.store.undo(table.id, game, table.meta(), table.events)
+        except (TableError, StoreConflict):
             game.redo()
             raise
         update = table.stamp(Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats()))

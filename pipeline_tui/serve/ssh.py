@@ -17,6 +17,14 @@ made in the lobby (kept per key by the Hub) coming after ``PIPELINE_TUI_LANG``.
 
 The host key is generated on first start and kept in the tables folder (``ssh_host_ed25519_key``,
 mode 0600), so clients see the same key after a restart.
+
+Every client is a stranger (issue 36, docs/security.md): what it sends is checked before it
+reaches the child (a NUL byte or an over-long value in TERM or a sent variable closes the session
+with one line), every window size is clamped to :attr:`Limits.max_window`, and the host's
+:class:`Limits` cap the sessions per key and in all, the connections still logging in
+(OpenSSH's MaxStartups), the time to log in, and each session process's memory. The Hub token
+reaches the child through an inherited pipe, never its environment; the same pipe later tells
+the child when its window was clamped.
 """
 
 from __future__ import annotations
@@ -25,30 +33,126 @@ import asyncio
 import fcntl
 import os
 import pty
+import random
+import resource
 import shutil
 import signal
 import struct
 import sys
 import tempfile
 import termios
-from pathlib import Path
 from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import asyncssh
 
 from ..i18n import ENV_LANG, LOCALE_VARIABLES, N_, _, choose_language, translations_for
 from ..net.hub import Hub
+from ..net.private import make_private
+from ..net.store import redact
 from ..net.protocol import TableError
-from .session import HUB_ENV, TOKEN_ENV
+from .session import CONTROL_ENV, EXIT_NO_MEMORY, HUB_ENV, TOKEN_ENV, clamped_notice
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 NO_PTY = N_(
     "pipeline-tui needs a terminal: connect with `ssh -t` from a terminal (this session asked for none)"
 )
 HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose session closed
+KEEPALIVE, KEEPALIVE_COUNT = 30.0, 3  # a client silent to 3 keepalives 30 s apart is gone
 LANGUAGE_ENV = (ENV_LANG, *LOCALE_VARIABLES)  # the session's language: the client's, not ours
 CLIENT_ENV = (*LANGUAGE_ENV, "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
+MAX_PENDING_INPUT = 64 << 10  # bytes typed ahead of the child before the client must wait
+MIN_CHANNELS = 16  # session channels a connection may have open at once, at the least
+MAX_VALUE = 256  # characters in TERM or a variable passed on to the child
+MAX_PTY_SIDE = 65535  # a pty's columns and rows are 16-bit (TIOCSWINSZ)
+MiB = 1 << 20
+SESSION_BUDGET = 256 * MiB  # of the machine's memory per session, for the default cap in all
+BAD_VALUE = N_(
+    "pipeline-tui: your ssh client sent {name} with a NUL byte or over {limit} characters; "
+    "the session is closed"
+)
+SERVER_FULL = N_("pipeline-tui: the server is full ({count} sessions); try again later")
+KEY_FULL = N_(
+    "pipeline-tui: your key has {count} sessions open, the most one key may have; close one and try again"
+)
+SESSION_DIED = N_("pipeline-tui: the session ended unexpectedly ({reason}); connect again to go on")
+
+
+def machine_memory() -> int:
+    """The machine's memory in bytes (``sysconf``), or 4 GiB if it cannot say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 4 << 30
+
+
+def default_sessions(memory: int | None = None) -> int:
+    """Sessions in all by default: one per :data:`SESSION_BUDGET` of the machine's memory,
+    at least 4 (a session measures about 50-80 MB; its limit is :attr:`Limits.session_memory`)."""
+    return max(4, (machine_memory() if memory is None else memory) // SESSION_BUDGET)
+
+
+@dataclass(frozen=True)
+class Startups:
+    """OpenSSH's MaxStartups for connections not yet logged in: past ``start`` of them a new
+    one is dropped with probability ``rate`` percent, rising linearly to 100 at ``full``."""
+
+    start: int = 64
+    rate: int = 30
+    full: int = 256
+
+    @classmethod
+    def parse(cls, text: str) -> "Startups":
+        """``START:RATE:FULL`` or a plain cap ``N``; ValueError (one line) if neither."""
+        parts = text.split(":")
+        try:
+            numbers = [int(p) for p in parts]
+        except ValueError:
+            numbers = []
+        if len(numbers) == 1 and numbers[0] >= 1:
+            return cls(numbers[0], 100, numbers[0])
+        if len(numbers) == 3 and 1 <= numbers[0] <= numbers[2] and 0 <= numbers[1] <= 100:
+            return cls(*numbers)
+        raise ValueError(
+            _("{text!r}: give START:RATE:FULL (1 <= START <= FULL, RATE 0-100) or one number").format(
+                text=text
+            )
+        )
+
+    def admits(self, waiting: int, draw: float) -> bool:
+        """Whether a new connection is let in while ``waiting`` others are logging in;
+        ``draw`` is uniform in [0, 1)."""
+        if waiting >= self.full:
+            return False
+        if waiting < self.start:
+            return True
+        if self.full == self.start:
+            return False
+        drop = self.rate + (100 - self.rate) * (waiting - self.start) / (self.full - self.start)
+        return draw * 100 >= drop
+
+    def __str__(self) -> str:
+        return f"{self.start}:{self.rate}:{self.full}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a host lets clients spend (docs/security.md); each is a ``serve`` flag."""
+
+    max_window: tuple[int, int] = (500, 200)  # columns, rows a session's pty may have
+    sessions_per_key: int = 4
+    sessions: int = field(default_factory=default_sessions)  # in all
+    login_grace: float = 20.0  # seconds to log in
+    startups: Startups = Startups()
+    session_memory: int = 1024 * MiB  # address space of one session process (RLIMIT_AS)
+
+    @property
+    def channels(self) -> int:
+        """Session channels one connection may have open at once: its key's sessions, and room
+        for as many being refused."""
+        return max(MIN_CHANNELS, 2 * self.sessions_per_key)
 
 
 class ServeError(Exception):
@@ -100,13 +204,28 @@ def load_host_key(folder: Path) -> asyncssh.SSHKey:
     return key
 
 
+def clamp_window(columns: int, rows: int, largest: tuple[int, int]) -> tuple[int, int]:
+    """A window size from a client (0 to 2^32 - 1 each) within 1 and ``largest``."""
+    return (
+        max(1, min(columns, largest[0], MAX_PTY_SIDE)),
+        max(1, min(rows, largest[1], MAX_PTY_SIDE)),
+    )
+
+
 def set_window(fd: int, columns: int, rows: int) -> None:
-    """Give the pty behind ``fd`` a window size (the child gets SIGWINCH)."""
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(rows, 1), max(columns, 1), 0, 0))
+    """Give the pty behind ``fd`` a window size (the child gets SIGWINCH); any size a client
+    sends fits (clamped to 1-65535)."""
+    columns, rows = clamp_window(columns, rows, (MAX_PTY_SIDE, MAX_PTY_SIDE))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+def unusable_value(value: str) -> bool:
+    """Whether a client's TERM or variable cannot go into the child's environment."""
+    return "\0" in value or len(value) > MAX_VALUE
 
 
 class Front:
-    """What every connection shares: the Hub, who may log in, the open sessions."""
+    """What every connection shares: the Hub, who may log in, the limits, the open sessions."""
 
     def __init__(
         self,
@@ -114,15 +233,36 @@ class Front:
         socket_path: Path,
         authorized: asyncssh.SSHAuthorizedKeys | None,
         log: Callable[[str], None],
+        limits: Limits | None = None,
     ) -> None:
         self.hub = hub
         self.socket_path = socket_path
         self.authorized = authorized  # None: any key (--open)
         self.log = log
+        self.limits = limits or Limits()
         self.sessions: set[GameSession] = set()
+        self.logging_in = 0  # connections not yet logged in (Limits.startups)
+        self.connections: dict[str, int] = {}  # logged-in connections per key
 
     def allows(self, key: asyncssh.SSHKey, host: str, addr: str) -> bool:
         return self.authorized is None or self.authorized.validate(key, host, addr) is not None
+
+    def refusal(self, identity: str, connecting: bool) -> str | None:
+        """Why one more session (or, ``connecting``, connection) of ``identity`` is refused:
+        a message id with its count, formatted; None if there is room."""
+        if connecting:
+            mine, everyone = self.connections.get(identity, 0), sum(self.connections.values())
+        else:
+            mine = sum(1 for s in self.sessions if s.identity == identity)
+            everyone = len(self.sessions)
+        if everyone >= self.limits.sessions:
+            return SERVER_FULL
+        if mine >= self.limits.sessions_per_key:
+            return KEY_FULL
+        return None
+
+    def refusal_count(self, message: str) -> int:
+        return self.limits.sessions if message == SERVER_FULL else self.limits.sessions_per_key
 
     async def close_sessions(self) -> None:
         await asyncio.gather(*(s.hang_up() for s in list(self.sessions)), return_exceptions=True)
@@ -136,9 +276,39 @@ class GameServer(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key: asyncssh.SSHKey | None = None
         self.username = ""
+        self.logging_in = False  # counted in Front.logging_in
+        self.counted = ""  # the identity counted in Front.connections once logged in
+        self.channels = 0  # session channels open on this connection
+        self.refused_channels = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        if not self.front.limits.startups.admits(self.front.logging_in, random.random()):
+            peer = (conn.get_extra_info("peername") or ("?",))[0]
+            self.front.log(
+                f"dropped a connection from {peer}: {self.front.logging_in} still logging in "
+                f"(--max-startups {self.front.limits.startups})"
+            )
+            asyncio.get_running_loop().call_soon(conn.abort)
+            return
+        self.logging_in = True
+        self.front.logging_in += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._logged_in()
+        if self.counted:
+            left = self.front.connections.get(self.counted, 0) - 1
+            if left > 0:
+                self.front.connections[self.counted] = left
+            else:
+                self.front.connections.pop(self.counted, None)
+            self.counted = ""
+
+    def _logged_in(self) -> None:
+        """No longer counted among the connections logging in (in, refused or gone)."""
+        if self.logging_in:
+            self.logging_in = False
+            self.front.logging_in -= 1
 
     @property
     def connection(self) -> asyncssh.SSHServerConnection:
@@ -163,6 +333,14 @@ class GameServer(asyncssh.SSHServer):
         host, port = (self.connection.get_extra_info("peername") or ("", 0))[:2]
         if not self.front.allows(key, str(host), str(host)):
             return False
+        identity = key.get_fingerprint("sha256")
+        refusal = self.front.refusal(identity, connecting=True)
+        if refusal is not None:
+            # refused with one line: OpenSSH's client prints the banner before "Permission denied"
+            count = self.front.refusal_count(refusal)
+            self.front.log(f"{username} ({identity}) refused: {refusal.format(count=count)}")
+            self.connection.send_auth_banner(_(refusal).format(count=count) + "\r\n")
+            return False
         self.key = key  # the last key accepted is the one the client then signs with
         return True
 
@@ -171,28 +349,65 @@ class GameServer(asyncssh.SSHServer):
         return self.key.get_fingerprint("sha256") if self.key is not None else ""
 
     def auth_completed(self) -> None:
+        self._logged_in()
+        self.counted = self.identity
+        self.front.connections[self.counted] = self.front.connections.get(self.counted, 0) + 1
         peer = (self.connection.get_extra_info("peername") or ("?",))[0]
         self.front.log(f"{self.username} ({self.identity}) connected from {peer}")
 
-    def session_requested(self) -> "GameSession":
-        return GameSession(self.front, self.identity, self.username)
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], "GameSession"] | bool:
+        """A session on a channel of our own making: one that keeps only the variables the
+        child takes (:class:`ClientEnv`), from the first one the client sends. Refused past
+        :meth:`Limits.channels` open on this connection (each costs the server about 5 KB
+        even unused: 5,000 took 24 MB)."""
+        if self.channels >= self.front.limits.channels:
+            if not self.refused_channels:  # once a connection: the log is not theirs to fill
+                self.front.log(f"{self.username} ({self.identity}): channels refused, {self.channels} open")
+            self.refused_channels += 1
+            return False
+        chan: asyncssh.SSHServerChannel[bytes] = self.connection.create_server_channel()
+        chan._env = ClientEnv({k: v for k, v in chan._env.items() if k in ClientEnv.NAMES})
+        self.channels += 1
+        return chan, GameSession(self.front, self.identity, self.username, on_gone=self._channel_gone)
+
+    def _channel_gone(self) -> None:
+        self.channels -= 1
+
+
+class ClientEnv(dict[bytes, bytes]):
+    """The variables a session's client sent, as asyncssh keeps them, but only those the child
+    takes (:data:`CLIENT_ENV`): asyncssh keeps every one, each up to a packet long, without
+    end (3,000 of 30 KB took 170 MB of the server's memory)."""
+
+    NAMES = frozenset(name.encode() for name in CLIENT_ENV)
+
+    def __setitem__(self, name: bytes, value: bytes) -> None:
+        if name in self.NAMES:
+            super().__setitem__(name, value)
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """One SSH session: the game in a child process on a pty of its own."""
 
-    def __init__(self, front: Front, identity: str, name: str) -> None:
+    def __init__(
+        self, front: Front, identity: str, name: str, on_gone: Callable[[], None] | None = None
+    ) -> None:
         self.front = front
+        self.on_gone = on_gone  # told once, when the channel has closed
         self.identity = identity
         self.name = name
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
-        self.size = (80, 24)
+        self.size = (80, 24)  # as clamped
+        self.asked = (80, 24)  # as the client asked
         self.master: int | None = None
+        self.control: int | None = None  # our end of the child's control pipe (token, notices)
+        self.notice = ""  # a control line due before the child started
         self.proc: asyncio.subprocess.Process | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.to_child = bytearray()
-        self.paused = False
+        self.paused = False  # the client takes no more output
+        self.input_paused = False  # we take no more input until the child has read some
         self.closed = False  # the channel is gone
         self.ending = False  # the child is to end (EOF, channel closed, server stopping)
 
@@ -211,7 +426,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     ) -> bool:
         self.term = term_type or "xterm"
         if term_size[0] and term_size[1]:
-            self.size = (term_size[0], term_size[1])
+            self._resize(term_size[0], term_size[1])
         return True
 
     def shell_requested(self) -> bool:
@@ -225,23 +440,60 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def session_started(self) -> None:
         if self.term is None:
-            language = self._language()
-            self.channel.write((translations_for(language).gettext(NO_PTY) + "\r\n").encode())
-            self.channel.exit(1)
+            self._refuse(NO_PTY)
+            return
+        for name, value in [("TERM", self.term), *self._client_env().items()]:
+            if unusable_value(value):
+                self.front.log(f"{self.name} ({self.identity}): session refused, unusable {name}")
+                self._refuse(BAD_VALUE, name=name, limit=MAX_VALUE)
+                return
+        refusal = self.front.refusal(self.identity, connecting=False)
+        if refusal is not None:
+            count = self.front.refusal_count(refusal)
+            self.front.log(f"{self.name} ({self.identity}) refused: {refusal.format(count=count)}")
+            self._refuse(refusal, count=count)
             return
         self.front.sessions.add(self)
         self._spawn(self._run())
 
+    def _refuse(self, message: str, **values: object) -> None:
+        """Tell the client why in one line, in its language, and close the session."""
+        text = translations_for(self._language()).gettext(message).format(**values)
+        self.channel.write((text + "\r\n").encode())
+        self.channel.exit(1)
+
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width and height:
-            self.size = (width, height)
+            self._resize(width, height)
             if self.master is not None:
-                set_window(self.master, width, height)
+                set_window(self.master, *self.size)
+
+    def _resize(self, columns: int, rows: int) -> None:
+        """Take the client's new size, clamped to the host's largest window; tell the child
+        when its window became only a part of the client's."""
+        was_part = self.asked != self.size
+        self.asked = (columns, rows)
+        self.size = clamp_window(columns, rows, self.front.limits.max_window)
+        if self.asked != self.size and not was_part:
+            self._tell_child(clamped_notice(self.asked, self.size))
+
+    def _tell_child(self, line: str) -> None:
+        """A line on the control pipe; dropped if the child has not read the ones before."""
+        if self.control is None:
+            self.notice = line  # sent once the child has started
+            return
+        try:
+            os.write(self.control, line.encode())
+        except OSError:  # full (the child is not reading) or closed (it ended)
+            pass
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.master is None and self.proc is not None:
             return
         self.to_child.extend(data)
+        if len(self.to_child) > MAX_PENDING_INPUT and not self.input_paused:
+            self.input_paused = True  # the client waits (SSH flow control) until the child reads
+            self.channel.pause_reading()
         if self.master is not None:
             self._write_child()
 
@@ -251,6 +503,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.on_gone is not None:
+            self.on_gone()
+            self.on_gone = None
         self._spawn(self.hang_up())
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -269,36 +524,41 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.master is not None:
             asyncio.get_running_loop().add_reader(self.master, self._read_child)
 
+    def _client_env(self) -> dict[str, str]:
+        """The variables the client sent that the child takes (its language, its terminal)."""
+        return {k: v for k, v in (self.channel.get_environment() or {}).items() if k in CLIENT_ENV}
+
     def _language(self) -> str:
         """The language the client's environment asks for (English if none, or one we do not
         speak: a message to the client is never refused for its language)."""
-        client = {k: v for k, v in (self.channel.get_environment() or {}).items() if k in LANGUAGE_ENV}
+        client = {k: v for k, v in self._client_env().items() if k in LANGUAGE_ENV and not unusable_value(v)}
         try:
             return choose_language(None, client)
         except ValueError:
             return choose_language(None, {k: v for k, v in client.items() if k != ENV_LANG})
 
     # --- the child ---
-    def _child_env(self, token: str) -> dict[str, str]:
-        # the client's terminal and language, not ours
-        drop = (TOKEN_ENV, "COLORTERM", "COLUMNS", "LINES", *LANGUAGE_ENV)
+    def _child_env(self, control: int) -> dict[str, str]:
+        # the client's terminal and language, not ours; never the Hub token (the control pipe)
+        drop = (TOKEN_ENV, CONTROL_ENV, "COLORTERM", "COLUMNS", "LINES", *LANGUAGE_ENV)
         env = {k: v for k, v in os.environ.items() if k not in drop}
-        for name, value in (self.channel.get_environment() or {}).items():
-            if name in CLIENT_ENV:
-                env[name] = value
+        env.update(self._client_env())
         env.update(
             TERM=self.term or "xterm",
             PYTHONIOENCODING="utf-8",
-            **{HUB_ENV: str(self.front.socket_path), TOKEN_ENV: token},
+            **{HUB_ENV: str(self.front.socket_path), CONTROL_ENV: str(control)},
         )
         return env
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        master, slave = pty.openpty()
-        set_window(master, *self.size)
         token = self.front.hub.issue_token(self.identity, self.name)
+        master = slave = theirs = ours = -1
         try:
+            master, slave = pty.openpty()
+            theirs, ours = os.pipe()
+            set_window(master, *self.size)
+            os.write(ours, (token + "\n").encode())  # a pipe holds 64 KiB: never blocks here
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
@@ -306,22 +566,29 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,
-                env=self._child_env(token),
+                env=self._child_env(theirs),
+                pass_fds=(theirs,),
                 start_new_session=True,
             )
-        except OSError as exc:
-            os.close(master)
+        except (OSError, ValueError) as exc:  # out of ptys or processes; a value exec refuses
+            for fd in (master, ours):
+                if fd >= 0:
+                    os.close(fd)
             self.front.hub.revoke_token(token)
-            text = translations_for(self._language()).gettext(
-                N_("pipeline-tui: cannot start the game: {reason}")
-            )
-            self.channel.write((text.format(reason=exc) + "\r\n").encode())
-            self.channel.exit(1)
+            self.front.sessions.discard(self)
+            self.front.log(f"{self.name} ({self.identity}): cannot start a session: {exc}")
+            self._refuse(N_("pipeline-tui: cannot start the game: {reason}"), reason=exc)
             return
         finally:
-            os.close(slave)
+            for fd in (slave, theirs):
+                if fd >= 0:
+                    os.close(fd)
+        self._limit_memory(self.proc.pid)
         os.set_blocking(master, False)
-        self.master = master
+        os.set_blocking(ours, False)
+        self.master, self.control = master, ours
+        if self.notice:
+            self._tell_child(self.notice)
         if self.ending:
             await self.hang_up()
         else:
@@ -335,7 +602,26 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.front.sessions.discard(self)
         if not self.closed:
             self.closed = True
+            if status < 0 and not self.ending:  # killed, not by us: the OOM killer, a crash
+                self.front.log(f"{self.name} ({self.identity}): session ended by signal {-status}")
+                try:
+                    reason = signal.Signals(-status).name
+                except ValueError:  # a real-time signal has no name
+                    reason = f"signal {-status}"
+                text = translations_for(self._language()).gettext(SESSION_DIED).format(reason=reason)
+                self.channel.write(("\r\n" + text + "\r\n").encode())
+            elif status == EXIT_NO_MEMORY:
+                self.front.log(f"{self.name} ({self.identity}): session ran out of memory")
             self.channel.exit(status if status >= 0 else 1)
+
+    def _limit_memory(self, pid: int) -> None:
+        """Cap the child's address space (RLIMIT_AS, soft and hard), so a runaway session fails
+        its own allocations (it tells its player, serve/session.py) and nobody else's."""
+        limit = self.front.limits.session_memory
+        try:
+            resource.prlimit(pid, resource.RLIMIT_AS, (limit, limit))
+        except (OSError, ValueError) as exc:  # gone already, or a limit the system refuses
+            self.front.log(f"cannot limit the memory of session process {pid}: {exc}")
 
     def _read_child(self) -> None:
         master = self.master
@@ -381,6 +667,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         loop.remove_writer(self.master)
         if self.to_child:
             loop.add_writer(self.master, self._write_child)
+        if self.input_paused and len(self.to_child) <= MAX_PENDING_INPUT and not self.closed:
+            self.input_paused = False
+            self.channel.resume_reading()
 
     def _close_master(self) -> None:
         if self.master is not None:
@@ -389,6 +678,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             loop.remove_writer(self.master)
             os.close(self.master)
             self.master = None
+        if self.control is not None:
+            os.close(self.control)
+            self.control = None
 
     async def hang_up(self) -> None:
         """End the child (SIGHUP, then SIGKILL): the client sent EOF, the channel closed or the
@@ -412,7 +704,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 def _check_folder(folder: Path) -> Path:
     folder = Path(folder).expanduser().absolute()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private(folder)  # the host key and the players' choices: the server's user alone
     except OSError as exc:
         raise ServeError(
             _("cannot use the tables folder {folder}: {reason}").format(
@@ -462,9 +754,15 @@ async def serve(
     stop: asyncio.Event,
     log: Callable[[str], None] = print,
     bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    store: str | None = None,
 ) -> None:
-    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start."""
+    """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
+    ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
+    only this node's host key and the players' languages)."""
+    limits = limits or Limits()
     folder = _check_folder(tables)
+    where = redact(store) if store else str(folder)
     authorized = None if open_ else load_authorized_keys(authorized_keys or default_authorized_keys())
     host_key = load_host_key(folder)
     remove_stale_run_folders()
@@ -473,16 +771,16 @@ async def serve(
     socket_path = rundir / "hub.sock"
     try:
         try:
-            hub = Hub(folder, bot_delay=bot_delay)
+            hub = Hub(folder, bot_delay=bot_delay, store=store)
             await hub.start(socket_path)
         except (TableError, OSError) as exc:
             reason = exc.shown() if isinstance(exc, TableError) else exc
             raise ServeError(
-                _("cannot open the tables in {folder}: {reason}").format(folder=folder, reason=reason)
+                _("cannot open the tables in {folder}: {reason}").format(folder=where, reason=reason)
             )
         for problem in hub.problems:
             log(_("pipeline-tui: table file skipped (left as it is): {problem}").format(problem=problem))
-        front = Front(hub, socket_path, authorized, log)
+        front = Front(hub, socket_path, authorized, log, limits)
         try:
             try:
                 server = await asyncssh.create_server(
@@ -492,6 +790,9 @@ async def serve(
                     server_host_keys=[host_key],
                     encoding=None,
                     gss_host=None,
+                    login_timeout=limits.login_grace,
+                    keepalive_interval=KEEPALIVE,
+                    keepalive_count_max=KEEPALIVE_COUNT,
                 )
             except OSError as exc:
                 raise ServeError(
@@ -504,11 +805,16 @@ async def serve(
             else:
                 mode = _("keys in {path}").format(path=authorized_keys or default_authorized_keys())
             log(
+                f"limits: {limits.sessions} sessions, {limits.sessions_per_key} per key, windows up to "
+                f"{limits.max_window[0]}x{limits.max_window[1]}, {limits.session_memory // MiB} MiB "
+                f"per session, {limits.login_grace:g} s to log in, max startups {limits.startups}"
+            )
+            log(
                 _(
                     "pipeline-tui: serving the tables in {folder} on {host} port {port} to {keys}; "
                     "host key {fingerprint}. Ctrl+C stops."
                 ).format(
-                    folder=folder,
+                    folder=where,
                     host=host,
                     port=server.get_port(),
                     keys=mode,
@@ -527,7 +833,15 @@ async def serve(
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-def run(host: str, port: int, tables: Path, authorized_keys: Path | None, open_: bool) -> int:
+def run(
+    host: str,
+    port: int,
+    tables: Path,
+    authorized_keys: Path | None,
+    open_: bool,
+    limits: Limits | None = None,
+    store: str | None = None,
+) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
     def log(text: str) -> None:
@@ -538,7 +852,7 @@ def run(host: str, port: int, tables: Path, authorized_keys: Path | None, open_:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(host, port, tables, authorized_keys, open_, stop, log)
+        await serve(host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store)
 
     asyncio.run(main())
     log(_("pipeline-tui: server stopped"))

@@ -3,6 +3,13 @@
 Each browser tab that opens the page gets its own app process (the title screen), run by this
 installation's interpreter with the server's saves folder. Imported only by that command, so the
 game's cold start never loads aiohttp or textual-serve.
+
+Every byte a browser sends is hostile (docs/security-web.md): the websocket is opened only from a
+page of this server (its Origin and Host are checked), a tab's terminal is at most
+``--max-window``, at most ``--max-tabs`` tabs play at once, a message that is not
+one the page sends closes its tab with one log line, and a closed tab's app is gone within
+:data:`QUIT_GRACE` seconds, killed if it does not quit (as when it is blocked writing to a
+browser that no longer reads).
 """
 
 from __future__ import annotations
@@ -11,23 +18,166 @@ import asyncio
 import contextlib
 import errno
 import ipaddress
+import json
+import logging
 import os
+import re
 import shlex
 import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import urlsplit
 
-from ..i18n import _
+from ..i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+log = logging.getLogger("pipeline_tui.web")
+
+MAX_COLS = 500  # a tab's widest terminal; a wider one is drawn at this width (as over SSH)
+MAX_ROWS = 200
+MAX_TABS = 16  # tabs playing at once; each app process takes about 45 MB
+MAX_MESSAGE = 64 * 1024  # bytes in one websocket message (the page sends keys and sizes)
+QUIT_GRACE = 3.0  # seconds a closed tab's app has to quit before it is killed (gone within 5 s)
+HEARTBEAT = 15.0  # seconds between pings; a browser that misses a pong is closed
+KNOWN_MESSAGES = frozenset({"stdin", "resize", "ping", "blur", "focus"})
+HOST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")  # a DNS name, lower case
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one ``web`` server lets its browsers spend, each a flag of ``pipeline-tui web``."""
+
+    max_cols: int = MAX_COLS
+    max_rows: int = MAX_ROWS
+    max_tabs: int = MAX_TABS
+    allow_origins: tuple[str, ...] = ()  # origins besides the server's own (--allow-origin)
+
+    def clamp(self, width: object, height: object) -> tuple[int, int]:
+        """A terminal size the server will draw: each side at least 1 and at most its limit."""
+        return (
+            max(1, min(width, self.max_cols)) if isinstance(width, int) else 80,
+            max(1, min(height, self.max_rows)) if isinstance(height, int) else 24,
+        )
+
+
+def normal_origin(origin: str) -> str:
+    """``scheme://host:port`` in lower case with the port always written, to compare origins.
+
+    >>> normal_origin("HTTP://Game.Example"), normal_origin("https://[::1]:8443/")
+    ('http://game.example:80', 'https://[::1]:8443')
+
+    Raises ValueError for anything that is not an http(s) origin (``null``, a path, no host, a
+    host that is neither an address nor a DNS name).
+    """
+    parts = urlsplit(origin)
+    hostname = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not (
+        HOST_NAME.fullmatch(hostname) or _is_address_or_localhost(hostname)
+    ):
+        raise ValueError(f"not an http(s) origin: {quoted(origin)}")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    host = f"[{hostname}]" if ":" in hostname else hostname
+    return f"{parts.scheme}://{host}:{port}"
+
+
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` from a client as it goes into a log line: quoted, escaped, at most ``most``
+    characters of it."""
+    return repr(text[:most]) + ("…" if len(text) > most else "")
+
+
+def _is_address_or_localhost(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def origin_refusal(
+    origin: str | None, host: str | None, scheme: str, bound: str, allowed: Collection[str] = ()
+) -> str | None:
+    """Why a websocket with this ``Origin`` and ``Host`` must be refused, or None to accept it.
+
+    A browser names the page that opens a websocket in ``Origin``; it must be this server's own
+    page (the same scheme, host and port the browser asked for in ``Host``) or one of
+    ``allowed`` (normalised origins, ``--allow-origin``). So a page elsewhere cannot start
+    games here. The ``Host`` itself must be an address, ``localhost``, the ``--host`` the
+    server was started with (``bound``) or the host of an allowed origin: a hostile page whose
+    name it has pointed at this machine (DNS rebinding) is its own origin, and is refused here.
+    No Origin at all is not a browser: it is accepted, since any other client can write
+    whatever Origin it likes.
+    """
+    if not host:
+        return "no Host header"
+    try:
+        asked = normal_origin(f"{scheme}://{host}")
+    except ValueError:
+        return f"a Host header that is not a host: {quoted(host)}"
+    hostname = urlsplit(asked).hostname or ""
+    allowed_hosts = {urlsplit(a).hostname for a in allowed}
+    if not (_is_address_or_localhost(hostname) or hostname == bound.lower() or hostname in allowed_hosts):
+        return f"Host {quoted(host)} is not this server's (start it with --allow-origin {asked})"
+    if origin is None:
+        return None
+    try:
+        named = normal_origin(origin)
+    except ValueError:
+        return f"Origin {quoted(origin)} is not a web page's"
+    if named == asked or named in allowed:
+        return None
+    return f"Origin {quoted(origin)} is not this server's {asked} (start it with --allow-origin {named})"
+
+
+def message_problem(message: str, limits: Limits) -> tuple[str, Any] | str:
+    """A text message from the page as ``(type, data)``, or why it is not one the page sends:
+    ``["stdin", str]``, ``["resize", {"width": int, "height": int}]``, ``["ping", str]``,
+    ``["blur"]``, ``["focus"]``. A resize comes back clamped to ``limits``."""
+    try:
+        envelope = json.loads(message)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
+        return "a message that is not JSON"
+    if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+        return f"a message that is not a list led by its type ({type(envelope).__name__})"
+    if envelope[0] not in KNOWN_MESSAGES:
+        return f"an unknown message ({quoted(envelope[0])})"
+    kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+    if kind in ("stdin", "ping") and not isinstance(data, str):
+        return f"a {kind} message without text"
+    if kind == "resize":
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(side), int) and not isinstance(data.get(side), bool)
+            for side in ("width", "height")
+        ):
+            return "a resize message without a width and height"
+        data = limits.clamp(data["width"], data["height"])
+    return kind, data
+
+
+def _exited(pid: int) -> bool:
+    """Whether our child ``pid`` has ended, without reaping it (asyncio's watcher does that):
+    killing one that has would make Python reap it first and asyncio warn of a lost child."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 def app_command(saves_dir: Path, language: str | None = None) -> str:
     """The shell command textual-serve runs for each browser tab: this installation's interpreter
     on the title screen (``exec``, so the app is the server's own child and no shell lingers),
-    in the server's language when one is given (a browser sends no locale of its own)."""
-    argv = [sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves_dir)]
+    in the server's language when one is given (a browser sends no locale of its own), told
+    with ``--served web`` that it plays in a browser tab of a server (ui/app.py, ``Served``)."""
+    argv = [sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves_dir), "--served", "web"]
     if language:
         argv += ["--lang", language]
     if os.name != "posix":
@@ -67,21 +217,70 @@ def bind_error(exc: OSError, host: str, port: int) -> str:
 
 
 def serve(
-    host: str, port: int, saves_dir: Path, announce: Callable[[str], None], language: str | None = None
+    host: str,
+    port: int,
+    saves_dir: Path,
+    announce: Callable[[str], None],
+    language: str | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Serve the app until Ctrl+C or SIGTERM; ``announce`` gets the URL once the port is bound.
     Every tab speaks ``language`` (``web --lang``, else the server's own choice).
 
     Raises OSError when the host or port cannot be used.
     """
+    server = make_server(host, port, saves_dir, language, limits or Limits())
+    server.serve_until_stopped(announce)
+
+
+def make_server(
+    host: str, port: int, saves_dir: Path, language: str | None, limits: Limits
+) -> Any:  # a PipelineServer; its class exists only once textual-serve is imported
+    """The textual-serve server for ``serve``, also run inside an event loop by the tests and
+    benchmarks/attack_web.py (``await server.start()``, ``await server.stop()``)."""
     import aiohttp_jinja2
-    from aiohttp import web
+    from aiohttp import WSMsgType, web
+    from textual_serve.app_service import AppService
     from textual_serve.server import Server, to_int
 
     from ..ui.compat import serve_application
 
+    class TabService(AppService):
+        """One tab's app process, which the server can kill (textual-serve only asks it to
+        quit, and an app blocked writing to a closed tab never hears it)."""
+
+        @property
+        def pid(self) -> int | None:
+            return self._process.pid if self._process is not None else None
+
+        async def end(self) -> None:
+            """Ask the app to quit; kill it if it has not within QUIT_GRACE seconds; reap it."""
+            process = self._process
+            if process is None:
+                return
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.stop(), QUIT_GRACE)
+            if process.returncode is None and not _exited(process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                log.info("web: tab app %d did not quit within %.0f s: killed", process.pid, QUIT_GRACE)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), QUIT_GRACE)
+            # asyncio leaves a process's transport open until it is collected, and closing it
+            # then (the loop gone) raises inside a finaliser; close it while the loop runs
+            process._transport.close()  # type: ignore[attr-defined]
+            if self._task is not None:
+                self._task.cancel()
+                await asyncio.gather(self._task, return_exceptions=True)
+                self._task = None
+            # textual-serve ends a closed tab's downloads but keeps their records for good
+            downloads = self._download_manager._active_downloads
+            for key in [k for k, d in downloads.items() if d.app_service is self]:
+                del downloads[key]
+
     class PipelineServer(Server):
-        """textual-serve's server with the page's URLs taken from the request.
+        """textual-serve's server with the page's URLs taken from the request, and every limit
+        of :class:`Limits` on its websockets.
 
         textual-serve writes the websocket's absolute URL into the page from ``--host``; for a
         wildcard host (0.0.0.0) that address is unreachable from another machine, so the page
@@ -89,9 +288,13 @@ def serve(
         sessions so that stopping the server ends them (and their apps) at once.
         """
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
+        def __init__(self, *args: Any, limits: Limits, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            self.limits = limits
+            self.allowed = frozenset(normal_origin(o) for o in limits.allow_origins)
             self.sessions: set[asyncio.Task[Any]] = set()
+            self.tabs: dict[str, TabService] = {}
+            self.runner: web.AppRunner | None = None
 
         async def handle_index(self, request: web.Request) -> web.Response:
             origin = f"{request.scheme}://{request.host}"
@@ -111,9 +314,113 @@ def serve(
             assert task is not None  # aiohttp runs each request in a task
             self.sessions.add(task)
             try:
-                return await super().handle_websocket(request)
+                return await self._tab(request)
             finally:
                 self.sessions.discard(task)
+
+        async def _tab(self, request: web.Request) -> web.WebSocketResponse:
+            """One tab: checked, then its app run until either side closes, then ended."""
+            peer = request.remote or "?"
+            refusal = origin_refusal(
+                request.headers.get("Origin"),
+                request.headers.get("Host"),
+                request.scheme,
+                self.host,
+                self.allowed,
+            )
+            if refusal is not None:
+                log.warning("web: refused a tab from %s: %s", peer, refusal)
+                raise web.HTTPForbidden(text="This page may not open a game here.\n")
+            websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
+            await websocket.prepare(request)
+            if len(self.tabs) >= self.limits.max_tabs:
+                log.warning("web: refused a tab from %s: %d tabs are open", peer, len(self.tabs))
+                tabs = self.limits.max_tabs
+                full = ngettext(
+                    "The server is full ({n} tab); try again later.",
+                    "The server is full ({n} tabs); try again later.",
+                    tabs,
+                ).format(n=tabs)
+                with contextlib.suppress(Exception):
+                    await websocket.send_bytes(f"\r\n {full}\r\n".encode())
+                await websocket.close(code=1013, message=b"the server is full")
+                return websocket
+
+            async def write_bytes(data: bytes) -> None:
+                """The app's output to the tab; dropped once the tab is gone, so that the app
+                is never left blocked on its pipe (the output is read on to its end)."""
+                if not websocket.closed:
+                    with contextlib.suppress(Exception):
+                        await websocket.send_bytes(data)
+
+            async def write_str(data: str) -> None:
+                if not websocket.closed:
+                    with contextlib.suppress(Exception):
+                        await websocket.send_str(data)
+
+            async def close() -> None:
+                await websocket.close()
+
+            service = TabService(
+                self.command,
+                write_bytes=write_bytes,
+                write_str=write_str,
+                close=close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            width, height = self.limits.clamp(
+                to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
+            )
+            self.tabs[service.app_service_id] = service
+            try:
+                await service.start(width, height)
+                log.info("web: tab app %s started for %s (%dx%d)", service.pid, peer, width, height)
+                await self._messages(websocket, service, peer)
+            except asyncio.CancelledError:
+                pass  # the server is stopping (on_shutdown): the tab ends below like any other
+            finally:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+                ending = asyncio.ensure_future(self._end(service))
+                try:
+                    await asyncio.shield(ending)
+                except asyncio.CancelledError:
+                    await ending  # the server is stopping: this tab's app is ended first
+                    raise
+            return websocket
+
+        async def _end(self, service: TabService) -> None:
+            try:
+                await service.end()
+            finally:
+                self.tabs.pop(service.app_service_id, None)
+
+        async def _messages(self, websocket: web.WebSocketResponse, service: TabService, peer: str) -> None:
+            """The page's messages to its app until the tab closes; the first one the page
+            would never send closes the tab, with one log line."""
+            async for message in websocket:
+                if message.type == WSMsgType.TEXT:
+                    parsed = message_problem(message.data, self.limits)
+                elif message.type == WSMsgType.ERROR:
+                    parsed = f"a broken message ({websocket.exception()})"
+                else:
+                    parsed = f"a {message.type.name.lower()} message"
+                if isinstance(parsed, str):
+                    log.warning("web: closed the tab of %s (app %s): %s", peer, service.pid, parsed)
+                    await websocket.close(code=1008, message=b"not a message of this page")
+                    return
+                kind, data = parsed
+                if kind == "stdin":
+                    await service.send_bytes(data.encode("utf-8"))
+                elif kind == "resize":
+                    await service.set_terminal_size(*data)
+                elif kind == "ping":
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await service.blur()
+                else:
+                    await service.focus()
 
         async def on_shutdown(self, app: web.Application) -> None:
             """End every open tab's session (textual-serve then tells its app to quit), rather
@@ -127,7 +434,18 @@ def serve(
             """textual-serve prints its banner here, before the port is bound; we announce
             after binding instead."""
 
-        def serve(self, debug: bool = False) -> None:
+        async def start(self) -> None:
+            """Listen (in the running event loop), for tests and benchmarks."""
+            self.runner = web.AppRunner(await serve_application(self), access_log=None)
+            await self.runner.setup()
+            await web.TCPSite(self.runner, self.host, self.port).start()
+
+        async def stop(self) -> None:
+            if self.runner is not None:
+                await self.runner.cleanup()
+                self.runner = None
+
+        def serve_until_stopped(self, announce: Callable[[str], None], debug: bool = False) -> None:
             self.debug = debug
             self.initialize_logging()
             loop = asyncio.new_event_loop()
@@ -148,4 +466,6 @@ def serve(
             finally:
                 asyncio.set_event_loop(None)
 
-    PipelineServer(app_command(saves_dir, language), host=host, port=port, title="Pipeline").serve()
+    return PipelineServer(
+        app_command(saves_dir, language), host=host, port=port, title="Pipeline", limits=limits
+    )

@@ -286,10 +286,11 @@ def encode_save(game: Game, meta: dict[str, Any]) -> bytes:
     return body + b"\n}\n"
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same directory, flushed and fsynced, then ``os.replace``."""
+def _write_atomic(path: Path, data: bytes, new_mode: int = 0o644) -> None:
+    """Write via a temp file in the same directory, flushed and fsynced, then ``os.replace``;
+    an existing file keeps its mode, a new one gets ``new_mode``."""
     directory = path.parent
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    mode = path.stat().st_mode & 0o777 if path.exists() else new_mode
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -317,14 +318,20 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def save_game(
-    game: Game, path: str | os.PathLike[str], meta: dict[str, Any] | None = None, *, force: bool = False
+    game: Game,
+    path: str | os.PathLike[str],
+    meta: dict[str, Any] | None = None,
+    *,
+    force: bool = False,
+    new_mode: int = 0o644,
 ) -> None:
     """Write ``game`` to ``path`` atomically.
 
     ``meta`` adds the caller's own keys (a title, a note, fixed timestamps); the game facts in
     meta always come from the game. An existing file is overwritten only if it is one of our
     saves (its ``created`` time is kept); anything else raises :class:`SaveError` unless
-    ``force`` is true, so a user's unrelated or corrupt file is never clobbered.
+    ``force`` is true, so a user's unrelated or corrupt file is never clobbered. An existing
+    file keeps its mode; a new one gets ``new_mode`` (a shared table's: 0600).
     """
     path = Path(path)
     created = None
@@ -355,7 +362,7 @@ def save_game(
             _("{name}: the folder {folder} does not exist").format(name=path.name, folder=path.parent)
         )
     try:
-        _write_atomic(path, data)
+        _write_atomic(path, data, new_mode)
     except PermissionError:
         raise SaveError(_("{name}: permission denied").format(name=path.name)) from None
     except OSError as exc:

@@ -19,16 +19,18 @@ def run_app(
     mouse: bool = True,
     bots: str | None = None,
     clock: ClockSetting | None = None,
+    served: str = "local",
 ) -> None:
     """Build and run the app.
 
     ``mode``: "title" (menu), "new" (with ``players`` a count or names: start at once; without:
     the new-game screen; ``bots`` a bot kind for every seat after the first), "load" or
-    "replay" (``file``, or the saves list when ``None``).
+    "replay" (``file``, or the saves list when ``None``). ``served``: "local" (the player's
+    own terminal) or "web" (a browser tab of ``pipeline-tui web``), see ``app.Served``.
     """
     import gc
 
-    from .app import PipelineApp
+    from .app import PipelineApp, Served
 
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
@@ -41,4 +43,5 @@ def run_app(
         saves_dir=saves_dir,
         bots=bots,
         clock=clock,
+        served=Served(served),
     ).run(mouse=mouse)

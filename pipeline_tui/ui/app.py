@@ -4,15 +4,21 @@ The palette also switches the language live ("Language: Русский", "Langua
 named in itself): every screen on the stack is redrawn in the new language and the choice is
 remembered for the next start (:func:`pipeline_tui.i18n.remember_language`; a shared table
 remembers it per key on the server instead). Issue 15, point 2.
+
+Where the app runs decides what its palette may do beyond the game (:class:`Served`, issue 36,
+point 3): in a browser tab of ``pipeline-tui web`` or an SSH session of ``pipeline-tui serve``
+the machine is the server's, so nothing there writes on its disk outside the game's own files.
 """
 
 from __future__ import annotations
 
+import enum
 import inspect
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -44,6 +50,30 @@ if TYPE_CHECKING:
     from .host import Host
 
 MODES = ("title", "new", "load", "replay")
+
+
+class Served(enum.Enum):
+    """Whom the app runs for, told by whoever starts it (never guessed from the terminal).
+
+    - ``LOCAL``: the player's own terminal; the machine is theirs, every command is offered.
+    - ``WEB``: a browser tab of ``pipeline-tui web`` (``title --served web``); the machine is
+      the server's. A screenshot goes to the browser as a download (Textual's web driver), one
+      at a time, never to the server's disk; a language chosen holds for the tab and is not
+      remembered in the server's settings file. The saves folder is the game's (``web
+      --saves``), so saving and loading games stay.
+    - ``SSH``: a session of ``pipeline-tui serve`` (``SharedApp``); no screenshot at all (it
+      would be written on the server's disk); the language is kept per key by the Hub.
+
+    Quitting ends only the tab's or session's own process, and a theme lives in that process,
+    so both stay everywhere.
+    """
+
+    LOCAL = "local"
+    WEB = "web"
+    SSH = "ssh"
+
+
+SCREENSHOT = "Screenshot"  # Textual's palette command that writes a picture of the screen
 
 
 class GamePalette(SayingPalette):
@@ -80,9 +110,12 @@ class PipelineApp(App[Any]):
         saves_dir: str | Path | None = None,
         bots: str | None = None,
         clock: ClockSetting | None = None,
+        served: Served = Served.LOCAL,
     ) -> None:
         super().__init__()
         self.clock = clock  # a clock for the new game (``new --clock``)
+        self.served = served
+        self.screenshot_pending = False  # WEB: a screenshot on its way to the browser
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode_name = mode
@@ -243,7 +276,9 @@ class PipelineApp(App[Any]):
             if language != current_language():
                 yield SystemCommand(
                     _("Language: {name}").format(name=LANGUAGE_NAMES[language]),
-                    _("Speak this language from now on, and at the next start"),
+                    _("Speak this language in this tab")
+                    if self.served is Served.WEB
+                    else _("Speak this language from now on, and at the next start"),
                     lambda language=language: self.switch_language(language),
                 )
 
@@ -282,7 +317,10 @@ class PipelineApp(App[Any]):
                 footer.refresh(recompose=True)
 
     def remember(self, language: str) -> None:
-        """Keep the language for the next start (here: the settings file)."""
+        """Keep the language for the next start (here: the settings file; not for a browser
+        tab, whose settings file would be the server's)."""
+        if self.served is Served.WEB:
+            return
         try:
             remember_language(language)
         except OSError as exc:
@@ -293,12 +331,44 @@ class PipelineApp(App[Any]):
                 severity="warning",
             )
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The palette's commands in the language spoken: Textual's own (Theme, Quit, Keys,
-        ...) with their titles and help through ``_()`` (marked in ``textual_words.py``) but
-        their own callbacks, then the game's."""
-        for command in super().get_system_commands(screen):
+    def textual_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own palette commands (Theme, Quit, Keys, ...) with their titles and help
+        through ``_()`` (marked in ``textual_words.py``) but their own callbacks; Screenshot
+        only where it cannot write on a server's disk (:class:`Served`)."""
+        for command in App.get_system_commands(self, screen):
+            if command.title == SCREENSHOT and self.served is not Served.LOCAL:
+                if self.served is Served.WEB:
+                    yield SystemCommand(
+                        _(SCREENSHOT),
+                        _("Download an SVG picture of the screen"),
+                        lambda: self.set_timer(0.1, self.screenshot_to_browser),
+                    )
+                continue
             yield command._replace(title=_(command.title), help=_(command.help))
+
+    def screenshot_to_browser(self) -> None:
+        """A browser tab's screenshot, sent to the browser as a download (Textual's web
+        driver); one at a time, so a tab that never fetches them cannot pile them up."""
+        if self.served is not Served.WEB or not self.is_web:
+            # only Textual's web driver sends a file to the browser; any other writes it here
+            self.notify(_("A screenshot goes only to a browser."), severity="warning")
+            return
+        if self.screenshot_pending:
+            self.notify(_("A screenshot is still on its way to the browser."), severity="warning")
+            return
+        self.screenshot_pending = True
+        self.deliver_screenshot()
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        self.screenshot_pending = False
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        self.screenshot_pending = False
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette's commands in the language spoken: Textual's own
+        (:meth:`textual_commands`), then the game's."""
+        yield from self.textual_commands(screen)
         yield from self.language_commands()
         yield SystemCommand(_("New game"), _("Set up a new game"), lambda: self.push_screen(NewGameScreen()))
         yield SystemCommand(

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Vertical
@@ -47,7 +47,7 @@ from ..i18n import (
 from ..net.client import TableClient
 from ..net.protocol import SeatInfo, TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
-from .app import PipelineApp
+from .app import PipelineApp, Served
 from .screens import NewGameScreen
 from .seats import SharedSeat
 from .footer import TranslatedFooter
@@ -358,7 +358,7 @@ class SharedApp(PipelineApp):
         on_watching: Callable[[bool], None] | None = None,
         on_lost: Callable[[], object] | None = None,
     ) -> None:
-        super().__init__(mode="title")
+        super().__init__(mode="title", served=Served.SSH)
         self.hub = Path(hub)
         self.token = token
         self.freeze_memory = freeze_memory  # see _freeze (a session process of its own only)
@@ -504,7 +504,7 @@ class SharedApp(PipelineApp):
             self.notify(exc.shown(), severity="warning")
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from App.get_system_commands(self, screen)  # theme, keys, quit: not the local games
+        yield from self.textual_commands(screen)  # theme, keys, quit: not the local games
         yield from self.language_commands()
         yield SystemCommand(_("Rules and keys"), _("The rules in brief and every key"), self.action_help)
         table = self._table()

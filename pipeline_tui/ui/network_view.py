@@ -31,6 +31,7 @@ from ..data.oil import COLOUR_NAMES, GRADE_WORDS
 from ..engine import PipelineInfo, PlacementPreview, pipeline_infos, placement_preview, tile_cells
 from ..engine import moves as M
 from ..i18n import N_, _, ngettext
+from ..text import refusal
 from .netgrid import CELL_H, CELL_W
 from .netmap import OVERVIEW_W, render_detail, render_overview
 from .network_panel import Ghost, NetworkPanel
@@ -238,7 +239,9 @@ class NetworkViewScreen(Screen[None]):
                 style="bold green",
             )
         else:
-            out.append(_("not here: {reason}").format(reason=preview.reason), style="bold red")
+            out.append(
+                "".join(refusal(preview.reason, _("not here: "), _("not here: {area}: "))), style="bold red"
+            )
         for change in preview.changes:
             out.append("\n")
             info = change.after

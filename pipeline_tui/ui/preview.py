@@ -11,7 +11,8 @@ from ..data.oil import COLOUR_NAMES, GRADE_NAMES
 from ..data.reference import contract_text, upgrade_text
 from ..engine import State, best_sale, preview
 from ..engine import moves as M
-from ..i18n import _
+from ..i18n import _, ngettext
+from ..summary import oil_name
 from .style import OIL_STYLES, dollars
 
 
@@ -21,12 +22,15 @@ def barrel_name(colour: int, grade: int) -> str:
 
 
 def _barrels(label: str, barrels: tuple[tuple[int, int, int], ...]) -> Text:
+    """``In: 1 × Orange Crude`` (Russian: "1 куб оранжевой сырой нефти"), the oil in its colour."""
     out = Text(label + " ", style="bold")
     for i, (colour, grade, count) in enumerate(barrels):
         if i:
             out.append(", ")
-        out.append(f"{count} × ")
-        out.append(barrel_name(colour, grade), style=OIL_STYLES[colour])
+        before, _oil, after = ngettext("{n} × {oil}", "{n} × {oil}", count).partition("{oil}")
+        out.append(before.format(n=count))
+        out.append(oil_name(colour, grade), style=OIL_STYLES[colour])
+        out.append(after.format(n=count))
     return out
 
 

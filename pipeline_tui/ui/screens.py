@@ -141,7 +141,8 @@ class TitleScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="title-box"):
             yield Static(
-                Text("PIPELINE", style="bold")
+                # TRANSLATORS: the game's title as its edition in the language prints it.
+                Text(_("PIPELINE"), style="bold")
                 + Text("\n" + _("refine oil, build pipe networks"), style="dim"),
                 id="title-name",
             )

@@ -27,6 +27,7 @@ from .. import storage
 from ..data import components as C
 from ..i18n import N_, _, current_language, ngettext
 from ..engine import moves as M
+from ..text import refusal
 from ..engine import (
     FlagRule,
     Game,
@@ -466,7 +467,9 @@ class TableScreen(Screen[None]):
             if ghost.legal:
                 out.append(_("OK: may go here. Enter places it."), style="bold green")
             else:
-                out.append(_("Not here: {reason}").format(reason=ghost.reason), style="bold red")
+                out.append(
+                    "".join(refusal(ghost.reason, _("Not here: "), _("Not here: {area}: "))), style="bold red"
+                )
             if self.focused is self.query_one(NetworkPanel):
                 out.append("\n" + _("Arrows move, r turns, enter places."), style="dim")
             else:
@@ -479,7 +482,9 @@ class TableScreen(Screen[None]):
                 out.append(_("{name}: Machine Phase.").format(name=player.name) + " ", style="bold")
                 out.append(_("Run your Machines, or 'end' your turn."), style="dim")
             else:
-                out.append(_("{name} to play.").format(name=player.name) + " ", style="bold")
+                addressed = player.name in (N_("You"), _("You"))  # the tutorial's seat: spoken to
+                to_play = _("You to play.") if addressed else _("{name} to play.").format(name=player.name)
+                out.append(to_play + " ", style="bold")
                 out.append(_("Pick a move, or press : to type one."), style="dim")
         return out
 
@@ -803,7 +808,8 @@ class TableScreen(Screen[None]):
         return False
 
     def show_error(self, text: str) -> None:
-        self.error = Text(_("Not allowed: "), style="bold red") + Text(text)
+        head, detail = refusal(text, _("Not allowed: "), _("Not allowed: {area}: "))
+        self.error = Text(head, style="bold red") + Text(detail)
         self._refresh_hint()
 
     @on(MoveList.Selected, "#moves")

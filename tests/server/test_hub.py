@@ -482,7 +482,7 @@ async def test_a_computer_seat_retries_a_move_that_could_not_be_saved(
 async def test_a_slow_disk_does_not_stall_the_event_loop(hub: Hub, connect, monkeypatch) -> None:
     """A table file write that does not finish keeps the mover waiting, not everyone else: while
     it is held, another player still signs in (the Hub answers from its event loop)."""
-    import pipeline_tui.net.tables as tables
+    import pipeline_tui.net.store as tables
 
     real_save = tables.save_game
     writing, release = threading.Event(), threading.Event()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import time
 
@@ -643,9 +644,11 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     seen = {}
 
     class FakeApp:
+        CSS_PATH = "app.tcss"
         return_code = 0
 
         def __init__(self, hub, token, *, freeze_memory=False, on_watching=None, on_lost=None):
+            seen["token"] = token
             seen["freeze_memory"] = freeze_memory
             seen["on_watching"] = on_watching
             seen["on_lost"] = on_lost
@@ -654,8 +657,11 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
             seen["threshold"] = gc.get_threshold()
             seen["frozen"] = gc.get_freeze_count()
 
+    control, ours = os.pipe()  # the token comes on a pipe, as serve sends it
+    os.write(ours, b"token\n")
+    os.close(ours)
     monkeypatch.setenv(session.HUB_ENV, "/nonexistent/hub.sock")
-    monkeypatch.setenv(session.TOKEN_ENV, "token")
+    monkeypatch.setenv(session.CONTROL_ENV, str(control))
     monkeypatch.setattr(lobby, "SharedApp", FakeApp)
     before = gc.get_threshold()
     hangup = signal.getsignal(signal.SIGHUP)
@@ -665,6 +671,8 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
         gc.set_threshold(*before)
         gc.unfreeze()
         signal.signal(signal.SIGHUP, hangup)
+        os.close(control)
+    assert seen["token"] == "token"
     assert seen["freeze_memory"] is True and seen["frozen"] > 0
     assert seen["threshold"] == (session.GC_YOUNG, 10, 10) != before
     # and it lowers its CPU priority while it watches a table

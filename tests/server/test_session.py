@@ -18,7 +18,7 @@ import termios
 
 
 from pipeline_tui.net.hub import Hub
-from pipeline_tui.serve.session import HUB_ENV, TOKEN_ENV
+from pipeline_tui.serve.session import CONTROL_ENV, HUB_ENV
 
 from tests.conftest import RUN_MARK, marked_processes
 from tests.server.sshterm import TIMEOUT
@@ -42,15 +42,24 @@ class Child:
     @classmethod
     async def start(cls, hub: Hub, socket_path, *, ignoring_hangup: bool = False) -> "Child":
         master, slave = pty.openpty()
-        env = dict(
-            os.environ,
-            TERM="xterm-256color",
-            **{HUB_ENV: str(socket_path), TOKEN_ENV: hub.issue_token("SHA256:alice", "alice")},
-        )
+        theirs, ours = os.pipe()  # the control pipe: the token first, as serve sends it
+        os.write(ours, (hub.issue_token("SHA256:alice", "alice") + "\n").encode())
+        env = dict(os.environ, TERM="xterm-256color", **{HUB_ENV: str(socket_path), CONTROL_ENV: str(theirs)})
         args = ("-c", IGNORING_HANGUP) if ignoring_hangup else ("-m", "pipeline_tui.serve.session")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, *args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
-        )
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                *args,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                pass_fds=(theirs,),
+                start_new_session=True,
+            )
+        finally:
+            os.close(theirs)
+            os.close(ours)
         os.set_blocking(master, False)
         child = cls(proc, master, slave)
         asyncio.get_running_loop().add_reader(master, child._read)

@@ -35,8 +35,11 @@ ANNOUNCE = re.compile(r"port (\d+) .* host key (SHA256:\S+?)\.")
 class Server:
     """``pipeline-tui serve`` in a subprocess; ``port`` and ``host_key`` from its first line."""
 
-    def __init__(self, tables: Path, keys: Path, log: Path, ignoring_hangup: bool = False) -> None:
+    def __init__(
+        self, tables: Path, keys: Path, log: Path, ignoring_hangup: bool = False, extra: tuple[str, ...] = ()
+    ) -> None:
         self.tables, self.keys, self.log = tables, keys, log
+        self.extra = extra  # more options for serve (``--store URL``: tests/pg)
         self.ignoring_hangup = ignoring_hangup  # started as under nohup
         self.proc: subprocess.Popen | None = None
         self.port = 0
@@ -57,6 +60,7 @@ class Server:
                     str(self.tables),
                     "--authorized-keys",
                     str(self.keys),
+                    *self.extra,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,

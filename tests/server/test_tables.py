@@ -334,3 +334,10 @@ def test_an_unnamed_table_is_named_in_each_viewers_language(service: TableServic
     )
     assert read_save(table.path).meta["table"]["name"] == "Table 1"
     assert TableService(service.dir).list()[0].name == ""
+
+
+def test_an_id_is_never_given_out_twice_even_if_its_file_went(service: TableService) -> None:
+    first = service.create(setup("human", "human"))
+    first.path.unlink()  # removed by hand while the server runs
+    assert service.create(setup("human", "human")).id == "t2"
+    assert service.get(first.id) is first

@@ -241,7 +241,7 @@ async def test_the_view_speaks_russian(tmp_path):
             await pilot.pause()
             assert "Сеть нефтепроводов" in text_of(app, "#nv-title")
             assert "Нефтепровод 1 из" in text_of(app, "#nv-info")
-            assert "ценность" in text_of(app, "#nv-info")
+            assert "мощность" in text_of(app, "#nv-info")
     finally:
         i18n.set_language("en")
 

@@ -12,12 +12,16 @@ from pipeline_tui.data import components as C
 from pipeline_tui.data.reference import contract_text, reference_json, valuation_text
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.help import HELP_BLOCKS, help_text
+from pipeline_tui.engine import Game
+from pipeline_tui.ui import panels
 from pipeline_tui.ui.panels import score_label
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, table_cards
 from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen, TitleScreen
+from pipeline_tui.ui.table_screen import TableScreen
+from pipeline_tui.ui.tutorial import Tutorial, tutorial_setup
 
 from tests.helpers import new_game
-from tests.ui.pilot import table_for
+from tests.ui.pilot import choose, hint, table_for
 
 
 def _menu(screen) -> list[str]:
@@ -123,10 +127,14 @@ async def test_f1_help_shows_russian(tmp_path, russian):
 def test_card_texts_in_russian(russian):
     order = C.PRINTED_ORDERS[0]
     assert contract_text(order.id).startswith(
-        "Заказ на 3 барреля: оранжевая высокого сорта, серебристая низкого сорта, бирюзовая низкого сорта."
+        "Заказ на 3 куба: 1 куб оранжевой нефти высокого сорта, 1 куб белой нефти низкого сорта, "
+        "1 куб синей нефти низкого сорта. "
     )
-    assert "$55 + $30 + $30 = $115" in contract_text(order.id)
-    assert contract_text(C.CONTRACTS[0].id).startswith("Контракт низкого сорта: оранжевая низкого сорта")
+    assert "$115 ($55 + $30 + $30)" in contract_text(order.id)
+    assert "Место взятого заказа не пополняется." in contract_text(order.id)
+    assert contract_text(C.CONTRACTS[0].id).startswith(
+        "Контракт низкого сорта: 2 куба оранжевой нефти низкого сорта; $40 ($20 за куб) каждый год, когда выполнен"
+    )
     assert valuation_text(2) == (
         "Каждый нефтепровод вашей сети приносит ещё раз: $10, $20 или $30, если один прогон "
         "доводит сырую нефть до низкого, среднего или высокого сорта."
@@ -207,3 +215,74 @@ async def test_the_russian_score_sheet_fits_80_columns(tmp_path, russian, player
             str(table.get_cell_at((r, 0))) for r in range(table.row_count)
         ]
         assert table.max_scroll_x == 0 and table.virtual_size.width <= table.region.width
+
+
+async def test_the_title_is_the_russian_editions(tmp_path, russian):
+    """The title screen names the game as the Russian rulebook does, «Нефтепровод» (issue 37,
+    point 13); the English keeps PIPELINE."""
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        title = str(app.screen.query_one("#title-name", Static).render())
+        assert title.startswith("НЕФТЕПРОВОД\n") and "PIPELINE" not in title
+
+
+async def test_the_tutorial_speaks_to_you(tmp_path, russian):
+    """The tutorial's seat is called «Вы»: its turn is «Ваш ход.», never «Ходит Вы.»."""
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(TableScreen(Game(tutorial_setup(7)), tmp_path, policy=Tutorial()))
+        await pilot.pause()
+        assert hint(app).startswith("Ваш ход. ") and "Ходит Вы" not in hint(app)
+
+
+async def test_a_refusal_has_one_colon_after_its_head_and_quotes_with_guillemets(tmp_path, russian):
+    """«Нельзя (Рынки): ...», not «Нельзя: Рынки: ...»; a move not understood is
+    quoted «так» (issue 37, point 14)."""
+    app = PipelineApp(mode="new", players=2, seed=7, saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("colon", *"buy C-OC#4", "enter")
+        assert hint(app).startswith(
+            "Нельзя (Рынки): покупать и продавать можно только во время действия рынка"
+        )
+        await pilot.press("escape", "colon", *"foo", "enter")
+        assert hint(app).startswith("Нельзя: неизвестный ход «foo»")
+
+
+def test_the_action_cross_abbreviates_with_a_dot(russian):
+    """Every label on the cross is a whole word or cut with a dot, at most 5 characters
+    (issue 37, point 13: not «Сор 1», «Улуч», «Контр»)."""
+    labels = panels._short()
+    assert labels == {
+        "crude": "Сырая",
+        "refined1": "Рын.1",
+        "refined2": "Рын.2",
+        "refined3": "Рын.3",
+        "upgrades": "Улуч.",
+        "tanks": "Цист.",
+        "machines": "Насос",
+        "contracts": "Конт.",
+    }
+    assert panels.row_words() == ("Сырая", "Низк.", "Сред.", "Выс.")
+
+
+async def test_a_tile_that_may_not_go_there_says_why_with_one_colon(tmp_path, russian):
+    """With a Pipe tile in hand, a place it may not go reads «Сюда нельзя (Сеть
+    нефтепроводов): ...» in the hint and in the network view, not two colons in a row."""
+    from tests.ui.test_network_view import open_view, table_with_network, text_of
+
+    app = PipelineApp(mode="new", players=2, seed=7, saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, _player = await table_with_network(pilot, rows=2, per_row=2)
+        await choose(pilot, "act tanks")
+        await choose(pilot, "pipe 1")
+        await open_view(pilot)
+        await pilot.press(*["up"] * 6)
+        await pilot.pause()
+        assert " r0 — сюда нельзя (Сеть нефтепроводов): новый тайл должен касаться" in text_of(
+            app, "#nv-info"
+        )
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.ghost is not None and not screen.ghost.legal
+        assert "Сюда нельзя (Сеть нефтепроводов): " in hint(app)

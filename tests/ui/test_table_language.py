@@ -50,7 +50,7 @@ async def test_the_table_speaks_russian(tmp_path, russian, size):
         await choose(pilot, "act crude")
         buy = next(format_move(m) for m in screen.shown_moves if format_move(m).startswith("buy C-OC"))
         entry = next(line for line in listed(screen) if line.startswith(buy + "  "))
-        assert entry.startswith(f"{buy}  Купить баррель оранжевой сырой нефти за $")  # notation as is
+        assert entry.startswith(f"{buy}  Купить куб оранжевой сырой нефти за $")  # notation as is
         name = screen.game.state.players[screen.game.current_player].name
         assert f"Ходит {name}." in hint(app)
 
@@ -77,7 +77,7 @@ def test_cached_panels_follow_the_language(russian):
     apart, so English comes back after Russian."""
     state = Game(GameSetup.default(players=2, seed=7)).state
     assert panels.shops(state).plain.startswith("Цистерны ")
-    assert "Банк" in panels.market(state, "C").plain
+    assert "Запас" in panels.market(state, "C").plain
     i18n.set_language("en")
     assert panels.shops(state).plain.startswith("Tanks    ")
     assert "Bank" in panels.market(state, "C").plain

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...data import components as C
 from .. import moves as M
-from ...i18n import _
+from ...i18n import _, quoted
 from ..state import PlayerState, State
 from .base import (
     A,
@@ -50,7 +50,7 @@ def check_action(state: State, m: M.Action) -> str | None:
     if why:
         return why
     if m.action not in CROSS_ACTIONS:
-        return _("Action: there is no action space {action}").format(action=repr(m.action))
+        return _("Action: there is no action space {action}").format(action=quoted(m.action))
     if state.rules_version < 2 and state.turn.mains == 1 and m.action == state.turn.last_cross:
         return _("Human Resources III: your two Actions must be on different spaces")
     return None
@@ -66,7 +66,7 @@ def check_secondary(state: State, m: M.Secondary) -> str | None:
     if t.secondary:
         return _("Secondary Action: you have taken it already this turn")
     if m.action not in CROSS_ACTIONS:
-        return _("Secondary Action: there is no action space {action}").format(action=repr(m.action))
+        return _("Secondary Action: there is no action space {action}").format(action=quoted(m.action))
     player = current(state)
     reach = 2 if player.level("HR") >= 2 else 1
     distance = cross_distance(state, t.last_cross, m.action)
