@@ -303,6 +303,13 @@ class PostgresStore(TableStore):
         ]
         return out, {seat: SeatBinding(identity=i, holder=h) for seat, i, h in seats}
 
+    def read_away(self, table_id: str) -> list[int] | None:
+        rows = self._query("SELECT meta->'away' FROM pipeline_tables WHERE id = %s", (table_id,))
+        away = rows[0][0] if rows else None
+        if not isinstance(away, list):
+            return []
+        return [seat for seat in away if isinstance(seat, int) and not isinstance(seat, bool)]
+
     # --- writing --------------------------------------------------------------------------
     def create(self, game: Game, meta: TableMeta, table_id: str | None = None) -> str:
         head = _head(game, meta)

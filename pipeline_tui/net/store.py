@@ -137,6 +137,11 @@ class TableStore(ABC):
         store has no other writer, nothing to read)."""
         return [], None
 
+    def read_away(self, table_id: str) -> list[int] | None:
+        """The seats away (``TableMeta.away``) as stored now, which another node may have
+        changed (None: the same store has no other writer, nothing to read)."""
+        return None
+
     def table_ids(self) -> list[str]:
         """Every table's id (a shared store: to find the tables other nodes made)."""
         return []

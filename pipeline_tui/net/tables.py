@@ -357,6 +357,18 @@ class TableService:
                             seat=table.seat_name(seat),
                         )
                     )
+        away = self.store.read_away(table_id)
+        if away is not None:
+            stored = {seat for seat in away if 0 <= seat < len(table.bindings)}
+            if stored != table.away:  # another node flagged a seat, or its player sat again
+                flagged = sorted(stored - table.away)
+                table.away = stored
+                if flagged:
+                    updates.append(
+                        self.seats_update(table_id, TIME_RAN_OUT_COMPUTER, name=table.seat_name(flagged[0]))
+                    )
+                else:
+                    updates.append(self.seats_update(table_id))
         game = table.game
         uncertain = self._uncertain.pop(table_id, None)
         kept = False

@@ -153,3 +153,23 @@ def test_tables_copy_keeps_the_clock_both_ways(tmp_path: Path, pg_url: str, caps
     assert again.setup.clock == first.setup.clock
     raw = json.loads((back / "t1.json").read_text())
     assert raw["moves"][0]["at"] == 7000
+
+
+def test_a_seat_flagged_on_one_node_is_away_on_the_other(pg_url: str) -> None:
+    wall = FakeWall()
+    a = TableService(open_store(pg_url), wall=wall)
+    table_id = a.create(clocked("1m+0s")).id
+    a.join(table_id, ALICE, "alice", 0)
+    a.join(table_id, BOB, "bob", 1)
+    b = TableService(open_store(pg_url), wall=wall)
+    seat = a.get(table_id).game.current_player
+    wall.wait(60)
+    assert a.flag(table_id) is not None
+    notes = [u.note for u in b.sync(table_id)]
+    assert b.get(table_id).away == {seat} and any("time ran out" in note for note in notes)
+    assert b.get(table_id).bot_to_act() == "heuristic"
+    b.join(table_id, (ALICE, BOB)[seat], "back", seat)  # the player sits again, on node B
+    a.sync(table_id)
+    assert a.get(table_id).away == set() and a.get(table_id).bot_to_act() is None
+    for each in (a, b):
+        each.store.close()
