@@ -5,15 +5,21 @@ clocks; another node computes the same clocks; ``tables copy`` keeps them both w
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 import psycopg
 
 from pipeline_tui.cli import main
 from pipeline_tui.engine import GameSetup, PlayerSetup, format_move, parse_clock
+from pipeline_tui.net.client import TableClient
+from pipeline_tui.net.hub import Hub
 from pipeline_tui.net.store import open_store
 from pipeline_tui.net.tables import TableService
 from pipeline_tui.storage import read_save
+from tests.pg.test_nodes import until
+from tests.server.test_hub import Follower
 
 ALICE, BOB = "SHA256:alice", "SHA256:bob"
 
@@ -173,3 +179,57 @@ def test_a_seat_flagged_on_one_node_is_away_on_the_other(pg_url: str) -> None:
     assert a.get(table_id).away == set() and a.get(table_id).bot_to_act() is None
     for each in (a, b):
         each.store.close()
+
+
+async def test_a_move_on_node_a_gives_node_b_s_hub_the_same_clocks(pg_url: str, tmp_path: Path) -> None:
+    """Both seats sit on node A and its clock runs 100 s before node B starts (B's own game
+    time lags A's by that much); Ada moves on A; B's hub hears of it, and from then on both
+    hubs give the same clocks, the same deadline for the seat to act and the same times."""
+    wall = FakeWall()
+    sock = Path(tempfile.mkdtemp(prefix="pt-pgc-", dir="/tmp"))  # Unix socket paths are short
+    a = Hub(tmp_path / "a", bot_delay=0, store=pg_url, wall=wall)
+    await a.start(sock / "a.sock")
+    clients: list[TableClient] = []
+
+    async def follower(hub: Hub, identity: str, name: str) -> Follower:
+        assert hub.socket_path is not None
+        client = await TableClient.connect(hub.socket_path, hub.issue_token(identity, name))
+        clients.append(client)
+        return Follower(client)
+
+    b: Hub | None = None
+    try:
+        alice, bob_on_a = await follower(a, ALICE, "alice"), await follower(a, BOB, "bob")
+        table_id = await alice.client.create_table(clocked(), "clocked")
+        await alice.join(table_id, 0)
+        await bob_on_a.join(table_id, 1)
+        wall.wait(100)
+        b = Hub(tmp_path / "b", bot_delay=0, store=pg_url, wall=wall)
+        await b.start(sock / "b.sock")
+        bob = await follower(b, BOB, "bob")
+        await bob.join(table_id, 1)
+        game_a, game_b = a.service.get(table_id).game, b.service.get(table_id).game
+        assert game_a.now() == 100_000 and game_b.now() == 0  # B counts from its start
+        mover = (alice, bob_on_a)[game_a.current_player]
+        wall.wait(7)
+        await mover.client.move(table_id, format_move(game_a.legal_moves()[0]))
+        await bob.until(lambda: len(bob.log) == 1)
+        assert bob.updates[-1].times == [107_000] and game_b.times == game_a.times == [107_000]
+        wall.wait(12)
+        assert game_b.clock() == game_a.clock() and game_b.now() == game_a.now() == 119_000
+        # B's flag timer is set again from the move (not left where B's start put it)
+        await until(
+            lambda: (
+                table_id in a._deadlines
+                and table_id in b._deadlines
+                and abs(b._deadlines[table_id].when() - a._deadlines[table_id].when()) < 1
+            )
+        )
+        assert b.service.seconds_to_flag(table_id) == a.service.seconds_to_flag(table_id)
+    finally:
+        for client in clients:
+            await client.close()
+        for hub in (a, b):
+            if hub is not None:
+                await hub.close()
+        shutil.rmtree(sock, ignore_errors=True)
