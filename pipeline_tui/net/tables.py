@@ -11,7 +11,9 @@ writer of table files): only the identity bound to the seat to act may move; a s
 cannot; the engine judges legality; undo takes back only your own moves within your own turn.
 The Hub (``hub.py``) wraps it with the socket, the pushes and the computer seats.
 
-A clocked table (``setup.clock``, ``engine.clock``) keeps its game time with its file; its clocks
+A clocked table (``setup.clock``, ``engine.clock``) keeps its game time in its store (its file,
+or each move's row and the table's meta in PostgreSQL, where a node reading another's moves
+counts its game time from their stamps, :meth:`Table.rebase_clock`); its clocks
 run while every human seat is taken and the table is loaded, and stand still otherwise, so the
 time a server is down is charged to no one. When the seat to act runs out of time
 (:meth:`TableService.flag`, which the Hub calls at the deadline the clocks give), the rule of its
