@@ -51,8 +51,23 @@ def test_new_passes_players_seed_and_first_game(opened):
             "seed": 9,
             "first_game": True,
             "bots": None,
+            "clock": None,
         }
     ]
+
+
+def test_new_passes_a_clock_and_refuses_a_bad_one_in_one_line(opened, capsys):
+    assert cli.main(["new", "--players", "2", "--clock", "20m+30s", "--on-timeout", "end"]) == 0
+    clock = opened[0]["clock"]
+    assert (clock.kind, clock.time_ms, clock.increment_ms, clock.on_flag) == (
+        "fischer",
+        1_200_000,
+        30_000,
+        "end",
+    )
+    assert cli.main(["new", "--clock", "5x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "clock 5x" in err
 
 
 def test_new_with_bots_plays_you_against_computers_of_that_level(opened, capsys):

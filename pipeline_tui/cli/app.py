@@ -31,7 +31,13 @@ def cmd_new(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
     players = args.players if args.players is not None or bots is None else 2
     return common.open_app(
-        args, "new", players=players, seed=args.seed, first_game=args.first_game, bots=bots
+        args,
+        "new",
+        players=players,
+        seed=args.seed,
+        first_game=args.first_game,
+        bots=bots,
+        clock=common.clock_setting(args),
     )
 
 
@@ -64,6 +70,7 @@ def register(sub: Subparsers) -> None:
         default=None,
         help=_("every seat after yours is a computer player: easy, normal, hard or expert"),
     )
+    common.clock_options(p)
     common.app_options(p)
     p.set_defaults(func=cmd_new)
 

@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+import msgspec
+
+from ..engine.clock import ClockError, ClockSetting, FlagRule, parse_clock
 from ..engine.game import Game
 from ..i18n import DEFAULT_LANGUAGE, _, current_language, ngettext, quoted, set_language
 from ..storage import game_from_save, read_save
@@ -128,6 +131,41 @@ def seed(text: str) -> int:
     if value >= 2**63:
         raise argparse.ArgumentTypeError(_("a seed is below 2^63"))
     return value
+
+
+def clock(text: str) -> ClockSetting:
+    """``--clock``: ``20m+30s`` or ``2d/move`` (engine.clock); one line naming the mistake."""
+    try:
+        return parse_clock(text)
+    except ClockError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def clock_options(p: argparse.ArgumentParser) -> None:
+    """``--clock`` and ``--on-timeout`` (hot-seat games have no clock unless asked)."""
+    p.add_argument(
+        "--clock",
+        type=clock,
+        default=None,
+        metavar="TIME",
+        help=_(
+            "a clock: 20m+30s (a time bank plus an increment each turn) or 2d/move (a time for each turn)"
+        ),
+    )
+    p.add_argument(
+        "--on-timeout",
+        choices=[rule.value for rule in FlagRule],
+        default=FlagRule.COMPUTER.value,
+        help=_("when a seat's time runs out: the computer plays it (default), or the game ends"),
+    )
+
+
+def clock_setting(args: argparse.Namespace) -> ClockSetting | None:
+    """The clock the options ask for, with its rule for a time that runs out."""
+    setting: ClockSetting | None = getattr(args, "clock", None)
+    if setting is None:
+        return None
+    return msgspec.structs.replace(setting, on_flag=args.on_timeout)
 
 
 def port(text: str, lowest: int = 1) -> int:

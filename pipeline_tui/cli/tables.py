@@ -18,7 +18,7 @@ from ..engine.setup import GameSetup, PlayerSetup, SeatKind
 from ..i18n import _
 from ..net.protocol import TableError, table_name
 from ..net.store import TableStore, is_url, open_store
-from .common import PROG, CliError, out
+from .common import PROG, CliError, clock_options, clock_setting, out
 
 if TYPE_CHECKING:
     from ..net.tables import Table, TableService
@@ -36,11 +36,16 @@ def _open(spec: str, must_exist: bool = True) -> TableStore:
         raise CliError(exc.shown()) from None
 
 
+def _still() -> float:
+    """The clocks' seconds here: they stand still (looking after tables charges no one)."""
+    return 0.0
+
+
 def _service(store: TableStore) -> TableService:
     from ..net.tables import TableService  # the bots' kinds: not for the title's way
 
     try:
-        service = TableService(store)
+        service = TableService(store, wall=_still)
     except TableError as exc:
         store.close()
         raise CliError(exc.shown()) from None
@@ -105,6 +110,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         seed=seed,
         players=tuple(PlayerSetup(NAMES[i], kind) for i, kind in enumerate(args.seats)),
         edition=setup.edition,
+        clock=clock_setting(args),
     )
     service = _service(_open(args.store, must_exist=False))
     try:
@@ -127,7 +133,13 @@ def cmd_copy(args: argparse.Namespace) -> int:
             try:
                 target.create(table.game, table.meta(), table.id)
                 back = target.load(table.id)
-                if back is None or back.game.moves != table.game.moves or back.game.setup != table.game.setup:
+                if (
+                    back is None
+                    or back.game.moves != table.game.moves
+                    or back.game.setup != table.game.setup
+                    or back.game.times != table.game.times
+                    or back.game.now() != table.game.now()
+                ):
                     raise TableError(_("the copy does not read back the same"))
             except TableError as exc:
                 failed += 1
@@ -172,6 +184,7 @@ def register(sub: Subparsers) -> None:
     q.add_argument("--name", default="", help=_("the table's name (default: none, shown as Table N)"))
     q.add_argument("--seed", type=int, default=None, help=_("the setup's seed (default: random)"))
     q.add_argument("--hints", action="store_true", help=_("the seated players may ask for a hint"))
+    clock_options(q)
     q.set_defaults(func=cmd_new)
 
     q = tables.add_parser("copy", help=_("copy every table from one store to another, replayed and checked"))

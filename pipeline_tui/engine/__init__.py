@@ -5,6 +5,18 @@ classes from ``moves``), never from its other modules (an import-linter contract
 """
 
 from . import moves
+from .clock import (
+    ClockError,
+    ClockKind,
+    ClockSetting,
+    ClockState,
+    FlagRule,
+    GameTime,
+    clock_state,
+    format_clock,
+    format_duration,
+    parse_clock,
+)
 from .errors import IllegalMove, NotationError
 from .game import Game, LogEntry, Turn, public_view, replay
 from .history import RoundPoint, round_history
@@ -46,6 +58,16 @@ from .setup import GameSetup, PlayerSetup, SeatKind, SetupError, initial_state
 from .state import GrantKind, PlayerState, Stage, State, TurnState, clone_state
 
 __all__ = [
+    "ClockError",
+    "ClockKind",
+    "ClockSetting",
+    "ClockState",
+    "FlagRule",
+    "GameTime",
+    "clock_state",
+    "format_clock",
+    "format_duration",
+    "parse_clock",
     "DIRS",
     "Game",
     "GameSetup",

@@ -26,6 +26,7 @@ from ..i18n import N_, _, ngettext
 from .errors import IllegalMove
 from .moves import Move, format_move, parse_move
 from .scoring import Score, final_scores
+from .clock import ClockState, GameTime, clock_state
 from .setup import GameSetup, initial_state
 from .rules.base import SETUP  # Stage.SETUP, as a plain name (see rules.base)
 from .state import State, TurnState, clone_state, freeze_state, thaw_state
@@ -53,10 +54,12 @@ class Turn(NamedTuple):
 
 
 class LogEntry(NamedTuple):
-    """One move of the log, with the seat that made it and the turn it was made in."""
+    """One move of the log, with the seat that made it, the turn it was made in and, in a
+    clocked game, the game time it was made at (ms; ``engine.clock``; 0 in a game without)."""
 
     move: Move
     turn: Turn
+    at: int = 0
 
     @property
     def seat(self) -> int:
@@ -66,11 +69,15 @@ class LogEntry(NamedTuple):
 class Game:
     """A game of Pipeline: ``legal_moves()``, ``apply()``, ``undo()``, ``redo()`` and views."""
 
-    def __init__(self, setup: GameSetup, moves: Iterable[Move] = ()) -> None:
+    def __init__(
+        self, setup: GameSetup, moves: Iterable[Move] = (), times: Iterable[int | None] = ()
+    ) -> None:
         self.setup = setup
         self.state: State = initial_state(setup)
         self.moves: list[Move] = []
         self._turns: list[Turn] = []  # the turn of each move of the log (shared within a turn)
+        self.times: list[int] = []  # each move's game time in ms (engine.clock); 0s unclocked
+        self.timer: GameTime | None = None  # a clocked game's time while it is open (the host's)
         self._entries: list[LogEntry] = []  # the log's entries made so far (see entries)
         self._redo: list[Move] = []
         self._first_round = (self.state.year, self.state.round)  # Year and Round before any move
@@ -84,6 +91,20 @@ class Game:
                 raise IllegalMove(
                     _("move {n} ({move}): {error}").format(n=index + 1, move=format_move(move), error=exc)
                 ) from None
+        self.restamp(times)
+
+    def restamp(self, times: Iterable[int | None]) -> None:
+        """Give the log's moves their game times (a save's, or a table's): missing or
+        decreasing ones take the time before them, so the stamps never go back."""
+        given = list(times)
+        stamps, last = [], 0
+        for index in range(len(self.moves)):
+            stamp = given[index] if index < len(given) else None
+            if stamp is not None and stamp > last:
+                last = stamp
+            stamps.append(last)
+        self.times = stamps
+        self._entries = []
 
     # --- playing ---
     def legal_moves(self) -> list[Move]:
@@ -125,6 +146,7 @@ class Game:
             moves = self.moves
             moves.append(move)
             self._turns.append(turn)
+            self.times.append(self._stamp())
             self._legal = None
             if len(moves) % CHECKPOINT_EVERY == 0:
                 self._checkpoints[len(moves)] = freeze_state(state)
@@ -152,10 +174,17 @@ class Game:
             rules.apply_trusted(self.state, move)
         self._record(move, turn)
 
+    def _stamp(self) -> int:
+        """The game time for a move made now: the timer's, or the last stamp without one."""
+        timer, times = self.timer, self.times
+        last = times[-1] if times else 0
+        return last if timer is None else max(last, timer.now())
+
     def _record(self, move: Move, turn: Turn) -> None:
         moves = self.moves
         moves.append(move)
         self._turns.append(turn)
+        self.times.append(self._stamp())
         self._legal = None
         if len(moves) % CHECKPOINT_EVERY == 0:
             self._checkpoints[len(moves)] = freeze_state(self.state)
@@ -166,6 +195,7 @@ class Game:
             return None
         move = self.moves.pop()
         self._turns.pop()
+        self.times.pop()
         del self._entries[len(self.moves) :]
         self._redo.append(move)
         self._rebuild()
@@ -201,6 +231,8 @@ class Game:
         other.state = clone_state(self.state)
         other.moves = list(self.moves)
         other._turns = list(self._turns)
+        other.times = list(self.times)
+        other.timer = None  # a copy (a bot's, a preview's) keeps the stamps but no time runs
         other._entries = list(self._entries)
         other._redo = list(self._redo)
         other._first_round = self._first_round
@@ -241,7 +273,8 @@ class Game:
         if count < len(self.moves):
             # tuple.__new__ skips the NamedTuple's Python-level __new__, as in Turn.of
             entries += [
-                tuple.__new__(LogEntry, pair) for pair in zip(self.moves[count:], self._turns[count:])
+                tuple.__new__(LogEntry, triple)
+                for triple in zip(self.moves[count:], self._turns[count:], self.times[count:])
             ]
         return entries
 
@@ -282,6 +315,30 @@ class Game:
 
     def is_over(self) -> bool:
         return self.state.over
+
+    # --- the clock ---
+    def now(self) -> int:
+        """The game time now (ms): the timer's, else the last move's stamp."""
+        return self._stamp()
+
+    def clock(self, now: int | None = None) -> ClockState | None:
+        """Every seat's clock at game time ``now`` (default :meth:`now`), worked out from the
+        setup and the log (``engine.clock``); ``None`` in a game without a clock."""
+        setting = self.setup.clock
+        if setting is None:
+            return None
+        current = None
+        if not self.state.over:
+            turn = Turn.of(self.state)
+            current = (turn, turn.seat)
+        return clock_state(
+            setting,
+            len(self.setup.players),
+            [(turn, turn.seat) for turn in self._turns],
+            self.times,
+            current,
+            self.now() if now is None else now,
+        )
 
     def scores(self) -> list[Score]:
         """Score breakdowns, best first (final once the game is over; a projection before)."""

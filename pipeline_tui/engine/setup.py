@@ -14,6 +14,7 @@ import msgspec
 from ..data import components as C
 from ..data import editions as E
 from ..i18n import _
+from .clock import ClockError, ClockSetting, check_clock
 from .state import PlayerState, Stage, State, TurnState
 
 RULES_VERSION = 2  # new games; docs/rules-readings.md lists what each version changes
@@ -39,17 +40,24 @@ class PlayerSetup(msgspec.Struct, frozen=True):
 
 class GameSetup(msgspec.Struct, frozen=True):
     """Everything a game starts from. ``edition`` names the component tables (1 = our design,
-    which every save made before editions has; 2 = the printed components)."""
+    which every save made before editions has; 2 = the printed components). ``clock``: the
+    game's clock (``engine.clock``), ``None`` for none (every save made before clocks)."""
 
     seed: int
     players: tuple[PlayerSetup, ...]
     first_game: bool = False
     rules_version: int = RULES_VERSION
     edition: int = 1
+    clock: ClockSetting | None = None
 
     @classmethod
     def default(
-        cls, players: int, seed: int, first_game: bool = False, edition: int = E.PRINTED_EDITION
+        cls,
+        players: int,
+        seed: int,
+        first_game: bool = False,
+        edition: int = E.PRINTED_EDITION,
+        clock: ClockSetting | None = None,
     ) -> "GameSetup":
         names = ("Ada", "Bo", "Cy", "Di")
         return cls(
@@ -57,6 +65,7 @@ class GameSetup(msgspec.Struct, frozen=True):
             players=tuple(PlayerSetup(names[i]) for i in range(players)),
             first_game=first_game,
             edition=edition,
+            clock=clock,
         )
 
 
@@ -79,6 +88,11 @@ def validate_setup(setup: GameSetup) -> None:
         )
     if not 0 <= setup.seed < 2**63:
         raise SetupError(_("the seed must be a whole number from 0 to 2^63-1"))
+    if setup.clock is not None:
+        try:
+            check_clock(setup.clock)
+        except ClockError as exc:
+            raise SetupError(str(exc)) from None
 
 
 def initial_state(setup: GameSetup) -> State:

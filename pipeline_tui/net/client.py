@@ -34,6 +34,7 @@ from .protocol import (
     MoveRequest,
     Refused,
     SeatInfo,
+    SetBell,
     SetLanguage,
     TableError,
     TableInfo,
@@ -60,6 +61,7 @@ class TableClient:
         self.identity = ""
         self.name = ""
         self.language = ""  # the language this key chose before ("": none), as the Hub keeps it
+        self.bell = False  # a bell when this key's turn comes (the lobby's b), as the Hub keeps it
         self.on_update: Callable[[Update], None] | None = None
         self.on_lost: Callable[[str], None] | None = None
         self._reader = reader
@@ -90,6 +92,7 @@ class TableClient:
         assert isinstance(welcome, Welcome)
         client.identity, client.name = welcome.identity, welcome.name
         client.language = welcome.language
+        client.bell = welcome.bell
         return client
 
     @property
@@ -142,6 +145,11 @@ class TableClient:
         """Have the Hub remember ``language`` for this key (the next session starts in it)."""
         await self._call(SetLanguage(id=0, language=language))
         self.language = language
+
+    async def set_bell(self, on: bool) -> None:
+        """Have the Hub remember whether a bell rings for this key when their turn comes."""
+        await self._call(SetBell(id=0, on=on))
+        self.bell = on
 
     async def close(self) -> None:
         """Close the connection; pending calls fail with "Server: connection closed"."""

@@ -10,6 +10,11 @@ plays the computer seats itself (one ``ai.Bot`` per table and seat, asked in a w
 The TableService is called only from one "tables" thread, one call at a time, so the event loop
 (which also runs the SSH server under ``serve``) never waits for a table file's fsync.
 
+Clocked tables: after every change the Hub asks the table when the seat to act runs out of time
+and sets one timer for that moment (``loop.call_later``; nothing polls); when it fires, the
+service applies the setup's rule and the Hub tells everyone at the table. At a stop every running
+clock is written with its table, so the time the server is down is charged to no one.
+
 Run alone (for tests and benchmarks): ``python -m pipeline_tui.net.hub --tables DIR
 --socket PATH --token IDENTITY:NAME ...`` prints one JSON line ``{"tokens": {...}}`` when it
 listens, and serves until SIGTERM/SIGINT.
@@ -27,6 +32,7 @@ import signal
 import socket
 import stat
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -36,7 +42,7 @@ import msgspec
 from ..ai import Bot, make_bot
 from ..engine.setup import GameSetup
 from ..i18n import N_, language_of
-from .players import KeyLanguages
+from .players import KeyBells, KeyLanguages
 from .protocol import (
     AnyRequest,
     CreateTable,
@@ -50,6 +56,7 @@ from .protocol import (
     ListTables,
     MoveRequest,
     Refused,
+    SetBell,
     SetLanguage,
     Tables,
     TableError,
@@ -127,16 +134,23 @@ class Hub:
     """Every shared table, its connections and its computer seats, in one asyncio process."""
 
     def __init__(
-        self, tables_dir: Path, *, bot_delay: float = 0.5, store: str | TableStore | None = None
+        self,
+        tables_dir: Path,
+        *,
+        bot_delay: float = 0.5,
+        store: str | TableStore | None = None,
+        wall: Callable[[], float] = time.monotonic,
     ) -> None:
         """``tables_dir`` keeps the node's own files (the players' languages) and, without a
-        ``store``, the tables; ``store``: a ``postgresql://`` URL (or a store) shared by nodes."""
+        ``store``, the tables; ``store``: a ``postgresql://`` URL (or a store) shared by nodes;
+        ``wall``: the clocks' seconds."""
         opened = store if isinstance(store, TableStore) else open_store(store or Path(tables_dir))
-        self.service = TableService(opened)  # loads every table: restart resume
+        self.service = TableService(opened, wall=wall)  # loads every table: restart resume
         # Computer seats play on one node at a time: a shared store's lease says which.
         self._bots_here = not opened.shared
         self._store_tasks: list[asyncio.Task[None]] = []
         self.languages = KeyLanguages(Path(tables_dir))  # the language each key chose
+        self.bells = KeyBells(Path(tables_dir))  # the keys that want a bell on their turn
         self.bot_delay = bot_delay
         self.socket_path: Path | None = None
         self._tokens: dict[str, tuple[str, str]] = {}
@@ -149,6 +163,8 @@ class Hub:
         self._tables_thread: ThreadPoolExecutor | None = None
         self._server: asyncio.AbstractServer | None = None
         self._count = 0
+        self._deadlines: dict[str, asyncio.TimerHandle] = {}  # each clocked table's next flag
+        self._clock_tasks: set[asyncio.Task[None]] = set()
 
     @property
     def problems(self) -> list[str]:
@@ -180,6 +196,7 @@ class Hub:
         log.info("hub listening on %s with %d tables", path, len(self.service.tables))
         for table_id in list(self.service.tables):
             self._kick_bots(table_id)
+            self.watch_clock(table_id)
         if self.service.store.shared:
             loop = asyncio.get_running_loop()
             self._store_tasks = [loop.create_task(self._listen()), loop.create_task(self._lease())]
@@ -188,11 +205,16 @@ class Hub:
         """Stop listening, drop every connection and stop the computer seats."""
         if self._server is not None:
             self._server.close()
-        for task in [*self._bots.values(), *self._store_tasks]:
+        for handle in self._deadlines.values():
+            handle.cancel()
+        self._deadlines.clear()
+        for task in [*self._bots.values(), *self._clock_tasks, *self._store_tasks]:
             task.cancel()
+        with contextlib.suppress(TableError):
+            await self._call(self.service.stop_clocks)
         for conn in list(self._connections):
             conn.drop("the hub is closing")
-        pending = [*self._bots.values(), *self._handlers, *self._store_tasks]
+        pending = [*self._bots.values(), *self._handlers, *self._clock_tasks, *self._store_tasks]
         if pending:
             await asyncio.wait(pending, timeout=5.0)
         self._bots.clear()
@@ -267,6 +289,7 @@ class Hub:
                 identity=conn.identity,
                 name=conn.name,
                 language=self.languages.get(conn.identity),
+                bell=self.bells.get(conn.identity),
             )
         )
         log.info("%s signed in", conn)
@@ -325,6 +348,7 @@ class Hub:
             self._broadcast(update)
         for table_id in {update.table_id for update in synced}:
             self._kick_bots(table_id)
+            self.watch_clock(table_id)  # another node's move: its clock's deadline moved
         if error is not None:
             raise error
         return result  # type: ignore[return-value]  # None only with an error, raised above
@@ -368,6 +392,7 @@ class Hub:
         for update in updates:
             self._broadcast(update)
         self._kick_bots(table_id)
+        self.watch_clock(table_id)
 
     async def _catch_up(self, note: str) -> None:
         """Read every table again (connected, or connected again) and kick the computer seats."""
@@ -382,6 +407,7 @@ class Hub:
             await self._tell_all(note)
         for table_id in list(self.service.tables):
             self._kick_bots(table_id)
+            self.watch_clock(table_id)
 
     async def _tell_all(self, note: str) -> None:
         for update in await self._call(self._notes_sync, note, list(self._watchers)):
@@ -431,6 +457,7 @@ class Hub:
             )
             conn.send(Created(id=rid, table_id=table_id))
             self._kick_bots(table_id)
+            self.watch_clock(table_id)
         elif isinstance(request, Join):
             table_id, seat = request.table_id, request.seat
             old = conn.joined.get(table_id, _UNJOINED)
@@ -445,15 +472,20 @@ class Hub:
                 else:
                     note, values = N_("{player} is watching"), {"player": conn.name}
                 self._broadcast(await self._call(self._rejoin_sync, table_id, old, note, values))
+            if seat is not None:  # the last seat taken starts the clocks; a seat taken back too
+                self._kick_bots(table_id)
+                self.watch_clock(table_id)
         elif isinstance(request, MoveRequest):
             self._check_seated(conn, request.table_id, undo=False)
             self._broadcast(await self._call(service.move, request.table_id, conn.identity, request.text))
             conn.send(Done(id=rid))
             self._kick_bots(request.table_id)
+            self.watch_clock(request.table_id)
         elif isinstance(request, UndoRequest):
             self._check_seated(conn, request.table_id, undo=True)
             self._broadcast(await self._call(service.undo, request.table_id, conn.identity))
             conn.send(Done(id=rid))
+            self.watch_clock(request.table_id)
         elif isinstance(request, Leave):
             at = conn.joined.get(request.table_id, _UNJOINED)
             if not isinstance(at, _Unjoined):
@@ -468,6 +500,13 @@ class Hub:
             except OSError as exc:
                 log.error("%s: language not remembered: %s", conn, exc)
                 raise TableError(N_("Server: the language could not be remembered")) from None
+            conn.send(Done(id=rid))
+        elif isinstance(request, SetBell):
+            try:
+                self.bells.set(conn.identity, request.on)
+            except OSError as exc:
+                log.error("%s: bell choice not remembered: %s", conn, exc)
+                raise TableError(N_("Server: the choice could not be remembered")) from None
             conn.send(Done(id=rid))
         elif isinstance(request, Hello):
             raise TableError(N_("Server: this connection has already signed in"))
@@ -547,6 +586,49 @@ class Hub:
                 return
             if update is not None:
                 self._broadcast(update)
+                self.watch_clock(table_id)
+
+    # --- clocks ---------------------------------------------------------------------------
+    def watch_clock(self, table_id: str) -> None:
+        """Set the table's flag timer from its clocks (after every change: a move, an undo, a
+        seat taken; at start). One timer per clocked table, for the moment the seat to act runs
+        out of time; nothing polls."""
+        table = self.service.tables.get(table_id)
+        if self._server is None or table is None or table.game.setup.clock is None:
+            return  # (a table's setup never changes: reading it here is safe)
+        task = asyncio.get_running_loop().create_task(self._set_deadline(table_id))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _set_deadline(self, table_id: str) -> None:
+        seconds = await self._call(self.service.seconds_to_flag, table_id)
+        old = self._deadlines.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        if seconds is None or self._server is None:
+            return
+        loop = asyncio.get_running_loop()
+        # a millisecond over: the game time counts whole milliseconds
+        self._deadlines[table_id] = loop.call_later(seconds + 0.001, self._deadline_passed, table_id)
+
+    def _deadline_passed(self, table_id: str) -> None:
+        self._deadlines.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self._flag(table_id))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _flag(self, table_id: str) -> None:
+        """The seat to act's time is up: the service applies the table's rule; everyone at the
+        table is told, and the computer seat starts playing (or the game has ended)."""
+        try:
+            update = await self._call(self.service.flag, table_id)
+        except TableError as exc:  # could not be saved: try again at the next change or start
+            log.error("table %s: the time that ran out could not be recorded (%s)", table_id, exc)
+            return
+        if update is not None:
+            self._broadcast(update)
+            self._kick_bots(table_id)
+        self.watch_clock(table_id)
 
 
 def _bind_private(path: Path) -> socket.socket:

@@ -2,14 +2,16 @@
 
 Three tables, made on first use (under an advisory lock, so nodes starting together agree):
 
-- ``pipeline_tables``: one row per table, its setup and meta (name, colours, hints) as JSON.
+- ``pipeline_tables``: one row per table, its setup and meta (name, colours, hints) as JSON;
+  a clocked table's meta also holds its ``away`` seats and its ``game_time`` (ms) when a clock
+  stopped or ran out (the one row ever updated: :meth:`PostgresStore.save`).
 - ``pipeline_seats``: one row per bound human seat, keyed ``(table_id, seat)``, and unique per
   ``(table_id, identity)``: a seat is bound once and a key holds one seat per table, whichever
   node asks.
 - ``pipeline_moves``: the append-only log, one row per move keyed ``(table_id, seq)``; an undo
   is a row too (``move`` NULL), so nothing is ever updated or deleted. ``move`` is the move as
-  the save format writes it; ``entry`` (NULL so far) carries more per-move data, a clock's
-  times say. A node writes row ``seq`` = the rows it knows: if another node wrote it first the
+  the save format writes it; ``entry`` carries per-move data: in a clocked game the move's game
+  time, ``{"at": ms}`` (NULL in a game without a clock). A node writes row ``seq`` = the rows it knows: if another node wrote it first the
   primary key refuses it (:class:`StoreConflict`) and the node re-reads.
 
 Every write commits with ``pg_notify('pipeline_tables', '<node> <table>')``, so the other
@@ -209,13 +211,16 @@ class PostgresStore(TableStore):
     def load_all(self) -> tuple[list[Loaded], list[str]]:
         heads = self._query("SELECT id, setup::text, meta::text FROM pipeline_tables ORDER BY id")
         seats = self._query("SELECT table_id, seat, identity, holder FROM pipeline_seats")
-        rows = self._query("SELECT table_id, seq, move::text FROM pipeline_moves ORDER BY table_id, seq")
+        rows = self._query(
+            "SELECT table_id, seq, move::text, (entry->>'at')::bigint FROM pipeline_moves"
+            " ORDER BY table_id, seq"
+        )
         bound: dict[str, dict[int, SeatBinding]] = {}
         for table_id, seat, identity, holder in seats:
             bound.setdefault(table_id, {})[seat] = SeatBinding(identity=identity, holder=holder)
-        logs: dict[str, list[tuple[int, str | None]]] = {}
-        for table_id, seq, move in rows:
-            logs.setdefault(table_id, []).append((seq, move))
+        logs: dict[str, list[tuple[int, str | None, int | None]]] = {}
+        for table_id, seq, move, at in rows:
+            logs.setdefault(table_id, []).append((seq, move, at))
         tables, problems = [], []
         for table_id, setup, meta in heads:
             try:
@@ -236,11 +241,13 @@ class PostgresStore(TableStore):
             "SELECT seat, identity, holder FROM pipeline_seats WHERE table_id = %s", (table_id,)
         )
         rows = self._query(
-            "SELECT seq, move::text FROM pipeline_moves WHERE table_id = %s ORDER BY seq", (table_id,)
+            "SELECT seq, move::text, (entry->>'at')::bigint FROM pipeline_moves"
+            " WHERE table_id = %s ORDER BY seq",
+            (table_id,),
         )
         bound = {seat: SeatBinding(identity=i, holder=h) for seat, i, h in seats}
         _id, setup, meta = heads[0]
-        return self._build(table_id, setup, meta, bound, [(seq, move) for seq, move in rows])
+        return self._build(table_id, setup, meta, bound, [(seq, move, at) for seq, move, at in rows])
 
     def _build(
         self,
@@ -248,43 +255,66 @@ class PostgresStore(TableStore):
         setup_text: str,
         meta_text: str,
         bound: dict[int, SeatBinding],
-        rows: list[tuple[int, str | None]],
+        rows: list[tuple[int, str | None, int | None]],
     ) -> Loaded:
+        """The table replayed from its rows; a clocked one with each move's ``at`` and the
+        game time of its meta (``game_from_save`` restamps it, as from a file)."""
         setup = _setup_decoder.decode(setup_text)
         moves: list[AnyMove] = []
-        for index, (seq, text) in enumerate(rows):
+        times: list[int | None] = []
+        for index, (seq, text, at) in enumerate(rows):
             if seq != index:
                 raise TableError(f"its log has no row {index}")
             if text is None:
                 if not moves:
                     raise TableError(f"row {seq} takes back a move from an empty log")
                 moves.pop()
+                times.pop()
             else:
                 moves.append(_move_decoder.decode(text))
-        save = SaveFile(format=FORMAT, version=VERSION, setup=setup, moves=moves)
-        game = game_from_save(save, table_id)
+                times.append(at)
         meta = msgspec.json.decode(meta_text)
+        game_time = meta.pop("game_time", 0) if isinstance(meta, dict) else 0
+        save = SaveFile(
+            format=FORMAT,
+            version=VERSION,
+            setup=setup,
+            moves=moves,
+            times=times,
+            game_time=game_time if isinstance(game_time, int) and game_time >= 0 else 0,
+        )
+        game = game_from_save(save, table_id)
         if isinstance(meta, dict):
             meta["seats"] = [msgspec.to_builtins(bound.get(seat)) for seat in range(len(setup.players))]
         return Loaded(id=table_id, game=game, meta=meta, events=len(rows))
 
     def read(self, table_id: str, events: int) -> tuple[list[Event], dict[int, SeatBinding] | None]:
         rows = self._query(
-            "SELECT seq, move::text FROM pipeline_moves WHERE table_id = %s AND seq >= %s ORDER BY seq",
+            "SELECT seq, move::text, (entry->>'at')::bigint FROM pipeline_moves"
+            " WHERE table_id = %s AND seq >= %s ORDER BY seq",
             (table_id, events),
         )
         seats = self._query(
             "SELECT seat, identity, holder FROM pipeline_seats WHERE table_id = %s", (table_id,)
         )
         out = [
-            Event(seq=seq, move=None if text is None else _move_decoder.decode(text)) for seq, text in rows
+            Event(seq=seq, move=None if text is None else _move_decoder.decode(text), at=at)
+            for seq, text, at in rows
         ]
         return out, {seat: SeatBinding(identity=i, holder=h) for seat, i, h in seats}
 
+    def read_away(self, table_id: str) -> list[int] | None:
+        rows = self._query("SELECT meta->'away' FROM pipeline_tables WHERE id = %s", (table_id,))
+        away = rows[0][0] if rows else None
+        if not isinstance(away, list):
+            return []
+        return [seat for seat in away if isinstance(seat, int) and not isinstance(seat, bool)]
+
     # --- writing --------------------------------------------------------------------------
     def create(self, game: Game, meta: TableMeta, table_id: str | None = None) -> str:
-        head = msgspec.json.encode({"name": meta.name, "colours": meta.colours, "hints": meta.hints}).decode()
+        head = _head(game, meta)
         setup = msgspec.json.encode(game.setup).decode()
+        clocked = game.setup.clock is not None
         for _attempt in range(20):
             new_id = table_id or self._next_id()
 
@@ -295,8 +325,12 @@ class PostgresStore(TableStore):
                 )
                 with conn.cursor() as cur:
                     cur.executemany(
-                        "INSERT INTO pipeline_moves (table_id, seq, move) VALUES (%s, %s, %s::jsonb)",
-                        [(new_id, seq, msgspec.json.encode(m).decode()) for seq, m in enumerate(game.moves)],
+                        "INSERT INTO pipeline_moves (table_id, seq, move, entry)"
+                        " VALUES (%s, %s, %s::jsonb, %s::jsonb)",
+                        [
+                            (new_id, seq, msgspec.json.encode(m).decode(), _entry(at) if clocked else None)
+                            for seq, (m, at) in enumerate(zip(game.moves, game.times))
+                        ],
                     )
                     cur.executemany(
                         "INSERT INTO pipeline_seats (table_id, seat, identity, holder) VALUES (%s, %s, %s, %s)",
@@ -326,11 +360,12 @@ class PostgresStore(TableStore):
 
     def append(self, table_id: str, game: Game, meta: TableMeta, events: int) -> int:
         text = msgspec.json.encode(game.moves[-1]).decode()
+        entry = _entry(game.times[-1]) if game.setup.clock is not None else None
         self._write(
             table_id,
             lambda conn: conn.execute(
-                "INSERT INTO pipeline_moves (table_id, seq, move) VALUES (%s, %s, %s::jsonb)",
-                (table_id, events, text),
+                "INSERT INTO pipeline_moves (table_id, seq, move, entry) VALUES (%s, %s, %s::jsonb, %s::jsonb)",
+                (table_id, events, text, entry),
             ),
         )
         return events + 1
@@ -355,6 +390,15 @@ class PostgresStore(TableStore):
             ),
         )
 
+    def save(self, table_id: str, game: Game, meta: TableMeta) -> None:
+        head = _head(game, meta)
+        self._write(
+            table_id,
+            lambda conn: conn.execute(
+                "UPDATE pipeline_tables SET meta = %s::jsonb WHERE id = %s", (head, table_id)
+            ),
+        )
+
     def was_written(self, table_id: str, seq: int, move: AnyMove | None) -> bool:
         """Whether row ``seq`` of the table holds ``move`` (an undo for None): the answer to a
         write whose commit was cut off."""
@@ -367,6 +411,20 @@ class PostgresStore(TableStore):
         return (text is None and move is None) or (
             text is not None and move is not None and _move_decoder.decode(text) == move
         )
+
+
+def _head(game: Game, meta: TableMeta) -> str:
+    """A table row's meta: name, colours, hints; a clocked table's seats away and game time."""
+    head: dict[str, Any] = {"name": meta.name, "colours": meta.colours, "hints": meta.hints}
+    if game.setup.clock is not None:
+        head["away"] = meta.away
+        head["game_time"] = game.now()
+    return msgspec.json.encode(head).decode()
+
+
+def _entry(at: int) -> str:
+    """A move row's ``entry`` in a clocked game: its game time (ms)."""
+    return msgspec.json.encode({"at": at}).decode()
 
 
 async def listen(url: str, node: str) -> AsyncGenerator[str | None, None]:

@@ -24,9 +24,14 @@ from typing import Union
 import msgspec
 
 from ..engine.setup import GameSetup
-from ..i18n import _
+from ..i18n import N_, _
 
 MAX_FRAME = 1 << 20  # bytes; joining a finished 4-player game (373 moves) is a 5 KB reply
+TIME_RAN_OUT_END = N_("{name}'s time ran out; the game ends with the scores as they stand")
+TIME_RAN_OUT_COMPUTER = N_(
+    "{name}'s time ran out; the computer plays the seat until its player sits down again"
+)
+TIME_NOTES = (TIME_RAN_OUT_END, TIME_RAN_OUT_COMPUTER)  # Update notes everyone at the table is shown
 _HEADER = 4
 
 
@@ -104,6 +109,7 @@ class SeatInfo(msgspec.Struct):
     holder: str | None  # display name of the player bound to it; None = open (or a computer seat)
     connected: bool  # a connection of the holder is joined to this seat (computer seats: True)
     handed_back: bool = False  # a computer seat whose bot failed: the seated players play it
+    away: bool = False  # its time ran out: the computer plays it until its player sits down again
 
 
 class TableInfo(msgspec.Struct):
@@ -118,6 +124,9 @@ class TableInfo(msgspec.Struct):
     over: bool
     yours: list[int] = []  # the seats bound to the key that asked (0-based)
     hints: bool = False  # the seated players may ask the strongest bot for a hint
+    to_act: int = -1  # the seat to act (-1: the game is over)
+    waited: int = 0  # ms of the table's time since the turn now being played began
+    clock: str = ""  # the table's clock setting (engine.format_clock); "" = none
 
 
 class Joined(msgspec.Struct):
@@ -130,6 +139,9 @@ class Joined(msgspec.Struct):
     seat: int | None  # the seat this connection plays; None = spectator
     colours: list[str] = []  # a colour name per seat; [] = the defaults
     hints: bool = False  # the table's option: hints for the seated players, on their turn
+    times: list[int] = []  # a clocked table: each move's game time (ms), as in its save
+    game_time: int = 0  # the table's game time when this was sent (ms)
+    live: bool = False  # the table's clock runs (every human seat taken, the game not over)
 
 
 class Update(msgspec.Struct, tag="update"):
@@ -144,6 +156,9 @@ class Update(msgspec.Struct, tag="update"):
     note: str = ""  # in English, for logs; clients show note_id and note_values (see shown())
     note_id: str = ""
     note_values: dict[str, str] = {}
+    times: list[int] = []  # a clocked table: the game time of each of ``moves``
+    game_time: int = 0  # the table's game time when this was sent (ms)
+    live: bool = False  # the table's clock runs
 
     def shown_note(self) -> str:
         """The note in the current language."""
@@ -196,7 +211,15 @@ class SetLanguage(Request, tag="set_language"):
     language: str
 
 
-AnyRequest = Union[Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave, SetLanguage]
+class SetBell(Request, tag="set_bell"):
+    """Remember for this key whether a bell rings when their turn comes (the lobby's b)."""
+
+    on: bool
+
+
+AnyRequest = Union[
+    Hello, ListTables, CreateTable, Join, MoveRequest, UndoRequest, Leave, SetLanguage, SetBell
+]
 
 
 # --- Replies (Hub -> client, one per request) -------------------------------------------------
@@ -210,6 +233,7 @@ class Welcome(Reply, tag="welcome"):
     identity: str
     name: str
     language: str = ""  # the language this key chose in the lobby; "" = none chosen yet
+    bell: bool = False  # this key asked for a bell when their turn comes
 
 
 class Done(Reply, tag="done"):

@@ -11,8 +11,10 @@ rules live here: the replica is an engine ``Game``.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, Callable, Coroutine
 
+from ..engine.clock import ClockState
 from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game, LogEntry
 from ..engine.moves import Move, format_move, parse_move
@@ -21,7 +23,7 @@ from ..engine.setup import SeatKind
 from ..engine.state import State
 from ..i18n import _
 from .client import TableClient
-from .protocol import Joined, RuleRefusal, SeatInfo, TableError, Update
+from .protocol import TIME_NOTES, Joined, RuleRefusal, SeatInfo, TableError, Update
 
 REBUILD_AFTER = 8  # undoing more local moves than this rebuilds the replica from the setup
 
@@ -52,11 +54,15 @@ class RemoteGame:
         self.colours: list[str] = list(joined.colours)  # a colour name per seat; [] = defaults
         self.hints = joined.hints  # the table's option: hints for the seated players
         self.note = ""
+        self.time_note = ""  # the last Update's note when a seat's time ran out ("" otherwise)
         self._game = Game(joined.setup)
         self._replay(joined.moves)
         self._texts: list[str] = list(joined.moves)  # the replica's log in notation
         self._server: list[str] = list(joined.moves)  # the log as the Hub last told it
         self._pending: list[tuple[int, str]] = []  # (log index, notation) sent, not yet confirmed
+        self._times: list[int] = list(joined.times)  # a clocked table: each move's game time
+        self._game.restamp(self._times)
+        self._time = (joined.game_time, time.monotonic(), joined.live)  # the Hub's, when told
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_change: Callable[[bool], None] | None = None
         self.on_refused: Callable[[str], None] | None = None
@@ -107,6 +113,16 @@ class RemoteGame:
     def can_redo(self) -> bool:
         return False
 
+    # --- the clock (the Hub's stamps; its game time, run on locally between Updates) ---
+    def now(self) -> int:
+        """The table's game time now, as last told by the Hub and run on here while it runs."""
+        told, at, live = self._time
+        return told + int((time.monotonic() - at) * 1000) if live else told
+
+    def clock(self) -> ClockState | None:
+        """Every seat's clock now (``None`` at a table without one)."""
+        return self._game.clock(self.now())
+
     # --- seats ---
     @property
     def spectator(self) -> bool:
@@ -135,6 +151,10 @@ class RemoteGame:
             return _("{name} (computer, {kind})").format(name=name, kind=level_name(info.kind))
         if info.holder is None:
             return _("{name} (open seat)").format(name=name)
+        if info.away:
+            return _("{name} ({holder}, out of time: the computer plays)").format(
+                name=name, holder=info.holder
+            )
         if not info.connected:
             return _("{name} ({holder}, away)").format(name=name, holder=info.holder)
         return _("{name} ({holder})").format(name=name, holder=info.holder)
@@ -239,8 +259,14 @@ class RemoteGame:
         """Take an Update for this table; returns whether the move log changed."""
         self.seats = list(update.seats)
         self.note = update.shown_note()  # in this session's language (the Hub sends an id)
+        self.time_note = self.note if update.note_id in TIME_NOTES else ""
         self._server = self._server[: update.base] + list(update.moves)
+        if self.setup.clock is not None:
+            self._times = self._times[: update.base] + list(update.times)
+            self._time = (update.game_time, time.monotonic(), update.live)
         changed = self._sync()
+        if self.setup.clock is not None:
+            self._game.restamp(self._times)
         if self.on_change is not None:
             self.on_change(changed)
         return changed
@@ -270,6 +296,7 @@ class RemoteGame:
         except IllegalMove:
             try:
                 self._replay(target)
+                self._game.restamp(self._times)
             except IllegalMove:  # a move sent from here no longer fits: the Hub's log wins
                 target, self._pending = list(server), []
                 self._replay(target)

@@ -53,6 +53,7 @@ class TableMeta(msgspec.Struct):
     seats: list[SeatBinding | None]
     colours: list[str] = []  # a colour name per seat (the app's names); [] = its defaults
     hints: bool = False  # chosen when the table is made; files from before the option: off
+    away: list[int] = []  # seats whose time ran out: the computer plays them until they sit again
 
 
 class SaveFailed(TableError):
@@ -83,10 +84,12 @@ class Loaded(msgspec.Struct):
 
 
 class Event(msgspec.Struct):
-    """One row of a table's log since a node last read it: a move, or an undo (``move`` None)."""
+    """One row of a table's log since a node last read it: a move, or an undo (``move`` None);
+    ``at``: a clocked game's move time (ms), None without."""
 
     seq: int
     move: AnyMove | None
+    at: int | None = None
 
 
 class TableStore(ABC):
@@ -124,10 +127,20 @@ class TableStore(ABC):
     def bind(self, table_id: str, game: Game, meta: TableMeta, seat: int) -> None:
         """Store the binding of ``seat`` (StoreConflict if another node bound it first)."""
 
+    @abstractmethod
+    def save(self, table_id: str, game: Game, meta: TableMeta) -> None:
+        """Store what changed besides the log and the bindings: the seats away (``meta.away``)
+        and a clocked game's time (``game.now()``: a clock stopped, or run out)."""
+
     def read(self, table_id: str, events: int) -> tuple[list[Event], dict[int, SeatBinding] | None]:
         """The rows after the first ``events`` and the seat bindings now (None: the same
         store has no other writer, nothing to read)."""
         return [], None
+
+    def read_away(self, table_id: str) -> list[int] | None:
+        """The seats away (``TableMeta.away``) as stored now, which another node may have
+        changed (None: the same store has no other writer, nothing to read)."""
+        return None
 
     def table_ids(self) -> list[str]:
         """Every table's id (a shared store: to find the tables other nodes made)."""
@@ -138,7 +151,10 @@ class TableStore(ABC):
 
 
 def _meta_entry(meta: TableMeta) -> dict[str, Any]:
-    return {"table": msgspec.to_builtins(meta)}
+    entry = msgspec.to_builtins(meta)
+    if not entry["away"]:
+        del entry["away"]  # written only when a seat's time has run out
+    return {"table": entry}
 
 
 class FileStore(TableStore):
@@ -224,6 +240,9 @@ class FileStore(TableStore):
         return events + 1
 
     def bind(self, table_id: str, game: Game, meta: TableMeta, seat: int) -> None:
+        self._save(table_id, game, meta)
+
+    def save(self, table_id: str, game: Game, meta: TableMeta) -> None:
         self._save(table_id, game, meta)
 
 

@@ -10,24 +10,45 @@ the change is taken back and refused.
 writer of table files): only the identity bound to the seat to act may move; a spectator
 cannot; the engine judges legality; undo takes back only your own moves within your own turn.
 The Hub (``hub.py``) wraps it with the socket, the pushes and the computer seats.
+
+A clocked table (``setup.clock``, ``engine.clock``) keeps its game time in its store (its file,
+or each move's row and the table's meta in PostgreSQL, where a node reading another's moves
+counts its game time from their stamps, :meth:`Table.rebase_clock`); its clocks
+run while every human seat is taken and the table is loaded, and stand still otherwise, so the
+time a server is down is charged to no one. When the seat to act runs out of time
+(:meth:`TableService.flag`, which the Hub calls at the deadline the clocks give), the rule of its
+setup applies: the computer (normal) plays the seat until its player sits down at it again
+(``TableMeta.away``), or the game ends with the scores as they stand.
 """
 
 from __future__ import annotations
 
 import logging
 import builtins
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
 
 from ..ai import KINDS
+from ..engine.clock import FlagRule, GameTime, format_clock
 from ..engine.errors import IllegalMove, NotationError
 from ..engine.game import Game
 from ..engine.moves import Move, format_move, parse_move
 from ..engine.setup import GameSetup, SeatKind, SetupError, validate_setup
 from ..i18n import N_
-from .protocol import Joined, RuleRefusal, SeatInfo, TableError, TableInfo, Update, one_line
+from .protocol import (
+    TIME_RAN_OUT_COMPUTER,
+    TIME_RAN_OUT_END,
+    Joined,
+    RuleRefusal,
+    SeatInfo,
+    TableError,
+    TableInfo,
+    Update,
+    one_line,
+)
 from .store import (
     ID_PATTERN,
     NUMBERED,
@@ -51,6 +72,7 @@ MAX_COLOUR = 20  # a colour name (the app draws only the names it knows, see ui.
 MAX_MOVE_TEXT = 200
 MAX_RETRIES = 5  # a request answered again after another node wrote first, at most
 SEAT_KINDS = (SeatKind.HUMAN, *KINDS)
+TIMEOUT_KIND = SeatKind.HEURISTIC.value  # the computer player ("normal") for a seat out of time
 
 
 def _clean_name(text: str, limit: int) -> str:
@@ -68,7 +90,13 @@ class Table:
     (``path``, in a files store) or how many rows of its log the store holds (``events``)."""
 
     def __init__(
-        self, table_id: str, path: Path | None, game: Game, meta: TableMeta, events: int = 0
+        self,
+        table_id: str,
+        path: Path | None,
+        game: Game,
+        meta: TableMeta,
+        events: int = 0,
+        wall: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = table_id
         self.path = path
@@ -84,6 +112,67 @@ class Table:
         self.hints = meta.hints
         self.present = [0] * len(game.setup.players)  # joined connections per seat
         self.handed_back: set[int] = set()  # computer seats whose bot failed (until a restart)
+        self.away = {seat for seat in meta.away if 0 <= seat < len(game.setup.players)}
+        if game.setup.clock is not None:
+            game.timer = GameTime(game.now(), wall=wall, running=False)
+            self.refresh_clock()
+
+    def refresh_clock(self) -> None:
+        """Run the clock while every human seat is taken and the game goes on; stop it
+        otherwise (a table waiting for its players charges no one)."""
+        timer = self.game.timer
+        if timer is None:
+            return
+        full = all(
+            binding is not None
+            for binding, player in zip(self.bindings, self.game.setup.players)
+            if player.kind == SeatKind.HUMAN
+        )
+        if full and not self.game.is_over() and not self.ended():
+            timer.resume()
+        else:
+            timer.pause()
+
+    def ended(self) -> bool:
+        """The game ended on time: the seat to act ran out and the setup's rule ends the game."""
+        setting = self.game.setup.clock
+        if setting is None or setting.on_flag != FlagRule.END or self.game.is_over():
+            return False
+        clock = self.game.clock()
+        return clock is not None and clock.out
+
+    def over(self) -> bool:
+        return self.game.is_over() or self.ended()
+
+    def seconds_to_flag(self) -> float | None:
+        """Real seconds until the human seat to act runs out of time (0: it has), or ``None``
+        when no clock runs for a person (no clock, not running, a computer is to act)."""
+        game = self.game
+        timer = game.timer
+        if timer is None or not timer.running or game.is_over():
+            return None  # (a game ended on time has its clock stopped when it is flagged)
+        clock = game.clock()
+        seat = game.current_player
+        if clock is None or clock.deadline is None or self.bot_to_act() is not None:
+            return None
+        if seat in self.handed_back or self.kind(seat) != SeatKind.HUMAN:
+            return None
+        return timer.seconds_until(clock.deadline)
+
+    def rebase_clock(self, at: int) -> None:
+        """Set the game time to ``at``, a move's stamp from another node: every node then
+        counts the time since that move from the same point, so they show the same clocks."""
+        timer = self.game.timer
+        if timer is not None:
+            self.game.timer = GameTime(at, wall=timer.wall, running=timer.running)
+
+    def stamp(self, update: Update) -> Update:
+        """The Update with the game times of its moves and the table's game time now."""
+        if self.game.timer is not None:
+            update.times = self.game.times[update.base : update.base + len(update.moves)]
+            update.game_time = self.game.now()
+            update.live = self.game.timer.running
+        return update
 
     def kind(self, seat: int) -> str:
         return self.game.setup.players[seat].kind
@@ -93,7 +182,11 @@ class Table:
 
     def meta(self) -> TableMeta:
         return TableMeta(
-            name=self.name, seats=list(self.bindings), colours=list(self.colours), hints=self.hints
+            name=self.name,
+            seats=list(self.bindings),
+            colours=list(self.colours),
+            hints=self.hints,
+            away=sorted(self.away),
         )
 
     def seat_name(self, seat: int) -> str:
@@ -112,23 +205,31 @@ class Table:
                     holder=binding.holder if binding else None,
                     connected=self.present[seat] > 0 if human else True,
                     handed_back=seat in self.handed_back,
+                    away=seat in self.away,
                 )
             )
         return out
 
     def info(self, identity: str | None = None) -> TableInfo:
         """The lobby's line for this table, as the player ``identity`` sees it (their seats)."""
-        state = self.game.state
+        game = self.game
+        state = game.state
+        over = self.over()
+        start = game.turn_start()
+        begun = game.times[start - 1] if start else 0
         return TableInfo(
             id=self.id,
             name=self.name,
             seats=self.seats(),
-            moves=len(self.game.moves),
+            moves=len(game.moves),
             year=state.year,
             round=state.round,
-            over=self.game.is_over(),
+            over=over,
             yours=self.seats_of(identity) if identity else [],
             hints=self.hints,
+            to_act=-1 if over else game.current_player,
+            waited=max(0, game.now() - begun) if game.timer is not None and not over else 0,
+            clock=format_clock(game.setup.clock) if game.setup.clock is not None else "",
         )
 
     def log(self) -> list[str]:
@@ -136,10 +237,12 @@ class Table:
 
     def bot_to_act(self) -> str | None:
         """The bot kind of the seat to act, or ``None`` (a human's turn, or the game is over)."""
-        if self.game.is_over():
+        if self.over():
             return None
         seat = self.game.current_player
         kind = self.kind(seat)
+        if seat in self.away:
+            return TIMEOUT_KIND
         return None if kind == SeatKind.HUMAN or seat in self.handed_back else kind
 
 
@@ -154,9 +257,10 @@ class TableService:
     Not thread-safe: one call at a time (the Hub makes every call from its one tables thread).
     """
 
-    def __init__(self, store: TableStore | Path) -> None:
+    def __init__(self, store: TableStore | Path, *, wall: Callable[[], float] = time.monotonic) -> None:
         self.store = store if isinstance(store, TableStore) else FileStore(Path(store))
         self.dir = self.store.dir if isinstance(self.store, FileStore) else None
+        self.wall = wall  # the clocks' seconds (tests pass a fake one)
         self.tables: dict[str, Table] = {}
         self.problems: list[str] = []  # one line per table that could not be loaded
         self._synced: list[Update] = []
@@ -197,7 +301,7 @@ class TableService:
             if binding is not None and game.setup.players[seat].kind != SeatKind.HUMAN:
                 raise TableError(f"seat {seat + 1} is a computer seat but is bound to a player")
         path = self.dir / f"{item.id}.json" if self.dir is not None else None
-        return Table(item.id, path, game, meta, item.events)
+        return Table(item.id, path, game, meta, item.events, self.wall)
 
     # --- lookups --------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -215,6 +319,10 @@ class TableService:
         """The Updates read from the store during the last call (another node's changes)."""
         out, self._synced = self._synced, []
         return out
+
+    def _save(self, table: Table) -> None:
+        """Store what changed besides the log: the seats away, a clock's game time."""
+        self.store.save(table.id, table.game, table.meta())
 
     def sync(self, table_id: str) -> builtins.list[Update]:
         """Read what other nodes wrote to ``table_id`` since this node last did: a table made
@@ -240,6 +348,7 @@ class TableService:
             if bindings != table.bindings:
                 sat = [b for i, b in enumerate(bindings) if b is not None and table.bindings[i] != b]
                 table.bindings = bindings
+                table.refresh_clock()  # another node sat the last open seat: the clocks start
                 if sat:
                     seat = bindings.index(sat[0])
                     updates.append(
@@ -250,6 +359,18 @@ class TableService:
                             seat=table.seat_name(seat),
                         )
                     )
+        away = self.store.read_away(table_id)
+        if away is not None:
+            stored = {seat for seat in away if 0 <= seat < len(table.bindings)}
+            if stored != table.away:  # another node flagged a seat, or its player sat again
+                flagged = sorted(stored - table.away)
+                table.away = stored
+                if flagged:
+                    updates.append(
+                        self.seats_update(table_id, TIME_RAN_OUT_COMPUTER, name=table.seat_name(flagged[0]))
+                    )
+                else:
+                    updates.append(self.seats_update(table_id))
         game = table.game
         uncertain = self._uncertain.pop(table_id, None)
         kept = False
@@ -266,7 +387,7 @@ class TableService:
                 update = Update(table_id=table_id, base=base - 1, moves=[], seats=table.seats())
                 updates.append(
                     _noted(
-                        update,
+                        table.stamp(update),
                         N_("{name} took back {move}"),
                         {"name": table.seat_name(seat), "move": format_move(move)},
                     )
@@ -278,14 +399,22 @@ class TableService:
                 except IllegalMove as exc:
                     log.error("table %s: row %d breaks the rules (%s); not played", table_id, event.seq, exc)
                     break
+                if game.timer is not None and event.at is not None:
+                    game.restamp([*game.times[:-1], event.at])  # the time the other node gave it
+                    table.rebase_clock(event.at)
                 text = format_move(event.move)
                 update = Update(table_id=table_id, base=base, moves=[text], seats=table.seats())
                 updates.append(
-                    _noted(update, N_("{name}: {move}"), {"name": table.seat_name(seat), "move": text})
+                    _noted(
+                        table.stamp(update),
+                        N_("{name}: {move}"),
+                        {"name": table.seat_name(seat), "move": text},
+                    )
                 )
             if uncertain is not None and event.seq == uncertain[0]:
                 kept = event.move == uncertain[1]
             table.events += 1
+            table.refresh_clock()  # the last move stops the clocks
         if uncertain is not None:
             _seq, move, name = uncertain
             note = (
@@ -347,7 +476,7 @@ class TableService:
         meta = TableMeta(name=label, seats=[None] * len(setup.players), colours=colours, hints=bool(hints))
         table_id = self.store.create(game, meta)
         path = self.dir / f"{table_id}.json" if self.dir is not None else None
-        table = Table(table_id, path, game, meta)
+        table = Table(table_id, path, game, meta, 0, self.wall)
         self.tables[table_id] = table
         log.info("table %s created (%s)", table_id, label or "unnamed")
         return table
@@ -383,25 +512,41 @@ class TableService:
                         name=table.seat_name(held[0]),
                     )
                 table.bindings[seat] = SeatBinding(identity=identity, holder=holder)
+                table.refresh_clock()  # the last open seat taken: the clocks start
                 try:
                     self.store.bind(table.id, table.game, table.meta(), seat)
                 except (TableError, StoreConflict):
                     table.bindings[seat] = None
+                    table.refresh_clock()
                     raise
                 log.info("table %s: seat %d (%s) bound to %s", table_id, seat, name, holder)
             elif binding.identity != identity:
                 raise TableError(
                     N_("Seat: {name}'s seat belongs to {holder}"), name=name, holder=binding.holder
                 )
+            elif seat in table.away:  # back at a seat whose time ran out: it is theirs again
+                table.away.discard(seat)
+                try:
+                    self._save(table)
+                except TableError:
+                    table.away.add(seat)
+                    raise
+                log.info(
+                    "table %s: %s takes seat %d (%s) back from the computer", table_id, holder, seat, name
+                )
             table.present[seat] += 1
+        game = table.game
         return Joined(
             table_id=table.id,
-            setup=table.game.setup,
+            setup=game.setup,
             moves=table.log(),
             seats=table.seats(),
             seat=seat,
             colours=list(table.colours),
             hints=table.hints,
+            times=list(game.times) if game.timer is not None else [],
+            game_time=game.now(),
+            live=game.timer is not None and game.timer.running,
         )
 
     def leave(self, table_id: str, seat: int | None) -> None:
@@ -414,9 +559,8 @@ class TableService:
         """An Update that changes no move: the seat list now (after a join or a leave), with a
         ``note`` (a message id marked ``N_``) and the values of its placeholders."""
         table = self.get(table_id)
-        return _noted(
-            Update(table_id=table.id, base=len(table.game.moves), moves=[], seats=table.seats()), note, values
-        )
+        update = Update(table_id=table.id, base=len(table.game.moves), moves=[], seats=table.seats())
+        return _noted(table.stamp(update), note, values)
 
     def _acting_seat(self, table: Table, identity: str, undo: bool) -> int:
         """The seat to act, if ``identity`` holds it; otherwise the refusal."""
@@ -425,9 +569,16 @@ class TableService:
             if undo:
                 raise TableError(N_("Seat: you have no seat at this table (spectators cannot undo)"))
             raise TableError(N_("Seat: you have no seat at this table (spectators cannot move)"))
-        if table.game.is_over():
+        if table.over():
             raise TableError(N_("the game is over"))
         seat = table.game.current_player
+        if seat in table.away and seat in held:
+            raise TableError(
+                N_(
+                    "Turn: your time ran out and the computer plays your seat; "
+                    "sit down at it again from the lobby to take it back"
+                )
+            )
         if seat not in held and seat not in table.handed_back:
             who = table.seat_name(seat)
             if table.kind(seat) != SeatKind.HUMAN:
@@ -523,7 +674,8 @@ class TableService:
         except (TableError, StoreConflict):
             game.undo()
             raise
-        update = Update(table_id=table.id, base=base, moves=[text], seats=table.seats())
+        table.refresh_clock()  # the last move stops the clocks
+        update = table.stamp(Update(table_id=table.id, base=base, moves=[text], seats=table.seats()))
         return _noted(update, N_("{name}: {move}"), {"name": name, "move": text})
 
     def undo(self, table_id: str, identity: str) -> Update:
@@ -550,10 +702,59 @@ class TableService:
         except (TableError, StoreConflict):
             game.redo()
             raise
-        update = Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats())
+        update = table.stamp(Update(table_id=table.id, base=count - 1, moves=[], seats=table.seats()))
         return _noted(
             update, N_("{name} took back {move}"), {"name": table.seat_name(seat), "move": format_move(move)}
         )
+
+    # --- clocks ---------------------------------------------------------------------------
+    def seconds_to_flag(self, table_id: str) -> float | None:
+        """Real seconds until the table's human seat to act runs out of time (see
+        :meth:`Table.seconds_to_flag`); ``None`` when no such clock runs."""
+        table = self.tables.get(table_id)
+        return None if table is None else table.seconds_to_flag()
+
+    def flag(self, table_id: str) -> Update | None:
+        """The seat to act has run out of time: its rule applies and everyone is told
+        ("Bo's time ran out ..."). ``None`` if its time has not run out (it moved meanwhile)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return None
+        due = table.seconds_to_flag()
+        if due is None or due > 0:
+            return None
+        seat = table.game.current_player
+        name = table.seat_name(seat)
+        setting = table.game.setup.clock
+        assert setting is not None  # a clock runs
+        if setting.on_flag == FlagRule.END:
+            self._save(table)  # its game time is past the deadline: it stays ended after a restart
+            table.refresh_clock()
+            log.info("table %s: %s's time ran out; the game ends", table_id, name)
+            note = TIME_RAN_OUT_END
+        else:
+            table.away.add(seat)
+            try:
+                self._save(table)
+            except TableError:
+                table.away.discard(seat)
+                raise
+            log.info("table %s: %s's time ran out; the computer plays the seat", table_id, name)
+            note = TIME_RAN_OUT_COMPUTER
+        return self.seats_update(table_id, note, name=name)
+
+    def stop_clocks(self) -> None:
+        """The server stops: every running clock stops and its table is written with its game
+        time, so the next start charges no one for the time between (docs/clocks.md)."""
+        for table in self.tables.values():
+            timer = table.game.timer
+            if timer is None or not timer.running:
+                continue
+            timer.pause()
+            try:
+                self._save(table)
+            except TableError as exc:
+                log.error("table %s: its clock was not written at the stop (%s)", table.id, exc)
 
 
 def _noted(update: Update, note: str, values: dict[str, object]) -> Update:

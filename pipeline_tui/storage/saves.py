@@ -6,6 +6,12 @@ object whose ``"type"`` field is the move's tag (``{"type": "buy", "row": "C-OC"
 ``meta`` is a convenience summary for listings; the setup and the moves are the truth, and
 loading replays every move with the rules' checks.
 
+A clocked game (``setup.clock``, ``engine.clock``) also keeps each move's game time inside the
+move's own entry (``{"type": "buy", ..., "at": 81250}``, ms) and the game time when it was
+written (``"game_time"``), where its clocks stand still until it is opened again. Saves without
+a clock are written as before (no ``clock``, ``at`` or ``game_time``), and older releases read
+a clocked save as the same game without its clock.
+
 Old versions keep loading through :data:`UPCASTERS`; writes are atomic (temp file in the same
 directory, fsync, ``os.replace``) and never clobber a file that is not one of our saves.
 """
@@ -22,6 +28,7 @@ import msgspec
 
 from .. import __version__
 from ..engine.errors import IllegalMove
+from ..engine.clock import GameTime
 from ..engine.game import Game
 from ..engine.moves import AnyMove, Move, format_move
 from ..engine.setup import GameSetup, SetupError
@@ -75,6 +82,8 @@ class SaveFile(msgspec.Struct, frozen=True):
     setup: GameSetup
     moves: list[AnyMove]
     meta: dict[str, Any] = {}
+    times: list[int | None] = []  # each move's game time (ms), from its entry's "at"; clocked games
+    game_time: int = 0  # a clocked game's time when it was written (ms)
 
 
 class SaveInfo(msgspec.Struct, frozen=True):
@@ -164,6 +173,9 @@ def decode_save(raw: bytes, name: str = "save") -> SaveFile:
             ).format(name=name, version=version, known=VERSION)
         )
     data = _upcast(data, name)
+    moves = data.get("moves")
+    if isinstance(moves, list):
+        data["times"] = [entry.pop("at", None) if isinstance(entry, dict) else None for entry in moves]
     try:
         return msgspec.convert(data, SaveFile)
     except msgspec.ValidationError as exc:
@@ -204,6 +216,10 @@ def game_from_save(save: SaveFile, name: str = "save") -> Game:
                     name=name, n=index + 1, move=_notation(move), error=f"{type(exc).__name__}: {exc}"
                 )
             ) from None
+    if save.setup.clock is not None:
+        game.restamp(save.times)
+        last = game.times[-1] if game.times else 0
+        game.timer = GameTime(max(save.game_time, last), running=False)  # the host resumes it
     return game
 
 
@@ -238,16 +254,34 @@ def game_meta(game: Game) -> dict[str, Any]:
     return meta
 
 
+def encode_entry(move: Move, at: int | None = None) -> bytes:
+    """One log entry as a save writes it: the move's JSON object, with its game time ``at``
+    (ms) inside it in a clocked game (a store that keeps entries keeps the time with them).
+
+    >>> from ..engine.moves import Pass
+    >>> encode_entry(Pass()), encode_entry(Pass(), 81250)
+    (b'{"type":"pass"}', b'{"type":"pass","at":81250}')
+    """
+    data = msgspec.json.encode(move)
+    return data if at is None else data[:-1] + b',"at":%d}' % at
+
+
 def encode_save(game: Game, meta: dict[str, Any]) -> bytes:
     """The bytes of a save: readable JSON with one move per line (diff-friendly)."""
     enc = msgspec.json.encode
+    setup = msgspec.to_builtins(game.setup)
     head = [
         b'{\n "format": ' + enc(FORMAT),
         b' "version": ' + enc(VERSION),
         b' "meta": ' + enc(meta),
-        b' "setup": ' + enc(game.setup),
     ]
-    moves = b",\n  ".join(enc(m) for m in game.moves)
+    if game.setup.clock is None:
+        del setup["clock"]
+        moves = b",\n  ".join(enc(m) for m in game.moves)
+    else:  # each move's game time inside its entry, so whatever stores the entries keeps it
+        head.append(b' "game_time": ' + enc(game.now()))
+        moves = b",\n  ".join(encode_entry(m, at) for m, at in zip(game.moves, game.times))
+    head.append(b' "setup": ' + enc(setup))
     body = b",\n".join(head) + b',\n "moves": [' + (b"\n  " + moves + b"\n ]" if moves else b"]")
     return body + b"\n}\n"
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from ..engine import ClockSetting
 
 
 def run_app(
@@ -15,6 +18,7 @@ def run_app(
     saves_dir: str | Path | None = None,
     mouse: bool = True,
     bots: str | None = None,
+    clock: ClockSetting | None = None,
     served: str = "local",
 ) -> None:
     """Build and run the app.
@@ -38,5 +42,6 @@ def run_app(
         file=file,
         saves_dir=saves_dir,
         bots=bots,
+        clock=clock,
         served=Served(served),
     ).run(mouse=mouse)

@@ -28,7 +28,7 @@ from textual.widgets import Footer
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup
+from ..engine import ClockSetting, Game, GameSetup, PlayerSetup
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, remember_language, set_language
 from .screens import (
     DEFAULT_NAMES,
@@ -125,9 +125,11 @@ class PipelineApp(App[Any]):
         file: str | Path | None = None,
         saves_dir: str | Path | None = None,
         bots: str | None = None,
+        clock: ClockSetting | None = None,
         served: Served = Served.LOCAL,
     ) -> None:
         super().__init__()
+        self.clock = clock  # a clock for the new game (``new --clock``)
         self.served = served
         self.screenshot_pending = False  # WEB: a screenshot on its way to the browser
         if mode not in MODES:
@@ -144,7 +146,7 @@ class PipelineApp(App[Any]):
         self.push_screen(TitleScreen())
         if self.mode_name == "new":
             if self.players is None:
-                self.push_screen(NewGameScreen(seed=self.seed, first_game=self.first_game))
+                self.push_screen(NewGameScreen(seed=self.seed, first_game=self.first_game, clock=self.clock))
             else:
                 self.start_game(self._setup_from_options())
         elif self.mode_name in ("load", "replay"):
@@ -167,6 +169,7 @@ class PipelineApp(App[Any]):
             ),
             first_game=self.first_game,
             edition=PRINTED_EDITION,
+            clock=self.clock,
         )
 
     # --- navigation ---

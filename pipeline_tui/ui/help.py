@@ -74,6 +74,18 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
         ),
     ),
     (N_("**Upgrades** (5 families per game, $20 each, at most 2 per Action) give lasting benefits."),),
+    (
+        N_(
+            "**Clocks** (not in the rulebook; chosen at setup). A game may have a time bank with an "
+            "increment after each turn (`20m+30s`) or a fixed time for each turn (`2d/move`). A "
+            "turn's time runs from the end of the turn before it to your `end`; undo within a turn "
+            "gives back no time. When a seat's time runs out everyone is told, and the computer "
+            "(normal) plays the seat until its player takes it back (`b` here; at a shared table, "
+            "sit down at it again); that seat's next turn starts with the whole setting again. If "
+            "the game was set up so, it ends instead with the scores as they stand. A game's clocks "
+            "stand still while it is closed or its server is down."
+        ),
+    ),
     (N_("# Reading the table"),),
     (
         N_(
@@ -116,6 +128,7 @@ HELP_BLOCKS: tuple[tuple[str, ...], ...] = (
         ),
         N_("| F9 | in the tutorial: leave it, and the game goes on |"),
         N_("| ctrl+z / ctrl+y | undo / redo a move |"),
+        N_("| `b` | with a clock: take back the seats the computer plays since their time ran out |"),
         N_(
             "| `h` | a hint: what the strongest computer player would play now, and why (nothing is "
             "played; at a shared table if it was made with hints) |"

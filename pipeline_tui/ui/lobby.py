@@ -9,6 +9,10 @@ Each session speaks its player's language: the one their ssh client asked for, o
 chosen here (``l`` in the lobby, or the palette), which the Hub remembers for their key and
 which the next session starts in (``serve/session.py`` has the order). What the Hub says
 (refusals, who joined or left) arrives as a message id and is shown in this session's language.
+
+Correspondence play (issue 40): the tables where it is your turn come first, longest waiting
+first, with how long they have waited; a player who connects with turns waiting is told how
+many; and ``b`` turns on a bell for when your turn comes (kept for your key, like the language).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..engine import GameSetup, SeatKind
+from ..engine import GameSetup, SeatKind, format_duration
 from ..i18n import (
     ENV_LANG,
     LANGUAGES,
@@ -63,6 +67,11 @@ def shared_app(node: DOMNode) -> SharedApp:
     return app
 
 
+def your_turn(info: TableInfo) -> bool:
+    """It is your turn at this table (one of your seats is to act)."""
+    return not info.over and info.to_act in info.yours
+
+
 def seat_text(seat: SeatInfo, info: TableInfo) -> str:
     """One seat of a lobby line: ``Ada: you``, ``Bo: bob``, ``Cy: open``, ``Di: computer``.
     "you" is by key (the Hub marks your seats), not by name: two players may share a name."""
@@ -85,11 +94,13 @@ class LobbyScreen(Screen[None]):
     #tables { height: 1fr; }
     #lobby-error { color: $error; height: auto; }
     #lobby-hints { height: auto; }
+    #lobby-bell { height: auto; }
     """
 
     BINDINGS = [
         Binding("n", "new_table", N_("New table")),
         Binding("h", "toggle_hints", N_("Hints"), show=False),
+        Binding("b", "toggle_bell", N_("Bell"), show=False),
         Binding("l", "language", N_("Language")),
         Binding("w", "watch", N_("Watch")),
         Binding("r", "refresh", N_("Refresh")),
@@ -99,6 +110,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.tables: list[TableInfo] = []
+        self.your_turns: set[str] | None = None  # the tables where it was your turn (None: not read yet)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -111,6 +123,7 @@ class LobbyScreen(Screen[None]):
                 classes="dim",
             )
             yield Static(id="lobby-hints", classes="dim")
+            yield Static(id="lobby-bell", classes="dim")
         yield TranslatedFooter()
         yield TooSmall()
 
@@ -129,6 +142,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns(_("Table"), _("Seats"), _("Year"), _("Round"), _("Moves"), _("State"))
         table.focus()
         self._show_hints_option()
+        self._show_bell_option()
 
     async def language_changed(self) -> None:
         """Draw the lobby again in the language just chosen (the list as last read)."""
@@ -171,6 +185,10 @@ class LobbyScreen(Screen[None]):
     def show_tables(self, tables: list[TableInfo]) -> None:
         table = self.query_one("#tables", DataTable)
         current = self.current()
+        waiting = [info for info in tables if your_turn(info)]
+        waiting.sort(key=lambda info: -info.waited)  # the longest waiting first
+        tables = waiting + [info for info in tables if not your_turn(info)]
+        self._turns_waiting({info.id for info in waiting})
         self.tables = tables
         table.clear()
         heading = _("Shared tables")
@@ -180,6 +198,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-heading", Label).update(heading)
         for info in tables:
             state = _("finished") if info.over else _("in play")
+            if your_turn(info):
+                state = _("your turn")
+                if info.clock:
+                    state = _("your turn, waiting {time}").format(time=format_duration(info.waited))
+            if info.clock:
+                state += ", " + info.clock
             table.add_row(
                 table_name(info.id, info.name),
                 ", ".join(seat_text(s, info) for s in info.seats),
@@ -226,6 +250,42 @@ class LobbyScreen(Screen[None]):
         app = shared_app(self)
         app.new_table_hints = not app.new_table_hints
         self._show_hints_option()
+
+    def _turns_waiting(self, yours: set[str]) -> None:
+        """On the first list: how many tables wait for your move; later, a bell (if asked
+        for) when your turn comes at a table."""
+        before, self.your_turns = self.your_turns, yours
+        if before is None:
+            if yours:
+                count = len(yours)
+                self.notify(
+                    ngettext("It is your turn at {n} table.", "It is your turn at {n} tables.", count).format(
+                        n=count
+                    )
+                )
+        elif yours - before and shared_app(self).turn_bell:
+            self.app.bell()
+
+    def action_toggle_bell(self) -> None:
+        """b: a bell when your turn comes at a table (kept for your key by the server)."""
+        self._set_bell(not shared_app(self).turn_bell)
+
+    @work(exclusive=True, group="lobby-bell")
+    async def _set_bell(self, on: bool) -> None:
+        try:
+            await shared_app(self).hub_client.set_bell(on)
+        except TableError as exc:
+            self.show_error(exc.shown())
+            return
+        with contextlib.suppress(NoMatches):
+            self._show_bell_option()
+
+    def _show_bell_option(self) -> None:
+        if shared_app(self).turn_bell:
+            line = _("b: a bell when your turn comes: on")
+        else:
+            line = _("b: a bell when your turn comes: off (b turns it on)")
+        self.query_one("#lobby-bell", Static).update(line)
 
     def _show_hints_option(self) -> None:
         if shared_app(self).new_table_hints:
@@ -311,6 +371,11 @@ class SharedApp(PipelineApp):
         self.client: TableClient | None = None  # connected as the app mounts
         self.remote: RemoteGame | None = None
         self.new_table_hints = False  # the lobby's choice for the tables it makes (h)
+
+    @property
+    def turn_bell(self) -> bool:
+        """This player asked for a bell when their turn comes (kept by the Hub for the key)."""
+        return self.client is not None and self.client.bell
 
     @property
     def hub_client(self) -> TableClient:

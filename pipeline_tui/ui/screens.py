@@ -31,7 +31,19 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
-from ..engine import Game, GameSetup, PlayerSetup, Score, SeatKind, round_history
+from ..engine import (
+    ClockError,
+    ClockSetting,
+    FlagRule,
+    Game,
+    GameSetup,
+    PlayerSetup,
+    Score,
+    SeatKind,
+    format_clock,
+    parse_clock,
+    round_history,
+)
 from ..i18n import N_, _, ngettext
 from .help import help_text
 from .host import host
@@ -200,10 +212,16 @@ class NewGameScreen(Screen[None]):
     ]
 
     def __init__(
-        self, seed: int | None = None, first_game: bool = False, players: int = 2, computers: bool = True
+        self,
+        seed: int | None = None,
+        first_game: bool = False,
+        players: int = 2,
+        computers: bool = True,
+        clock: ClockSetting | None = None,
     ) -> None:
         super().__init__()
         self.computers = computers  # seats after the first start as computer players
+        self.clock = clock  # the clock filled in (none unless asked: docs/clocks.md)
         self.seed = seed
         self.first_game = first_game
         self.players = players
@@ -269,6 +287,27 @@ class NewGameScreen(Screen[None]):
                     max_length=19,
                     compact=True,
                     select_on_focus=False,
+                )
+            with Horizontal(classes="seat-row"):
+                yield Label(_("Clock"), classes="field-label")
+                yield Input(
+                    "" if self.clock is None else format_clock(self.clock),
+                    placeholder=_("none; 20m+30s, 2d/move"),
+                    id="clock",
+                    max_length=24,
+                    compact=True,
+                    select_on_focus=False,
+                )
+                yield Select(
+                    [
+                        (_("out of time: computer plays"), FlagRule.COMPUTER.value),
+                        (_("out of time: game ends"), FlagRule.END.value),
+                    ],
+                    value=FlagRule.COMPUTER.value if self.clock is None else self.clock.on_flag,
+                    allow_blank=False,
+                    id="on-flag",
+                    compact=True,
+                    classes="wide",
                 )
             yield TickBox(
                 _("First game (suggested upgrades and Valuation cards)"),
@@ -355,9 +394,18 @@ class NewGameScreen(Screen[None]):
             self._refuse(N_("The seed must be below 2^63."))
             return
         first = self.query_one("#first-game", Checkbox).value
-        host(self).start_game(
-            GameSetup(seed=seed, players=tuple(seats), first_game=first, edition=PRINTED_EDITION), colours
+        clock_text = self.query_one("#clock", Input).value.strip()
+        clock = None
+        if clock_text:
+            try:
+                clock = parse_clock(clock_text, str(self.query_one("#on-flag", Select).value))
+            except ClockError as exc:
+                self._refuse(str(exc))
+                return
+        setup = GameSetup(
+            seed=seed, players=tuple(seats), first_game=first, edition=PRINTED_EDITION, clock=clock
         )
+        host(self).start_game(setup, colours)
 
 
 class LoadScreen(Screen[None]):

@@ -41,7 +41,11 @@ class HotSeat:
     prompt = True  # the move prompt is shown
     blink = True  # and its cursor blinks
     moves_title = N_("Moves")  # English, translated where shown (as are the bindings')
-    bindings: tuple[Binding, ...] = ()  # keys beside the table's; one bound here replaces it
+    # keys beside the table's; one bound here replaces it. b: with a clock, the seats the
+    # computer plays since their time ran out are their players' again (TableScreen.action_clock_back)
+    bindings: tuple[Binding, ...] = (
+        Binding("b", "clock_back", N_("Seats back from the computer"), show=False),
+    )
     hidden: frozenset[str] = frozenset()  # the table's actions neither offered nor run here
     save_as_refusal: str | None = None  # why there is no Save as here, if there is none (N_)
     css_class = "-hot-seat"  # the screen's class (app.tcss styles a shared table's own way)
@@ -125,6 +129,7 @@ class SharedSeat(HotSeat):
 
     def __init__(self) -> None:
         self.seats_shown: tuple[object, ...] | None = None  # who sits where, as last drawn
+        self.my_turn_shown = True  # it was your turn when last drawn (no bell as you sit down)
 
     def attach(self, screen: Table) -> None:
         super().attach(screen)
@@ -197,6 +202,12 @@ class SharedSeat(HotSeat):
         if not screen.is_mounted:
             return  # not drawn yet: on_mount draws the table as it is then
         seats, self.seats_shown = self.seats_shown, tuple(game.seats)
+        if game.time_note:  # a seat's time ran out: everyone at the table is told
+            screen.notify(game.time_note)
+        mine = game.my_turn()
+        if mine and not self.my_turn_shown and log_changed and getattr(screen.app, "turn_bell", False):
+            screen.app.bell()  # your turn has come (the lobby's b: a per-player choice)
+        self.my_turn_shown = mine
         if not log_changed:
             if seats != self.seats_shown:  # the Hub confirming a move made here: nothing new
                 screen.refresh_table()

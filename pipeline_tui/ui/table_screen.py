@@ -29,6 +29,7 @@ from ..i18n import N_, _, current_language, ngettext
 from ..engine import moves as M
 from ..text import refusal
 from ..engine import (
+    FlagRule,
     Game,
     IllegalMove,
     NotationError,
@@ -42,6 +43,7 @@ from ..engine import (
     why_illegal,
 )
 from . import panels
+from .clock import TIMEOUT_KIND, ClockBar
 from .compat import bind_keys
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
@@ -173,11 +175,14 @@ class TableScreen(Screen[None]):
         self.year_note: Text | None = None  # the Refresh Phase line of the move just played
         self.language = current_language()  # the language the table was last drawn in
         self.view = "table-view"  # the view shown on a narrow terminal
+        self.clock_away: set[int] = set()  # seats out of time, played by the computer (hot-seat)
+        self.ended_on_time = False  # a time ran out and the setup's rule ended the game
         self.policy.attach(self)
 
     # --- layout ---
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield ClockBar(self, id="clock")
         with Horizontal(id="main"):
             with Grid(id="views"):
                 with View(id="table-view", classes="view -active"):
@@ -565,6 +570,9 @@ class TableScreen(Screen[None]):
     def play(self, move: M.Move) -> bool:
         """Apply a move; on refusal show the engine's reason. Autosaves after every move."""
         seat = self.game.current_player
+        if self.ended_on_time:
+            self.show_error(_("the game ended when a time ran out"))
+            return False
         try:
             self.game.apply(move)
         except IllegalMove as exc:
@@ -688,9 +696,11 @@ class TableScreen(Screen[None]):
     def bot_kind(self) -> str | None:
         """The kind of the computer seat to act, if it plays here (not at a shared table, whose
         server plays it, nor in a replay) and a bot for it is installed (and working)."""
-        if not self.policy.plays_bots or self.game.is_over() or self.bot_broken:
+        if not self.policy.plays_bots or self.game.is_over() or self.bot_broken or self.ended_on_time:
             return None
         kind = self.game.setup.players[self.game.current_player].kind
+        if self.game.current_player in self.clock_away:
+            kind = TIMEOUT_KIND
         ai = bot_module()
         return kind if kind != SeatKind.HUMAN and ai is not None and kind in ai.KINDS else None
 
@@ -745,6 +755,35 @@ class TableScreen(Screen[None]):
         self.show_error(
             _("the computer player failed ({reason}); play its moves by hand").format(reason=reason)
         )
+
+    # --- the clock (ui/clock.py reads it; docs/clocks.md) ---
+    def time_ran_out(self, seat: int) -> None:
+        """A seat's time ran out at this keyboard: say so, and apply the setup's rule."""
+        setting = self.game.setup.clock
+        name = self.game.setup.players[seat].name
+        if setting is not None and setting.on_flag == FlagRule.END:
+            self.ended_on_time = True
+            self.notify(
+                _("{name}'s time ran out; the game ends with the scores as they stand").format(name=name)
+            )
+            host(self).show_scores(self.game)
+            return
+        self.clock_away.add(seat)
+        self.notify(
+            _("{name}'s time ran out; the computer plays the seat (b takes it back)").format(name=name)
+        )
+        self._refresh_moves()
+        self.schedule_bot()
+
+    def action_clock_back(self) -> None:
+        """b: the seats the computer plays since their time ran out are their players' again."""
+        if not self.clock_away:
+            self.notify(_("no seat is played by the computer"))
+            return
+        names = ", ".join(self.game.setup.players[seat].name for seat in sorted(self.clock_away))
+        self.clock_away.clear()
+        self.notify(_("{names}: back from the computer").format(names=names))
+        self._refresh_moves()
 
     # --- hints ---
     def action_hint(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import Checkbox, Input, Select
 
-from pipeline_tui.engine import SeatKind
+from pipeline_tui.engine import SeatKind, parse_clock
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.screens import NewGameScreen
 from pipeline_tui.ui.table_screen import TableScreen
@@ -39,12 +39,12 @@ async def test_tab_and_shift_tab_reach_every_field_of_the_seats_in_play(tmp_path
         screen = app.screen
         assert app.focused is screen.query_one("#players", Select)
         seen = []
-        for _ in range(10):
+        for _ in range(12):
             await pilot.press("tab")
             seen.append(app.focused.id)
         assert seen == [
             "name-0", "kind-0", "colour-0", "name-1", "kind-1", "colour-1",
-            "seed", "first-game", "start", "players",
+            "seed", "clock", "on-flag", "first-game", "start", "players",
         ]  # fmt: skip
         await pilot.press("shift+tab")
         assert app.focused.id == "start"
@@ -91,3 +91,28 @@ async def test_enter_in_an_open_list_picks_from_it(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
         assert screen.query_one("#players", Select).value == 3
+
+
+async def test_the_clock_field_sets_the_games_clock_and_a_bad_one_is_refused(tmp_path):
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        screen.query_one("#clock", Input).value = "5x"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "clock 5x: write a time bank" in str(screen.query_one("#new-error").render())
+        screen.query_one("#clock", Input).value = "2d/move"
+        screen.query_one("#on-flag", Select).value = "end"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.game.setup.clock == parse_clock("2d/move", "end")
+
+
+async def test_a_new_game_has_no_clock_unless_asked(tmp_path):
+    app = PipelineApp(mode="new", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.game.setup.clock is None
+        assert not app.screen.query_one("#clock").display
