@@ -106,3 +106,30 @@ def test_a_hint_reads_as_a_sentence_and_names_no_move_when_it_is_to_end_the_turn
     advice = ai.make_bot(ai.STRONGEST, samples=1).advise(game)
     assert advice.plan == [M.EndTurn()]
     assert advice.reason == "Nothing is worth more than ending your turn now."
+
+
+def test_a_hint_takes_no_loan_for_cash_the_crude_at_hand_would_bring() -> None:
+    """Issue 37.6: with $9 and 2 Teal Crude a Pipeline can refine (seed 2, move 36), the hint
+    advised a Loan, "worth about $10 more than passing": ``evaluate`` counted the Loan's $15 in
+    the cash premium and only then its $20 Penalty. A bot deciding on a Loan now takes that
+    premium off (``evaluate.loan_premium``) unless it has no oil and no money for Crude."""
+    game = _played(["heuristic", "heuristic"], 36, seed=2)
+    player = game.state.players[game.current_player]
+    assert player.money < 25 and player.oil[0][1] == 2  # Teal Crude, and a run that refines it
+    assert any(type(m) is M.RunNetwork for m in game.legal_moves())
+    advice = ai.make_bot(ai.STRONGEST, samples=1).advise(game)
+    assert M.TakeLoan() not in advice.plan, advice.reason
+    assert "Loan" not in advice.reason
+
+
+def test_a_loans_cash_premium_stands_only_for_a_seat_that_cannot_earn_without_it() -> None:
+    from pipeline_tui.ai.evaluate import cheapest_crude, loan_premium
+
+    game = _played(["heuristic", "heuristic"], 36, seed=2)
+    state, seat = clone_state(game.state), game.current_player
+    assert loan_premium(state, seat) == 15.0  # $9: the Loan's $15 all under the $25 counted double
+    player = state.players[seat]
+    player.oil = [[0, 0, 0] for _ in range(4)]
+    assert loan_premium(state, seat) == 15.0  # no oil, but money for Crude
+    player.money = cheapest_crude(state) - 1
+    assert loan_premium(state, seat) == 0.0  # stuck: the Loan's cash is what it needs

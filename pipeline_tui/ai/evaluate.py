@@ -518,6 +518,31 @@ def _card_step(card: int) -> tuple[str, str]:
 _COLOUR_INDEX = {"ORANGE": 0, "TEAL": 1, "SILVER": 2}
 
 
+def cheapest_crude(state: State) -> int:
+    """The lowest price of a Crude slot in play at this table (its markets' crude rows)."""
+    players = len(state.players)
+    return min(row.prices[i] for row in market_rows(state) if row.grade == 0 for i in row.slots[players])
+
+
+def loan_premium(state: State, seat: int, turn_done: bool = False) -> float:
+    """What a Loan taken now adds to :func:`evaluate`'s premium on the first dollars of cash,
+    for a seat whose next Actions do not wait for cash: a bot deciding on a Loan takes this off.
+
+    A Loan brings $15 and a Penalty marker (rulebook, "Contracts & Loans"; $20 at the end for
+    the first). The premium counts the $15 as cash that pays for the next Actions, so under $25 a
+    Loan rated $10 above passing, and a hint advised one over refining the Crude at hand (issue
+    37, seed 2 move 36). Crude to refine or barrels to sell pay for those Actions as well, at no
+    Penalty; only a seat with no oil and less money than the cheapest Crude needs the Loan's cash
+    to earn again (as ``expert.rescue_loan``), and for it the premium stands. Counting all cash
+    net of the Penalties instead cost the heuristic 26 points a game (docs/bots.md)."""
+    player = state.players[seat]
+    if not any(any(row) for row in player.oil) and player.money < cheapest_crude(state):
+        return 0.0
+    left, _in_year = rounds_left(state, turn_done)
+    more = min(player.money + C.LOAN_AMOUNT, LIQUID_CASH) - min(player.money, LIQUID_CASH)
+    return LIQUIDITY * max(0, more) * min(1.0, max(0, left - 1) / 4)
+
+
 def relative(state: State, seat: int, turn_done: bool = True) -> float:
     """A seat's worth less the best rival's: what winning depends on."""
     mine = evaluate(state, seat, turn_done)

@@ -59,12 +59,11 @@ from ..engine import (
     clone_state,
     highest_grade_from_crude,
     legal_moves,
-    market_rows,
     network_map,
     tile_cells,
 )
 from . import calibrated
-from .evaluate import SALE, evaluate, rounds_left
+from .evaluate import SALE, cheapest_crude, evaluate, rounds_left
 from .heuristic import Judge, Plan, complete_action, finish_turn, fulfil, resolve, setup_move, turn_plans
 from .planner import Cell, plan_placement
 from .search import play_sample
@@ -430,12 +429,6 @@ def first_machine(state: State, seat: int, plan: Plan | None) -> list[M.Move] | 
     if machine_run_gain(plan.state, seat) < (HUB_COMMIT if hub else MACHINE_COMMIT):
         return None
     return _delivering(seat, plan)[0] + [M.EndTurn()]
-
-
-def cheapest_crude(state: State) -> int:
-    """The lowest price of a Crude slot in play at this table (its markets' crude rows)."""
-    players = len(state.players)
-    return min(row.prices[i] for row in market_rows(state) if row.grade == 0 for i in row.slots[players])
 
 
 def rescue_loan(state: State, seat: int) -> list[M.Move] | None:

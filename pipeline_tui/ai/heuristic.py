@@ -36,7 +36,7 @@ from ..engine import (
     network_map,
     rotated_halves,
 )
-from .evaluate import FIRST_PIPELINE, SALE, evaluate, rounds_left
+from .evaluate import FIRST_PIPELINE, SALE, evaluate, loan_premium, rounds_left
 
 Value = Callable[..., float]  # evaluate's signature: (state, seat, turn_done=True) -> dollars
 Costs = tuple[tuple[int, int, int], ...]  # the Refinement Costs, per colour
@@ -375,6 +375,8 @@ def complete_action(state: State, seat: int, out: list[M.Move], judge: Judge = H
             v = judge.value(c, seat, turn_done=False)
             if type(move) is M.BuyPipe and _next_pipe_free(state):
                 v, done = _with_free_pipe(c, seat, v, done, judge)
+            elif type(move) is M.TakeLoan:  # its cash counts at face value (evaluate.loan_premium)
+                v -= loan_premium(state, seat)
             if v > best_value:
                 best_value, best_moves = v, done
         if best_moves is None:

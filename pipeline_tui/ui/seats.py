@@ -72,6 +72,10 @@ class HotSeat:
         """The board key 0 shows; ``None``: the one of the player to act."""
         return None
 
+    def status_with_preview(self) -> bool:
+        """Whether the hint's status line (whose turn, what to do) follows a move's preview."""
+        return True
+
     def hint(self, move: M.Move | None) -> Text | None:
         """The hint panel, or ``None`` for the table's own (the player to act, the ghost...)."""
         return None

@@ -497,6 +497,7 @@ class TableScreen(Screen[None]):
             parts.append(Text(_("Asking the strongest computer player for a hint..."), style="dim"))
         elif self.advice is not None:
             parts.append(self.advice)
+        previewed = False
         if move is not None:
             seen = preview_text(state, move)  # what the highlighted move will do (issue 14)
             if seen is not None:
@@ -504,12 +505,14 @@ class TableScreen(Screen[None]):
             tile = pipe_tile_taken(state, move)
             if tile is not None:
                 parts.append(render_tile(tile, 0))
+            previewed = seen is not None or tile is not None
         summary = self._summary_now() if self.policy.summary_in_hint else None
         if summary is not None and self.message is None and not self.game.is_over():
             parts.append(Text(summary, style="bold"))
         if self.year_note is not None and not self.game.is_over():
             parts.append(self.year_note)
-        parts.append(self._status(state))
+        if not previewed or self.policy.status_with_preview():
+            parts.append(self._status(state))
         self._set("hint", Text("\n").join(parts))
 
     def _status(self, state: State) -> Text:

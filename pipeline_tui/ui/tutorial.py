@@ -353,6 +353,12 @@ class Tutorial(HotSeat):
             self.screen.notify(_("Tutorial left: the game goes on."))
             self.screen.refresh_table()
 
+    def status_with_preview(self) -> bool:
+        """While the coach is up it says whose turn it is and what to do, and the hint has 4 rows
+        of text at 80x24: they go to a move's preview whole (a Pipe tile's picture was cut with
+        the status after it, issue 37.7)."""
+        return not self.active
+
     def leave(self) -> None:
         self.active = False
         self._unframe()

@@ -172,3 +172,34 @@ async def test_the_step_numbers_never_go_back_when_a_step_comes_again(tmp_path, 
         numbers = [int(title.split(":")[0].split()[-1]) for title in titles if "Tutorial" in title]
         assert "computer's turn" in titles[-1] and len(numbers) > 3, titles
         assert numbers == list(range(1, len(numbers) + 1)), titles  # the watching step again: on
+
+
+async def test_a_pipe_tiles_preview_shows_whole_while_the_coach_is_up(tmp_path, monkeypatch) -> None:
+    """Issue 37.7: at 80x24 the coach leaves the hint 3 rows, and a shop Pipe tile's preview
+    (its price and its 3-row picture) was cut, the status line after it. The hint now holds
+    the preview's every line, and the coach says what to do."""
+    from pipeline_tui.ui.widgets import MoveList, TextPanel
+
+    fake_bots(monkeypatch, "heuristic", first_legal)
+    game = Game(tutorial_setup(5))
+    while game.state.turn.stage == Stage.SETUP or game.state.turn.player != 0:
+        game.apply(first_legal(game))
+    play_text(game, "act tanks")
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(game, tmp_path, policy=Tutorial())
+        app.push_screen(screen)
+        await pilot.pause()
+        moves = screen.query_one("#moves", MoveList)
+        wanted = next(i for i, m in enumerate(screen.shown_moves) if isinstance(m, M.BuyPipe))
+        moves.focus()
+        moves.highlighted = next(
+            i
+            for i in range(moves.option_count)
+            if moves.get_option_at_index(i).id == f"m{screen.listing}-{wanted}"
+        )
+        await settled(pilot)
+        hint = screen.query_one("#hint", TextPanel)
+        lines = str(hint.render()).splitlines()
+        assert lines[0].startswith("Costs $15") and len(lines) == 4  # the price, the tile's 3 rows
+        assert hint.size.height >= len(lines)
