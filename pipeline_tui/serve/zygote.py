@@ -54,20 +54,6 @@ MAX_RESTART_DELAY = 30.0  # doubled up to this while zygotes keep dying young
 YOUNG = 10.0  # seconds: a zygote that dies younger doubles the delay before the next
 ANSWER_WITHIN = 30.0  # seconds for the zygote to fork a child (it may still be importing)
 PR_SET_PDEATHSIG = 1
-# What a session imported on its way to the lobby after the app's modules (measured: the
-# difference of sys.modules in a forked child); imported in the zygote so no session does.
-# Private names of Textual and Rich: one that a newer version lacks is only not warmed.
-WARM = (
-    "rich._emoji_codes",
-    "textual._xterm_parser",
-    "textual.drivers.linux_driver",
-    "textual.layouts.factory",
-    "textual.layouts.horizontal",
-    "textual.layouts.stream",
-    "textual.scrollbar",
-    "tty",
-    "queue",
-)
 
 
 def forking_available(environ: Mapping[str, str] = os.environ) -> bool:
@@ -295,10 +281,11 @@ def preload() -> None:
     import textual.widgets  # noqa: F401
 
     from ..net.priority import SessionPriority  # noqa: F401
+    from ..ui.compat import SESSION_WARM_MODULES
     from ..ui.lobby import SharedApp  # noqa: F401
     from . import session  # noqa: F401
 
-    for name in WARM:
+    for name in SESSION_WARM_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     gc.collect()

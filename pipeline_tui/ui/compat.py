@@ -27,6 +27,22 @@ from textual.widgets.option_list import Option
 
 TESTED = {"textual": "8.2.8", "rich": "15.0.0", "textual-serve": "1.1.3"}
 
+# What a session imported on its way to the lobby after the app's modules (measured: the
+# difference of sys.modules in a forked child); serve's session zygote (serve/zygote.py)
+# imports them so that no session does. Private names of Textual and Rich, so kept here: one
+# that a newer version lacks is only not warmed.
+SESSION_WARM_MODULES = (
+    "rich._emoji_codes",
+    "textual._xterm_parser",
+    "textual.drivers.linux_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+    "tty",
+    "queue",
+)
+
 
 def line_breaks(text: str, width: int) -> list[int]:
     """Where Rich's ``Text.wrap`` breaks ``text`` at ``width`` cells, folding long words
