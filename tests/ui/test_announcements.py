@@ -4,7 +4,6 @@ Machine Phase in the hint, a Penalty marker at a Year's end in the log; F1 says 
 from __future__ import annotations
 
 from textual.widgets import Input, Markdown
-from textual.widgets._toast import Toast
 
 from pipeline_tui.engine import Game
 from pipeline_tui.engine import moves as M
@@ -53,7 +52,7 @@ async def test_the_round_notice_leaves_the_move_log_the_move_list_and_the_prompt
         await settled(pilot)
         await choose(pilot, "end")
         await settled(pilot)
-        toasts = list(app.screen.query(Toast))
+        toasts = list(app.screen.query("Toast"))  # Textual names the notice widget so
         assert game.state.round == 2 and len(toasts) == 1
         notice = toasts[0].region
         for widget in (MoveLog, MoveList, Input):
