@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_ssh import settled, spread, until  # noqa: E402
+from benchmarks.bench_ssh import playable, settled, spread, until  # noqa: E402
 from pipeline_tui.engine.moves import format_move  # noqa: E402
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
 from pipeline_tui.net.store import open_store  # noqa: E402
@@ -104,7 +104,7 @@ async def run(args: argparse.Namespace) -> None:
             assert loaded is not None
             game = loaded.game
             seat = game.current_player
-            text = format_move(game.legal_moves()[count % len(game.legal_moves())])
+            text = format_move(playable(game, count))
             mover = terminals[seat]
             mover.keys(":" + text)
             await settled(mover)

@@ -3,15 +3,17 @@ Machine Phase in the hint, a Penalty marker at a Year's end in the log; F1 says 
 
 from __future__ import annotations
 
-from textual.widgets import Markdown
+from textual.widgets import Input, Markdown
 
 from pipeline_tui.engine import Game
 from pipeline_tui.engine import moves as M
 from pipeline_tui.engine.state import HeldContract
-from pipeline_tui.ui.widgets import MoveLog
+from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.table_screen import TableScreen
+from pipeline_tui.ui.widgets import MoveList, MoveLog
 
 from tests.helpers import new_game, pass_round, pass_turn, play
-from tests.ui.pilot import choose, hint, table_for
+from tests.ui.pilot import choose, hint, settled, table_for
 
 NARROW = (80, 24)
 
@@ -37,6 +39,25 @@ async def test_a_new_round_is_announced_with_its_turn_order(tmp_path):
         assert game.state.round == 2
         order = " > ".join(game.state.players[s].name for s in game.state.turn_order)
         assert f"Round 2 of Year 1 begins. Turn order: {order}." in notices(app)
+
+
+async def test_the_round_notice_leaves_the_move_log_the_move_list_and_the_prompt_in_sight(tmp_path):
+    """The notice sat bottom right, over the move log's newest lines, for its 4 s: the next
+    move's log line showed on no screen until it went (the 4 s moves of docs/benchmarks.md)."""
+    game = new_game()
+    to_last_turn_of_round(game)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=(160, 50), notifications=True) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await settled(pilot)
+        await choose(pilot, "end")
+        await settled(pilot)
+        toasts = list(app.screen.query("Toast"))  # Textual names the notice widget so
+        assert game.state.round == 2 and len(toasts) == 1
+        notice = toasts[0].region
+        for widget in (MoveLog, MoveList, Input):
+            shown = app.screen.query_one(widget).region
+            assert shown.area and not notice.overlaps(shown), widget.__name__
 
 
 async def test_a_new_year_says_what_the_refresh_phase_did_to_each_player(tmp_path):
