@@ -215,6 +215,16 @@ async def test_a_move_on_node_a_gives_node_b_s_hub_the_same_clocks(pg_url: str, 
         await mover.client.move(table_id, format_move(game_a.legal_moves()[0]))
         await bob.until(lambda: len(bob.log) == 1)
         assert bob.updates[-1].times == [107_000] and game_b.times == game_a.times == [107_000]
+        # both Hubs have set their flag timers from the move before the clock moves on (each
+        # sets it in a task of its own: one left running would read the later time)
+        await until(
+            lambda: (
+                not a._clock_tasks
+                and not b._clock_tasks
+                and table_id in a._deadlines
+                and table_id in b._deadlines
+            )
+        )
         wall.wait(12)
         assert game_b.clock() == game_a.clock() and game_b.now() == game_a.now() == 119_000
         # B's flag timer is set again from the move (not left where B's start put it)
