@@ -139,6 +139,11 @@ def _store_url(text: str) -> str:
     return text
 
 
+def _max_window(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--max-window``, the same flag and default for ``web`` and ``serve`` (issue 36)."""
+    parser.add_argument("--max-window", type=_window, default=(500, 200), metavar="COLSxROWS", help=help_text)
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("web", help=_("serve the app to browsers (each tab its own game)"))
     p.add_argument(
@@ -158,13 +163,7 @@ def register(sub: Subparsers) -> None:
             "also let pages of ORIGIN (http://host:port) open games; repeatable (default: this server's own)"
         ),
     )
-    p.add_argument(
-        "--max-window",
-        type=_window,
-        default=(500, 200),
-        metavar="COLSxROWS",
-        help=_("the largest terminal a tab draws; a larger one shows its top left (default 500x200)"),
-    )
+    _max_window(p, _("the largest terminal a tab draws; a larger one shows its top left (default 500x200)"))
     p.add_argument(
         "--max-tabs",
         type=common.positive,
@@ -203,13 +202,7 @@ def register(sub: Subparsers) -> None:
         action="store_true",
         help=_("let any key in; the key's fingerprint is the player's identity"),
     )
-    p.add_argument(
-        "--max-window",
-        type=_window,
-        default=(500, 200),
-        metavar="COLSxROWS",
-        help=_("the largest window a session draws; a larger one shows its top left (default 500x200)"),
-    )
+    _max_window(p, _("the largest window a session draws; a larger one shows its top left (default 500x200)"))
     p.add_argument(
         "--sessions-per-key",
         type=common.positive,
