@@ -22,6 +22,7 @@ from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
+from textual.widgets._footer import FooterKey
 from textual.widgets._key_panel import BindingsTable as BindingsTable
 from textual.widgets.option_list import Option
 
@@ -53,6 +54,16 @@ def line_breaks(text: str, width: int) -> list[int]:
 def footer_keys_shown(footer: Footer) -> bool:
     """Whether the Footer has built its keys once (``Footer._bindings_ready``)."""
     return bool(footer._bindings_ready)
+
+
+def settle_footer_key(widget: Widget, compact: bool) -> None:
+    """Give a key its footer's ``compact`` before it mounts, when ``widget`` is one of a
+    Footer's keys (Textual's private ``FooterKey``). A key's own default is compact, so
+    mounting restyled each key for that, then again for its footer's value (``data_bind``):
+    in a session's start, a third of its CPU once the lobby showed (docs/benchmarks.md)."""
+    if isinstance(widget, FooterKey):
+        widget.set_reactive(FooterKey.compact, compact)
+        widget.set_class(compact, "-compact", update=False)
 
 
 def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, KeyPanel
 
 from ..i18n import _
-from .compat import BindingsTable, retell_column
+from .compat import BindingsTable, retell_column, settle_footer_key
 
 
 class TranslatedFooter(Footer):
@@ -35,6 +35,7 @@ class TranslatedFooter(Footer):
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
+            settle_footer_key(widget, self.compact)
             description = getattr(widget, "description", None)
             if isinstance(description, str) and description:
                 self._english[widget] = description

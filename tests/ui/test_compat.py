@@ -26,6 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.widgets import Footer, Static
 
 from pipeline_tui.ui import compat
+from pipeline_tui.ui.footer import TranslatedFooter
 
 from tests.ui.pilot import settled
 
@@ -272,3 +273,31 @@ async def test_no_rule_at_the_table_styles_a_widget_by_its_ancestors_focus(tmp_p
             assert "focus-within" not in pseudo, chain
             if any("focus" in selector.pseudo_classes for selector in chain[:-1]):
                 assert "--" in chain[-1].name, chain  # a component class, e.g. .move-list--highlighted
+
+
+class TwoFootersApp(App):
+    BINDINGS = [Binding("a", "bell", "A"), Binding("b", "bell", "B")]
+
+    def compose(self) -> ComposeResult:
+        yield TranslatedFooter(id="plain")
+        yield TranslatedFooter(id="compact", compact=True)
+
+
+async def test_settle_footer_key_gives_keys_their_footers_compact_without_restyling_them(monkeypatch):
+    restyled: list[str] = []
+    update_styles = App.update_styles
+
+    def counting(self: App, node: object = None, animate: bool = True) -> None:
+        if type(node).__name__ == "FooterKey":
+            restyled.append(str(node.parent.id if node.parent else ""))
+        update_styles(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", counting)
+    app = TwoFootersApp()
+    async with app.run_test() as pilot:
+        await settled(pilot)
+        assert restyled == []
+        for footer_id, compact in (("plain", False), ("compact", True)):
+            keys = [k for k in app.query_one(f"#{footer_id}").children if type(k).__name__ == "FooterKey"]
+            assert len(keys) >= 2  # a and b (and the palette's key, if shown)
+            assert all(k.compact is compact and k.has_class("-compact") is compact for k in keys)
