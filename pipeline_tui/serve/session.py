@@ -36,8 +36,12 @@ import termios
 import threading
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import ENV_LANG, _, choose_language, set_language
+
+if TYPE_CHECKING:
+    from ..ui.lobby import SharedApp
 
 GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
@@ -46,6 +50,7 @@ TOKEN_ENV = "PIPELINE_TUI_TOKEN"  # never set by serve: dropped from what a chil
 EXIT_GRACE = 2.0  # seconds a session has to end by itself once its Hub is gone
 EXIT_NO_MEMORY = 3  # the session ran out of the memory serve gave it
 MAX_CONTROL_LINE = 256  # bytes of a control line; the token is 43
+_session_app: type[SharedApp] | None = None  # made by session_app()
 
 
 def take_terminal() -> None:
@@ -138,34 +143,39 @@ def out_of_memory() -> int:
     return EXIT_NO_MEMORY
 
 
-def play(hub: Path, token: str, control: int) -> int:
-    """Run the shared-tables app until the player leaves; its exit status."""
+def session_app() -> type[SharedApp]:
+    """The app of a session: the shared tables' app with its notices from ``serve`` and its
+    memory's end. Made once a process, on first use: serve's zygote makes it (and parses its
+    CSS, :func:`parse_css_ahead`) before forking, so no session does."""
+    global _session_app
+    if _session_app is not None:
+        return _session_app
     from textual import on, events
 
     from ..ui.lobby import SharedApp
-    from ..net.priority import SessionPriority
 
     class SessionApp(SharedApp):
         """The app of one SSH session: its notices from ``serve``, and its memory's end."""
 
         CSS_PATH = str(Path(inspect.getfile(SharedApp)).parent / SharedApp.CSS_PATH)  # not ours
         ran_out = False
+        control = -1  # the control pipe's read end (given before the app runs)
 
         @on(events.Mount)
         def _listen(self) -> None:
-            os.set_blocking(control, False)
-            asyncio.get_running_loop().add_reader(control, self._control)
+            os.set_blocking(self.control, False)
+            asyncio.get_running_loop().add_reader(self.control, self._control)
             self.control_buffer = bytearray()
 
         def _control(self) -> None:
             try:
-                data = os.read(control, 4096)
+                data = os.read(self.control, 4096)
             except BlockingIOError:
                 return
             except OSError:
                 data = b""
             if not data:  # serve closed it: the session is ending
-                asyncio.get_running_loop().remove_reader(control)
+                asyncio.get_running_loop().remove_reader(self.control)
                 return
             self.control_buffer += data
             *lines, rest = self.control_buffer.split(b"\n")
@@ -191,15 +201,33 @@ def play(hub: Path, token: str, control: int) -> int:
                 return
             super()._handle_exception(error)
 
+    _session_app = SessionApp
+    return SessionApp
+
+
+def parse_css_ahead() -> int:
+    """Parse the session app's CSS and every imported widget's into the process's shared
+    stylesheet cache (``ui.compat.parse_ahead``); the zygote does, for all its sessions.
+    Returns the sources parsed."""
+    from ..ui.compat import parse_ahead
+
+    return parse_ahead(session_app()(Path(), ""))
+
+
+def play(hub: Path, token: str, control: int) -> int:
+    """Run the shared-tables app until the player leaves; its exit status."""
+    from ..net.priority import SessionPriority
+
     gc.collect()
     gc.freeze()  # start-up objects live for good: keep full collections short during play
     # A redraw makes thousands of objects that live on in Textual's caches; with the default
     # threshold (700) the collector ran about five times a move over them. Ten thousand makes
     # it about once in seven moves, for a third of the time (docs/benchmarks.md).
     gc.set_threshold(GC_YOUNG, 10, 10)
-    app = SessionApp(
+    app: Any = session_app()(  # a SessionApp, which mypy cannot name here
         hub, token, freeze_memory=True, on_watching=SessionPriority().watching, on_lost=exit_soon
     )
+    app.control = control
     app.run()
     if app.ran_out:
         return out_of_memory()

@@ -8,14 +8,21 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Self
+import contextlib
+import inspect
+from types import SimpleNamespace
+from typing import Any, Callable, ClassVar, Iterable, Self
 
 from rich._wrap import divide_line as _divide_line
 from rich.align import Align
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.app import App
 from textual.command import CommandList, CommandPalette
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
 from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
@@ -54,6 +61,76 @@ def line_breaks(text: str, width: int) -> list[int]:
 def footer_keys_shown(footer: Footer) -> bool:
     """Whether the Footer has built its keys once (``Footer._bindings_ready``)."""
     return bool(footer._bindings_ready)
+
+
+class SharedStylesheet(Stylesheet):
+    """Textual's Stylesheet that takes its parsed rules from :attr:`parsed` when they are there:
+    the rules every stylesheet of the process parsed from the same CSS with the same variables
+    (``Stylesheet._parse_rules``, whose own cache is per stylesheet, so per app). serve's session
+    zygote fills it (:func:`parse_ahead`) and each forked session reads it: parsing the app's
+    and the widgets' CSS was a sixth of a session's CPU to its first frame (docs/benchmarks.md).
+    The rules are only read once parsed, as Textual's own cache shares them between parses."""
+
+    parsed: ClassVar[dict[tuple[object, ...], list[RuleSet]]] = {}
+
+    def _parse_rules(
+        self,
+        css: str,
+        read_from: CSSLocation,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
+        rules = self.parsed.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+        return rules
+
+
+def share_parsed_css(app: App[Any]) -> None:
+    """Have ``app`` (made, not yet running) take its parsed CSS from :class:`SharedStylesheet`."""
+    app.stylesheet.__class__ = SharedStylesheet
+
+
+def parse_ahead(app: App[Any]) -> int:
+    """Parse into :attr:`SharedStylesheet.parsed`, with ``app``'s variables, what its stylesheet
+    will parse: its CSS files and the ``DEFAULT_CSS`` of its class and of every widget class
+    imported, each as a node of that class adds it (``DOMNode._get_default_css``), and its
+    ``CSS`` (not a screen's ``CSS``, which Textual parses afresh on each push). A source
+    that does not parse is left to the app, which reports it. Returns the sources parsed."""
+    sheet = SharedStylesheet(variables=app.get_css_variables())
+    sheet.read_all(app.css_path)
+    sources = [(css, read_from, False, 0, "") for read_from, (css, *_rest) in sheet.source.items()]
+    if app.CSS:  # as App._process_messages adds it
+        with contextlib.suppress(TypeError, OSError):
+            read_from = (inspect.getfile(type(app)), f"{type(app).__name__}.CSS")
+            sources.append((app.CSS, read_from, False, 0, ""))
+    classes: list[type[DOMNode]] = [type(app), Widget]
+    seen: set[type[DOMNode]] = set()
+    while classes:
+        cls = classes.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        classes.extend(cls.__subclasses__())
+        node = SimpleNamespace(_node_bases=cls._css_bases(cls))
+        for read_from, css, tie_breaker, scope in DOMNode._get_default_css(node):  # type: ignore[arg-type]
+            sources.append((css, read_from, True, tie_breaker, scope))
+    variables = tuple(sheet._variables.items())
+    count = 0
+    for css, read_from, is_default, tie_breaker, scope in sources:
+        key = (css, read_from, is_default, tie_breaker, scope, variables)
+        if key in SharedStylesheet.parsed:
+            continue
+        try:
+            rules = Stylesheet._parse_rules(sheet, css, read_from, is_default, tie_breaker, scope)
+        except Exception:  # noqa: BLE001 - the app parses it again and reports it
+            continue
+        if not any(rule.errors for rule in rules):
+            SharedStylesheet.parsed[key] = rules
+            count += 1
+    return count
 
 
 def settle_footer_key(widget: Widget, compact: bool) -> None:

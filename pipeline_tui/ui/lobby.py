@@ -48,6 +48,7 @@ from ..net.client import TableClient
 from ..net.protocol import SeatInfo, TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
 from .app import PipelineApp, Served
+from .compat import share_parsed_css
 from .screens import NewGameScreen
 from .seats import SharedSeat
 from .footer import TranslatedFooter
@@ -359,6 +360,7 @@ class SharedApp(PipelineApp):
         on_lost: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(mode="title", served=Served.SSH)
+        share_parsed_css(self)  # what serve's zygote parsed before forking this session
         self.hub = Path(hub)
         self.token = token
         self.freeze_memory = freeze_memory  # see _freeze (a session process of its own only)

@@ -301,3 +301,46 @@ async def test_settle_footer_key_gives_keys_their_footers_compact_without_restyl
             keys = [k for k in app.query_one(f"#{footer_id}").children if type(k).__name__ == "FooterKey"]
             assert len(keys) >= 2  # a and b (and the palette's key, if shown)
             assert all(k.compact is compact and k.has_class("-compact") is compact for k in keys)
+
+
+class Boxed(Static):
+    DEFAULT_CSS = "Boxed { height: 3; background: $panel; }"
+
+
+class StyledApp(App):
+    CSS = "Boxed { width: 7; }"
+
+    def compose(self) -> ComposeResult:
+        yield Boxed("styled")
+        yield TranslatedFooter()
+
+
+def styled(app: App) -> tuple[object, ...]:
+    """What the parsed rules of StyledApp's CSS and Boxed's DEFAULT_CSS make of a Boxed."""
+    styles = app.query_one(Boxed).styles
+    return (
+        styles.height.value,
+        styles.width.value,
+        styles.background == Color.parse(app.get_css_variables()["panel"]),
+    )
+
+
+async def test_an_app_sharing_parsed_css_parses_nothing_that_was_parsed_ahead(monkeypatch):
+    monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
+    assert compat.parse_ahead(StyledApp()) > 10  # the app's CSS and every widget's imported
+    app = StyledApp()
+    compat.share_parsed_css(app)
+    async with app.run_test() as pilot:
+        await settled(pilot)
+        assert list(app.stylesheet._parse_cache.keys()) == []  # Stylesheet._parse_rules' own cache
+        assert styled(app) == (3, 7, True)
+
+
+async def test_an_app_sharing_parsed_css_parses_what_was_not_parsed_ahead(monkeypatch):
+    monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
+    app = StyledApp()
+    compat.share_parsed_css(app)
+    async with app.run_test() as pilot:
+        await settled(pilot)
+        assert len(app.stylesheet._parse_cache.keys()) > 3
+        assert styled(app) == (3, 7, True)
