@@ -51,9 +51,8 @@ from .app import PipelineApp, Served
 from .compat import share_parsed_css
 from .screens import NewGameScreen
 from .seats import SharedSeat
-from .footer import TranslatedFooter
 from .table_screen import TableScreen
-from .widgets import TooSmall
+from .widgets import SteadyFooter, TooSmall
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -112,6 +111,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.tables: list[TableInfo] = []
         self.your_turns: set[str] | None = None  # the tables where it was your turn (None: not read yet)
+        self.shown: tuple[str, list[tuple[str, tuple[str, ...]]]] | None = None  # heading, rows
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -125,7 +125,7 @@ class LobbyScreen(Screen[None]):
             )
             yield Static(id="lobby-hints", classes="dim")
             yield Static(id="lobby-bell", classes="dim")
-        yield TranslatedFooter()
+        yield SteadyFooter()  # its keys made once, not again for each bindings signal
         yield TooSmall()
 
     def on_mount(self) -> None:
@@ -149,6 +149,7 @@ class LobbyScreen(Screen[None]):
         """Draw the lobby again in the language just chosen (the list as last read)."""
         await self.recompose()
         self._fill()
+        self.shown = None  # new widgets: the list goes into them
         self.show_tables(self.tables)
 
     def action_language(self) -> None:
@@ -191,36 +192,43 @@ class LobbyScreen(Screen[None]):
         tables = waiting + [info for info in tables if not your_turn(info)]
         self._turns_waiting({info.id for info in waiting})
         self.tables = tables
-        table.clear()
         heading = _("Shared tables")
         if tables:
             count = ngettext("{n} table", "{n} tables", len(tables)).format(n=len(tables))
             heading = _("{heading}: {count}").format(heading=heading, count=count)
+        rows = [(info.id, self._row(info)) for info in tables]
+        if (heading, rows) == self.shown:
+            return  # the list every 2 s, as it was: nothing to lay out and draw again
+        self.shown = (heading, rows)
+        table.clear()
         self.query_one("#lobby-heading", Label).update(heading)
-        for info in tables:
-            state = _("finished") if info.over else _("in play")
-            if your_turn(info):
-                state = _("your turn")
-                if info.clock:
-                    state = _("your turn, waiting {time}").format(time=format_duration(info.waited))
-            if info.clock:
-                state += ", " + info.clock
-            table.add_row(
-                table_name(info.id, info.name),
-                ", ".join(seat_text(s, info) for s in info.seats),
-                str(info.year),
-                str(info.round),
-                str(info.moves),
-                state + (_(", hints") if info.hints else ""),
-                key=info.id,
-            )
+        for table_id, row in rows:
+            table.add_row(*row, key=table_id)
         if not tables:
-            self.show_error(_("No tables yet: press n to set one up."))
+            self._say(_("No tables yet: press n to set one up."))
         elif current is not None and current.id in {t.id for t in tables}:
             table.move_cursor(row=table.get_row_index(current.id))
-            self.show_error("")
+            self._say("")
         else:
-            self.show_error("")
+            self._say("")
+
+    def _row(self, info: TableInfo) -> tuple[str, ...]:
+        """A table's line in the list."""
+        state = _("finished") if info.over else _("in play")
+        if your_turn(info):
+            state = _("your turn")
+            if info.clock:
+                state = _("your turn, waiting {time}").format(time=format_duration(info.waited))
+        if info.clock:
+            state += ", " + info.clock
+        return (
+            table_name(info.id, info.name),
+            ", ".join(seat_text(s, info) for s in info.seats),
+            str(info.year),
+            str(info.round),
+            str(info.moves),
+            state + (_(", hints") if info.hints else ""),
+        )
 
     def current(self) -> TableInfo | None:
         table = self.query_one("#tables", DataTable)
@@ -229,6 +237,11 @@ class LobbyScreen(Screen[None]):
         return self.tables[table.cursor_row]
 
     def show_error(self, text: str) -> None:
+        """Say what went wrong under the list, until the next list is shown."""
+        self.shown = None  # the next list, even as it was, replaces the line
+        self._say(text)
+
+    def _say(self, text: str) -> None:
         self.query_one("#lobby-error", Static).update(Text(text, style="red") if text else "")
 
     @on(DataTable.RowSelected, "#tables")

@@ -1,13 +1,17 @@
 """A session's start does no work its zygote did for it (issue 38): the CSS every session
-parses is parsed once, before forking, and a session in the lobby parses none itself."""
+parses is parsed once, before forking, and a session in the lobby parses none itself; and an
+idle lobby does not draw its unchanged list again."""
 
 from __future__ import annotations
 
 import os
 
+from textual.widgets import DataTable, Footer, Label, Static
+
+from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 from pipeline_tui.serve import session
 from pipeline_tui.ui import compat
-from pipeline_tui.ui.lobby import LobbyScreen
+from pipeline_tui.ui.lobby import LobbyScreen, SharedApp
 
 from tests.server.test_remote import pilot_until
 
@@ -44,3 +48,47 @@ async def test_without_the_zygote_a_session_parses_its_css_itself(served, monkey
     finally:
         os.close(read)
         os.close(write)
+
+
+async def test_the_lobby_draws_a_list_again_only_when_it_changed(served, monkeypatch):
+    """The lobby reads the list every 2 s; an idle lobby's list is the same each time, and
+    drawing it again laid out and sent the screen every 2 s in every session."""
+    hub, sock = served
+    cleared = []
+    clear = DataTable.clear
+    monkeypatch.setattr(DataTable, "clear", lambda self, *a, **k: cleared.append(1) or clear(self, *a, **k))
+    app = SharedApp(sock, hub.issue_token("SHA256:ada", "ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and cleared, "the list")
+        lobby = app.screen
+        error = lobby.query_one("#lobby-error", Static)
+        assert "No tables yet" in str(error.render())
+        for _ in range(2):
+            lobby.action_refresh()
+            await pilot.pause(0.1)
+        assert len(cleared) == 1  # the same list: not drawn again
+        lobby.show_error("the tables are busy")
+        lobby.action_refresh()
+        await pilot_until(pilot, lambda: "No tables yet" in str(error.render()), "the error replaced")
+        hub.service.create(GameSetup(seed=1, players=(PlayerSetup("Ada"), PlayerSetup("Bo"))), "Table 1")
+        lobby.action_refresh()
+        await pilot_until(
+            pilot, lambda: lobby.query_one("#tables", DataTable).row_count == 1, "the new table"
+        )
+        assert "1 table" in str(lobby.query_one("#lobby-heading", Label).render())
+
+
+async def test_the_lobbys_footer_makes_its_keys_once(served, monkeypatch):
+    """Textual's Footer makes its keys again at every bindings signal: four times in a
+    session's first moments in the lobby, each restyled, laid out and drawn."""
+    hub, sock = served
+    made = []
+    recompose = Footer.recompose
+    monkeypatch.setattr(Footer, "recompose", lambda self: made.append(1) or recompose(self))
+    app = SharedApp(sock, hub.issue_token("SHA256:ada", "ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.pause(0.3)
+        footer = app.screen.query_one(Footer)
+        assert "New table" in " ".join(str(getattr(key, "description", "")) for key in footer.children)
+        assert len(made) == 1
