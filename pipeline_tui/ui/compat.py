@@ -26,6 +26,7 @@ from textual.css.types import CSSLocation
 from textual import events
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -131,6 +132,25 @@ def parse_ahead(app: App[Any]) -> int:
             SharedStylesheet.parsed[key] = rules
             count += 1
     return count
+
+
+def preset_breakpoints(screen: Screen[Any], size: Size) -> None:
+    """Give a screen not yet pushed the breakpoint classes Textual gives it at ``size``
+    (``Screen._on_resize``, ``Screen._get_breakpoint_classes``), without styling it. A screen
+    pushed before the terminal's first size arrives got them then, after it was styled and
+    laid out without them: every widget styled again and the screen laid out twice."""
+    app = screen.app
+    widths = (
+        app.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is None else screen.HORIZONTAL_BREAKPOINTS
+    ) or []
+    heights = (
+        app.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None else screen.VERTICAL_BREAKPOINTS
+    ) or []
+    chosen = screen._get_breakpoint_classes(size.width, widths) | screen._get_breakpoint_classes(
+        size.height, heights
+    )
+    for _threshold, name in widths + heights:
+        screen.set_class(name in chosen, name, update=False)
 
 
 def settle_footer_key(widget: Widget, compact: bool) -> None:

@@ -48,7 +48,7 @@ from ..net.client import TableClient
 from ..net.protocol import SeatInfo, TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
 from .app import PipelineApp, Served
-from .compat import share_parsed_css
+from .compat import preset_breakpoints, share_parsed_css
 from .screens import NewGameScreen
 from .seats import SharedSeat
 from .table_screen import TableScreen
@@ -413,7 +413,9 @@ class SharedApp(PipelineApp):
             set_language(language_of(self.client.language) or current_language())
         self.client.on_update = self._update
         self.client.on_lost = self._lost
-        self.push_screen(LobbyScreen())
+        lobby = LobbyScreen()
+        preset_breakpoints(lobby, self.size)
+        self.push_screen(lobby)
 
     def _lost(self, reason: str) -> None:
         self._hub_gone()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from textual.app import App
 from textual.widgets import DataTable, Footer, Label, Static
 
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
@@ -92,3 +93,24 @@ async def test_the_lobbys_footer_makes_its_keys_once(served, monkeypatch):
         footer = app.screen.query_one(Footer)
         assert "New table" in " ".join(str(getattr(key, "description", "")) for key in footer.children)
         assert len(made) == 1
+
+
+async def test_the_lobby_is_styled_once_for_its_window(served, monkeypatch):
+    """The lobby comes with the classes of its window's size (Textual's breakpoints), so the
+    terminal's size arriving does not style the whole screen again."""
+    hub, sock = served
+    restyled = []
+    update_styles = App.update_styles
+
+    def counting(self: App, node: object = None, animate: bool = True) -> None:
+        if isinstance(node, LobbyScreen):
+            restyled.append(node)
+        update_styles(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", counting)
+    app = SharedApp(sock, hub.issue_token("SHA256:ada", "ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.pause(0.3)
+        assert app.screen.has_class("-narrow") and app.screen.has_class("-tall")
+        assert len(restyled) == 1  # as it is shown (Textual's ScreenResume), and not again
