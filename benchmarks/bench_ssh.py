@@ -168,10 +168,21 @@ async def crowd(args: argparse.Namespace) -> None:
             await terminal.close()
         print(f"one session to the lobby, 5 one after another: {spread(alone)}")
         await asyncio.sleep(2.0)
+        before = {pid: cpu_seconds(pid) for pid in [server.pid, os.getpid(), *zygotes(server.pid)]}
         results = await asyncio.gather(*(to_lobby(port, f"crowd{i}") for i in range(args.crowd)))
+        spent = {pid: cpu_seconds(pid) - cpu for pid, cpu in before.items()}
+        forked = [cpu_seconds(pid) for pid in children(server.pid)]  # each since its start
         terminals.extend(t for t, _ms in results)
         print(
             f"{args.crowd} sessions connecting at once, each to the lobby: {spread([ms for _t, ms in results])}"
+            f" (load average {os.getloadavg()[0]:.2f})"
+        )
+        print(
+            f"  CPU meanwhile: server {1000 * spent.pop(server.pid):.0f} ms, this benchmark's "
+            f"{args.crowd} clients {1000 * spent.pop(os.getpid()):.0f} ms, zygote "
+            f"{1000 * sum(spent.values()):.0f} ms; the {len(forked)} session processes "
+            f"{1000 * sum(forked):.0f} ms in all since they started, each median "
+            f"{1000 * statistics.median(forked or [0]):.0f} ms, max {1000 * max(forked or [0]):.0f} ms"
         )
         await asyncio.sleep(3.0)  # idle in the lobby
         kids = children(server.pid)
