@@ -153,6 +153,20 @@ def preset_breakpoints(screen: Screen[Any], size: Size) -> None:
         screen.set_class(name in chosen, name, update=False)
 
 
+class StyledOnce(Screen[Any]):
+    """A Screen not styled again as it is first shown: its widgets were styled as they were
+    made, moments before, and Textual's first ``ScreenResume`` styled them all again
+    (``Screen._on_screen_resume``, which Textual calls after this one: handlers run down the
+    classes). Later resumes are as Textual makes them."""
+
+    _resumed = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
+
+
 def settle_footer_key(widget: Widget, compact: bool) -> None:
     """Give a key its footer's ``compact`` before it mounts, when ``widget`` is one of a
     Footer's keys (Textual's private ``FooterKey``). A key's own default is compact, so

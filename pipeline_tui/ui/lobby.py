@@ -48,7 +48,7 @@ from ..net.client import TableClient
 from ..net.protocol import SeatInfo, TableError, TableInfo, Update, table_name
 from ..net.remote import RemoteGame
 from .app import PipelineApp, Served
-from .compat import preset_breakpoints, share_parsed_css
+from .compat import StyledOnce, preset_breakpoints, share_parsed_css
 from .screens import NewGameScreen
 from .seats import SharedSeat
 from .table_screen import TableScreen
@@ -85,7 +85,7 @@ def seat_text(seat: SeatInfo, info: TableInfo) -> str:
     return _("{name}: {who}").format(name=seat.name, who=who)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(StyledOnce):
     """The server's tables: enter opens a table's seats, w watches, n sets up a new table, l
     switches the language (kept for your key)."""
 

@@ -96,8 +96,9 @@ async def test_the_lobbys_footer_makes_its_keys_once(served, monkeypatch):
 
 
 async def test_the_lobby_is_styled_once_for_its_window(served, monkeypatch):
-    """The lobby comes with the classes of its window's size (Textual's breakpoints), so the
-    terminal's size arriving does not style the whole screen again."""
+    """The lobby's widgets are styled as they are made, and not all again as it is first shown
+    (Textual's ScreenResume) nor as the terminal's size arrives: it comes with the classes of
+    its window's size (Textual's breakpoints)."""
     hub, sock = served
     restyled = []
     update_styles = App.update_styles
@@ -113,4 +114,4 @@ async def test_the_lobby_is_styled_once_for_its_window(served, monkeypatch):
         await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.pause(0.3)
         assert app.screen.has_class("-narrow") and app.screen.has_class("-tall")
-        assert len(restyled) == 1  # as it is shown (Textual's ScreenResume), and not again
+        assert restyled == []

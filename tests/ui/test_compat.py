@@ -344,3 +344,29 @@ async def test_an_app_sharing_parsed_css_parses_what_was_not_parsed_ahead(monkey
         await settled(pilot)
         assert len(app.stylesheet._parse_cache.keys()) > 3
         assert styled(app) == (3, 7, True)
+
+
+class OnceScreen(compat.StyledOnce):
+    def compose(self) -> ComposeResult:
+        yield Boxed("once")
+
+
+async def test_a_screen_styled_once_is_styled_again_when_it_is_shown_again(monkeypatch):
+    restyled: list[object] = []
+    update_styles = App.update_styles
+
+    def counting(self: App, node: object = None, animate: bool = True) -> None:
+        if isinstance(node, OnceScreen):
+            restyled.append(node)
+        update_styles(self, node, animate)
+
+    monkeypatch.setattr(App, "update_styles", counting)
+    app = StyledApp()
+    async with app.run_test() as pilot:
+        await app.push_screen(OnceScreen())
+        await settled(pilot)
+        assert restyled == []  # styled as its widgets were made, not again as first shown
+        assert app.screen.query_one(Boxed).styles.height.value == 3
+        app.screen.post_message(events.ScreenResume())  # as Textual resumes a screen shown again
+        await settled(pilot)
+        assert len(restyled) == 1  # styled again, as Textual does
