@@ -146,7 +146,7 @@ def out_of_memory() -> int:
 def session_app() -> type[SharedApp]:
     """The app of a session: the shared tables' app with its notices from ``serve`` and its
     memory's end. Made once a process, on first use: serve's zygote makes it (and parses its
-    CSS, :func:`parse_css_ahead`) before forking, so no session does."""
+    CSS, :func:`warm_up`) before forking, so no session does."""
     global _session_app
     if _session_app is not None:
         return _session_app
@@ -205,12 +205,16 @@ def session_app() -> type[SharedApp]:
     return SessionApp
 
 
-def parse_css_ahead() -> int:
-    """Parse the session app's CSS and every imported widget's into the process's shared
-    stylesheet cache (``ui.compat.parse_ahead``); the zygote does, for all its sessions.
-    Returns the sources parsed."""
+def warm_up() -> int:
+    """What every session would do alike, done once for all of them by serve's zygote before
+    it forks: the session app's CSS and every imported widget's parsed into the process's
+    shared stylesheet cache (``ui.compat.parse_ahead``), and each language's catalogue loaded
+    (gettext keeps them). Returns the CSS sources parsed."""
+    from ..i18n import LANGUAGES, translations_for
     from ..ui.compat import parse_ahead
 
+    for language in LANGUAGES:
+        translations_for(language)
     return parse_ahead(session_app()(Path(), ""))
 
 

@@ -288,7 +288,7 @@ def preload() -> None:
     for name in SESSION_WARM_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    session.parse_css_ahead()
+    session.warm_up()
     gc.collect()
     gc.freeze()  # start-up objects are never collected: their pages stay shared
 

@@ -5,6 +5,8 @@ idle lobby does not draw its unchanged list again."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from textual.app import App
 from textual.widgets import DataTable, Footer, Label, Static
@@ -20,7 +22,7 @@ from tests.server.test_remote import pilot_until
 async def test_a_session_reaches_the_lobby_parsing_no_css_its_zygote_parsed(served, monkeypatch):
     hub, sock = served
     monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
-    assert session.parse_css_ahead() > 20  # as serve/zygote.py's preload does
+    assert session.warm_up() > 20  # as serve/zygote.py's preload does
     read, write = os.pipe()
     try:
         app = session.session_app()(sock, hub.issue_token("SHA256:ada", "ada"))
@@ -115,3 +117,22 @@ async def test_the_lobby_is_styled_once_for_its_window(served, monkeypatch):
         await pilot.pause(0.3)
         assert app.screen.has_class("-narrow") and app.screen.has_class("-tall")
         assert restyled == []
+
+
+def test_the_zygotes_warm_up_loads_every_languages_catalogue():
+    """A session in Russian finds its catalogue loaded (5 ms of its start, once per process)."""
+    script = (
+        "import gettext\n"
+        "from pipeline_tui.serve import session\n"
+        "assert not gettext._translations\n"
+        "session.warm_up()\n"
+        "print(sorted(Path(key[1]).parent.parent.name for key in gettext._translations))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", "from pathlib import Path\n" + script],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    assert out.split() == ["['ru']"]
