@@ -169,10 +169,11 @@ class StyledOnce(Screen[Any]):
 
 def settle_footer_key(widget: Widget, compact: bool) -> None:
     """Give a key its footer's ``compact`` before it mounts, when ``widget`` is one of a
-    Footer's keys (Textual's private ``FooterKey``). A key's own default is compact, so
-    mounting restyled each key for that, then again for its footer's value (``data_bind``):
-    in a session's start, a third of its CPU once the lobby showed (docs/benchmarks.md)."""
-    if isinstance(widget, FooterKey):
+    Footer's keys bound to it (Textual's private ``FooterKey``, ``data_bind``, which the
+    palette's key is not: it keeps its own). A key's own default is compact, so mounting
+    restyled each bound key for that, then again for its footer's value: in a session's start,
+    a third of its CPU once the lobby showed (docs/benchmarks.md)."""
+    if isinstance(widget, FooterKey) and "compact" in (widget._reactive_connect or {}):
         widget.set_reactive(FooterKey.compact, compact)
         widget.set_class(compact, "-compact", update=False)
 
