@@ -23,7 +23,9 @@ seconds first, as people at a table do (they take seconds per move).
 Crowd (``--crowd N``, issue 38): one session connects and waits for the lobby's text, five
 times one after another (time to the lobby, median); then N connect at once (each 80 x 24, a
 fresh key) and the time from its connect call to the lobby's text is taken for each (median,
-max); then the PSS of the idle lobby sessions (``/proc/PID/smaps_rollup``). No table is played.
+max), with each process's CPU meanwhile (``/proc/PID/stat``: the server, the zygote, this
+benchmark's clients, and each session process since it started); then the PSS of the idle
+lobby sessions (``/proc/PID/smaps_rollup``). No table is played.
 
 ``--spawn`` runs the server with ``serve --spawn`` (each session a new Python process, as
 before the session zygote) for figures before and after on the same machine.
