@@ -288,7 +288,10 @@ def preload() -> None:
     for name in SESSION_WARM_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    session.warm_up()
+    try:
+        session.warm_up()
+    except Exception as exc:  # noqa: BLE001 - a saving only: each session then does it itself
+        print(f"pipeline-tui: the session zygote could not warm up ({exc!r}); going on", file=sys.stderr)
     gc.collect()
     gc.freeze()  # start-up objects are never collected: their pages stay shared
 

@@ -4,6 +4,7 @@ idle lobby does not draw its unchanged list again."""
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from textual.app import App
 from textual.widgets import DataTable, Footer, Label, Static
 
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
-from pipeline_tui.serve import session
+from pipeline_tui.serve import session, zygote
 from pipeline_tui.ui import compat
 from pipeline_tui.ui.lobby import LobbyScreen, SharedApp
 
@@ -136,3 +137,17 @@ def test_the_zygotes_warm_up_loads_every_languages_catalogue():
         timeout=60,
     ).stdout
     assert out.split() == ["['ru']"]
+
+
+def test_a_zygote_whose_warm_up_fails_goes_on(monkeypatch, capsys):
+    """The warm-up is a saving only: a zygote that cannot do it forks sessions that do it."""
+
+    def failing() -> int:
+        raise FileNotFoundError("the working folder is gone")
+
+    monkeypatch.setattr(session, "warm_up", failing)
+    try:
+        zygote.preload()
+    finally:
+        gc.unfreeze()
+    assert "could not warm up" in capsys.readouterr().err
