@@ -399,8 +399,13 @@ class SharedApp(PipelineApp):
         return self.client
 
     # Textual hands the Mount event to the handlers that take it; the local app's takes none.
-    async def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the title screen of the local app
+        # in a worker: the app takes the terminal's size meanwhile, so the lobby is laid out
+        # for it once, not again (and the screen under it with it) as the size comes after
+        self.run_worker(self._connect(), group="connect")
+
+    async def _connect(self) -> None:
         try:
             self.client = await TableClient.connect(self.hub, self.token)
         except (TableError, OSError) as exc:
