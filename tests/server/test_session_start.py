@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from textual.app import App
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
@@ -151,3 +152,25 @@ def test_a_zygote_whose_warm_up_fails_goes_on(monkeypatch, capsys):
     finally:
         gc.unfreeze()
     assert "could not warm up" in capsys.readouterr().err
+
+
+async def test_the_lobby_is_laid_out_for_the_window_it_comes_with(served, monkeypatch):
+    """The app takes its window's size while it reaches the Hub, so the lobby is laid out for
+    that size as it is shown, not once more when the size comes after it (Textual 8.2.8, pinned:
+    the screen laid out for a size twice, three times when the Hub was reached in the Mount
+    handler; the layouts its widgets ask for as the list comes are not counted)."""
+    hub, sock = served
+    layouts = []
+    refresh_layout = Screen._refresh_layout
+
+    def counting(self: Screen, size: object = None, scroll: bool = False) -> None:
+        if isinstance(self, LobbyScreen) and size is not None:
+            layouts.append(size)
+        refresh_layout(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    app = SharedApp(sock, hub.issue_token("SHA256:ada", "ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the list")
+        await pilot.pause(0.3)
+        assert len(layouts) <= 2
