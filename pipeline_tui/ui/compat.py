@@ -42,6 +42,20 @@ SESSION_WARM_MODULES = (
     "tty",
     "queue",
 )
+# The same for a browser tab of ``pipeline-tui web`` on its way to the title screen, imported
+# by web's zygote: Textual's web driver and what it reads its pipes with.
+TAB_WARM_MODULES = (
+    "textual._binary_encode",
+    "textual._xterm_parser",
+    "textual.drivers._byte_stream",
+    "textual.drivers._input_reader",
+    "textual.drivers.web_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.pilot",
+    "textual.scrollbar",
+)
 
 
 def line_breaks(text: str, width: int) -> list[int]:
