@@ -298,10 +298,11 @@ async def test_the_first_size_is_clamped_too(make_web, fork):
     assert b"\x1b[94;221H" in shown  # the title's first line, centred in 500 columns
 
 
-async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web):
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web, fork):
     """The attack of issue 36: resize to 20000x20000, then close the tab without reading. The app
     is left blocked writing its screen to a pipe nobody reads; it must still be gone in 5 s."""
-    web = await make_web()
+    web = await make_web(fork=fork)
     ws = await web.connect(autoping=False, heartbeat=None).__aenter__()
     transport = ws._response.connection.transport  # to close the tab without a goodbye
     try:
@@ -326,8 +327,9 @@ async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web):
             await asyncio.sleep(0.05)
 
 
-async def test_stopping_the_server_ends_every_tab(make_web):
-    web = await make_web()
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+async def test_stopping_the_server_ends_every_tab(make_web, fork):
+    web = await make_web(fork=fork)
     async with web.connect() as one, web.connect() as two:
         await first_output(one)
         await first_output(two)
