@@ -165,7 +165,7 @@ def test_limits_reach_the_server(monkeypatch, tmp_path):
     from pipeline_tui.serve import web
 
     seen = {}
-    monkeypatch.setattr(web, "serve", lambda *args, limits, **kw: seen.update(limits=limits))
+    monkeypatch.setattr(web, "serve", lambda *args, limits, fork, **kw: seen.update(limits=limits, fork=fork))
     argv = ["web", "--saves", str(tmp_path), "--max-window", "120x40", "--max-tabs", "3"]
     argv += ["--allow-origin", "https://game.example", "--allow-origin", "http://box.lan:8000"]
     assert cli.main(argv) == 0
@@ -175,8 +175,11 @@ def test_limits_reach_the_server(monkeypatch, tmp_path):
         max_tabs=3,
         allow_origins=("https://game.example", "http://box.lan:8000"),
     )
+    assert seen["fork"] is None  # forked where the system can (serve/zygote.py)
     assert cli.main(["web", "--saves", str(tmp_path)]) == 0
     assert seen["limits"] == web.Limits() == web.Limits(500, 200, 16, ())
+    assert cli.main(["web", "--saves", str(tmp_path), "--spawn"]) == 0
+    assert seen["fork"] is False
 
 
 def test_served_app_counts_as_interactive(monkeypatch):
