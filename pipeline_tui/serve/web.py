@@ -10,7 +10,7 @@ by ``web``, so the game's cold start never loads aiohttp or textual-serve.
 
 The fork goes through a private method of textual-serve (``AppService._open_app_process``,
 which starts a tab's process), which is why textual-serve is pinned to one version
-(pyproject.toml) and tests/server/test_web_limits.py fails if that method changes.
+(pyproject.toml) and tests/server/test_web_zygote.py fails if that method changes.
 
 Every byte a browser sends is hostile (docs/security.md, "web"): the websocket is opened only from a
 page of this server (its Origin and Host are checked), a tab's terminal is at most
@@ -331,18 +331,19 @@ def serve(
 
 def overridable(service: type) -> bool:
     """Whether textual-serve's ``AppService`` still starts a tab's process the way
-    ``TabService`` overrides it: ``_open_app_process(width, height)``, read through
-    ``_process`` and written through ``_stdin``. Otherwise tabs are spawned (and the test
-    of this in tests/server/test_web_limits.py fails)."""
+    ``TabService`` overrides it: ``async _open_app_process(width, height)``, its environment
+    from ``_build_environment(width, height)``. Otherwise tabs are spawned (and
+    tests/server/test_web_zygote.py, which also reads textual-serve's source, fails)."""
     import inspect
 
-    method = getattr(service, "_open_app_process", None)
-    if method is None or not inspect.iscoroutinefunction(method):
-        return False
-    parameters = list(inspect.signature(method).parameters)
-    source = inspect.getsource(service)
-    return parameters == ["self", "width", "height"] and all(
-        name in source for name in ("self._process", "self._stdin", "await self._open_app_process(")
+    def parameters(name: str) -> list[str] | None:
+        method = getattr(service, name, None)
+        return list(inspect.signature(method).parameters) if callable(method) else None
+
+    return (
+        inspect.iscoroutinefunction(getattr(service, "_open_app_process", None))
+        and parameters("_open_app_process") == ["self", "width", "height"]
+        and parameters("_build_environment") == ["self", "width", "height"]
     )
 
 
