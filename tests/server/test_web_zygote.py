@@ -165,3 +165,30 @@ async def test_killing_the_server_leaves_no_tab_behind(tmp_path, spawn):
                 )
     finally:
         served.stop()
+
+
+@forking
+async def test_a_tab_the_zygote_cannot_fork_is_spawned(make_web, monkeypatch, caplog):  # noqa: F811
+    """A zygote that fails a request (dead, full, not answering): that tab's app is spawned
+    instead, with one log line, and the pipes made for the fork are all closed."""
+    caplog.set_level(logging.WARNING, "pipeline_tui.web")
+    monkeypatch.delenv(SPAWN_ENV, raising=False)
+
+    async def refuse(self, env, fds, memory=0, argv=None):
+        raise OSError("the web zygote did not answer")
+
+    monkeypatch.setattr(Zygote, "fork", refuse)
+    web = await make_web()
+    descriptors = len(os.listdir("/proc/self/fd"))
+    async with web.connect() as ws:
+        await first_output(ws)
+        (pid,) = web.pids()
+        assert parent(pid) == os.getpid()
+        assert command(pid)[2:4] == [b"pipeline_tui", b"title"]
+        (zygote,) = zygotes(os.getpid())
+        assert is_running(zygote)
+    await until(lambda: not web.server.tabs, "the tab to end")
+    assert len(os.listdir("/proc/self/fd")) <= descriptors
+    assert [r.getMessage() for r in caplog.records if "zygote failed" in r.getMessage()] == [
+        "web: the web zygote failed (the web zygote did not answer); spawning the tab's app"
+    ]
