@@ -52,7 +52,7 @@ log = logging.getLogger("pipeline_tui.web")
 
 MAX_COLS = 500  # a tab's widest terminal; a wider one is drawn at this width (as over SSH)
 MAX_ROWS = 200
-MAX_TABS = 16  # tabs playing at once; each app process takes about 45 MB
+MAX_TABS = 16  # tabs playing at once; a forked app takes about 21 MB of its own (PSS), a spawned 31
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message (the page sends keys and sizes)
 QUIT_GRACE = 3.0  # seconds a closed tab's app has to quit before it is killed (gone within 5 s)
 HEARTBEAT = 15.0  # seconds between pings; a browser that misses a pong is closed
