@@ -7,8 +7,10 @@ and shared no pages between sessions; a forked child starts in a few millisecond
 the zygote's pages until it writes them (``gc.freeze()`` before forking keeps the collector
 from writing to every start-up object).
 
-``serve`` starts ``python -m pipeline_tui.serve.zygote FD PARENT KIND``: ``FD`` is its end of
-a ``SOCK_SEQPACKET`` socket pair, ``KIND`` ``session`` or ``web`` (:data:`KINDS`). Each request
+The server starts ``python -m pipeline_tui.serve.zygote FD PARENT KIND [MODULE...]``: ``FD``
+is its end of a ``SOCK_SEQPACKET`` socket pair, ``KIND`` ``session`` or ``web`` (:data:`KINDS`),
+each ``MODULE`` one more to import first (``web`` names its command line's, a layer above this
+one). Each request
 is a JSON message (the child's environment, its memory limit, for a tab its command line) with
 file descriptors (SCM_RIGHTS). A session's are its pty and the read end of its control pipe,
 on which ``serve`` has already written the Hub token (never in the environment): its child
@@ -17,7 +19,8 @@ environment and the memory limit (RLIMIT_AS), and runs the session as ``python -
 pipeline_tui.serve.session`` would. A tab's are the three pipes textual-serve would give the
 app's process (its standard input, output and error): its child takes them as its standard
 streams and the environment textual-serve builds (its web driver, the tab's size), and runs
-``pipeline-tui`` with the command line textual-serve would have run (serve/web.py). The web
+the module and arguments of the request as ``python -m`` does: the command line textual-serve
+would have run (serve/web.py). The web
 zygote itself runs in the environment every tab shares, so that what Textual reads from it at
 import (``textual.constants``) is what a tab's own process would have read. The zygote
 answers with the child's pid and a pidfd of it (so the server sees it end, and can signal it,
