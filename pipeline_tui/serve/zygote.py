@@ -349,6 +349,7 @@ def preload(kind: str, modules: list[str]) -> None:
         warm: tuple[str, ...] = compat.SESSION_WARM_MODULES
     else:
         from ..ui.app import PipelineApp  # noqa: F401
+        from ..ui.table_screen import TableScreen  # noqa: F401  # a tab's first game, not its title
 
         warm = (*modules, *compat.TAB_WARM_MODULES)
     for name in warm:
