@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
@@ -230,6 +231,11 @@ class SteadyFooter(TranslatedFooter):
     where the keys under it showed through ("^p paletten", issue 37)."""
 
     _shown: tuple[object, ...] = ()
+    _built: tuple[object, ...] = ()  # the keys shown when the footer's keys were last made
+
+    def compose(self) -> ComposeResult:
+        self._built = self._shown_keys(self.screen) if footer_keys_shown(self) else ()
+        yield from super().compose()
 
     async def recompose(self) -> None:
         await super().recompose()
@@ -276,7 +282,31 @@ class SteadyFooter(TranslatedFooter):
             if shown == self._shown and footer_keys_shown(self):
                 return
             self._shown = shown
+            if footer_keys_shown(self) and self._show_only(shown):
+                return
         super().bindings_changed(screen)
+
+    def _show_only(self, shown: tuple[object, ...]) -> bool:
+        """Show just the keys of ``shown`` by hiding the others, when each of them is a key
+        made at the last rebuild, the same and in the same order; ``False`` if a rebuild is
+        needed. The move prompt takes the digits as text, so its focus drops "1-4 Boards" from
+        the keys shown and leaving it brings the key back, twice for every move typed at a
+        seat: a rebuild each time (new keys, restyled, the screen laid out again) cost more
+        than the move's own redraw."""
+        built = self._built
+        if not built or shown[0] != built[0]:  # another language: every key is said anew
+            return False
+        wanted = set(shown[1:])
+        if [entry for entry in built[1:] if entry in wanted] != list(shown[1:]):
+            return False
+        keys = {entry[:2] for entry in shown[1:] if isinstance(entry, tuple)}
+        children = list(self.children)
+        if not all(hasattr(child, "action") for child in children):
+            return False  # a group of keys: rebuilt as Textual makes it
+        for child in children:
+            child.display = (getattr(child, "key", None), getattr(child, "action", None)) in keys
+        self.call_after_refresh(self._fit)
+        return True
 
 
 def text_strip(console: Console, text: Text, style: Style) -> Strip:
