@@ -88,24 +88,27 @@ async def test_footer_rebuilds_for_a_new_key_and_hides_one_that_goes():
         assert keys(app) == built
 
 
-async def test_typing_a_move_hides_the_board_keys_without_rebuilding_the_footer(tmp_path):
-    """The prompt takes digits as text, so "1-4 Boards" goes from the footer while it has the
-    focus and comes back after; the footer's keys are hidden and shown, not made anew (two
-    rebuilds per move typed at a shared table's seat, issue 38)."""
+async def test_typing_a_move_dims_the_board_keys_without_rebuilding_the_footer(tmp_path):
+    """The prompt takes digits as text, so "1-4 Boards" is disabled while it has the focus and
+    enabled again after; the footer dims and brightens that key in place, its keys not made
+    anew nor moved (two rebuilds per move typed at a shared table's seat, issue 38)."""
     app = new_app(tmp_path)
     async with app.run_test(size=WIDE) as pilot:
         await place_starting_tanks(pilot)
         before = keys(app)
-        assert "Boards" in shown(app)
-        await pilot.press("colon", "a", "c")
+        places = [k.region for k in before]
+        boards = next(k for k in before if k.description == "Boards")
+        assert not boards.has_class("-disabled")
+        await pilot.press("colon", "a", "1")
         await pilot.pause()
-        assert isinstance(app.focused, MovePrompt)
-        assert "Boards" not in shown(app) and "Undo" in shown(app)
-        assert keys(app) == before
+        assert isinstance(app.focused, MovePrompt) and app.focused.value == "a1"
+        assert boards.has_class("-disabled") and boards.display
+        assert keys(app) == before and [k.region for k in before] == places
+        assert not any(k.has_class("-disabled") for k in before if k is not boards)
         await pilot.press("escape")
         await pilot.pause()
-        assert "Boards" in shown(app)
-        assert keys(app) == before
+        assert not boards.has_class("-disabled")
+        assert keys(app) == before and [k.region for k in before] == places
 
 
 async def test_switching_views_keeps_the_footer_and_the_network_names_its_keys(tmp_path):
