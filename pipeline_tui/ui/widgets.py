@@ -25,12 +25,12 @@ from textual.widgets import Checkbox, Static
 from ..i18n import _, current_language
 from .footer import TranslatedFooter
 from .compat import (
-    show_footer_key_enabled,
     QuietFocus,
     StyledFocus,
     ValueWatchedInput,
     footer_keys_shown,
     line_breaks,
+    show_footer_key_enabled,
     update_scrollbars,
 )
 
