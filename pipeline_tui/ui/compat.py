@@ -69,6 +69,15 @@ def footer_keys_shown(footer: Footer) -> bool:
     return bool(footer._bindings_ready)
 
 
+def show_footer_key_enabled(key: Widget, enabled: bool) -> None:
+    """Show a Footer's key enabled or dimmed, in place: Textual's FooterKey is told whether
+    it is disabled only as it is made (``_disabled``, the ``-disabled`` class)."""
+    if getattr(key, "_disabled", not enabled) == (not enabled):
+        return
+    setattr(key, "_disabled", not enabled)
+    key.set_class(not enabled, "-disabled")
+
+
 def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:
     """Give one node keys beside its classes' ``BINDINGS``, a key bound here replacing the
     classes' binding of it in place, as a subclass's ``BINDINGS`` would (``DOMNode._bindings``,
