@@ -165,7 +165,7 @@ def test_limits_reach_the_server(monkeypatch, tmp_path):
     from pipeline_tui.serve import web
 
     seen = {}
-    monkeypatch.setattr(web, "serve", lambda *args, limits, **kw: seen.update(limits=limits))
+    monkeypatch.setattr(web, "serve", lambda *args, limits, fork, **kw: seen.update(limits=limits, fork=fork))
     argv = ["web", "--saves", str(tmp_path), "--max-window", "120x40", "--max-tabs", "3"]
     argv += ["--allow-origin", "https://game.example", "--allow-origin", "http://box.lan:8000"]
     assert cli.main(argv) == 0
@@ -175,8 +175,11 @@ def test_limits_reach_the_server(monkeypatch, tmp_path):
         max_tabs=3,
         allow_origins=("https://game.example", "http://box.lan:8000"),
     )
+    assert seen["fork"] is None  # forked where the system can (serve/zygote.py)
     assert cli.main(["web", "--saves", str(tmp_path)]) == 0
     assert seen["limits"] == web.Limits() == web.Limits(500, 200, 16, ())
+    assert cli.main(["web", "--saves", str(tmp_path), "--spawn"]) == 0
+    assert seen["fork"] is False
 
 
 def test_served_app_counts_as_interactive(monkeypatch):
@@ -270,20 +273,25 @@ class Server:
         return "".join(self.output)
 
     def app_processes(self) -> list[int]:
-        """The app processes textual-serve started (one per open browser tab)."""
-        found = []
+        """The app processes of the open browser tabs: spawned by textual-serve (children of
+        the server) or forked by its web zygote (children of that child)."""
+        table = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                stat = (entry / "stat").read_text()
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
                 argv = (entry / "cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            if parent == self.proc.pid and b"title" in argv:
-                found.append(int(entry.name))
-        return found
+            if stat[0] != "Z":
+                table[int(entry.name)] = (int(stat[1]), argv)
+        zygotes = {pid for pid, (parent, argv) in table.items() if parent == self.proc.pid and b"web" in argv}
+        return [
+            pid
+            for pid, (parent, argv) in table.items()
+            if (parent == self.proc.pid and b"title" in argv) or parent in zygotes
+        ]
 
     def stop(self) -> int:
         if self.proc.poll() is None:
@@ -370,11 +378,7 @@ def test_each_browser_tab_plays_its_own_app(sync_playwright, server):
             second = _open(browser, url)
             _wait_for_text(second, "Rules and keys")
             apps = server.app_processes()
-            assert len(apps) == 2
-            for pid in apps:
-                argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-                assert argv[:4] == [sys.executable, "-m", "pipeline_tui", "title"], argv
-                assert argv[6:8] == ["--served", "web"], argv
+            assert len(apps) == 2  # forked from the web zygote (tests/server/test_web_zygote.py)
 
             first.focus(".xterm-helper-textarea")
             first.keyboard.press("Enter")  # the highlighted entry: New game

@@ -71,6 +71,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             ),
             language=current_language(),
             limits=limits,
+            fork=False if args.spawn else None,
         )
     except OSError as exc:
         raise CliError(web.bind_error(exc, args.host, args.port)) from None
@@ -170,6 +171,14 @@ def register(sub: Subparsers) -> None:
         default=16,
         metavar="N",
         help=_("browser tabs playing at once (default 16)"),
+    )
+    p.add_argument(
+        "--spawn",
+        action="store_true",
+        help=_(
+            "start each tab's app as a new Python process instead of forking it from one that "
+            "has the game loaded (slower, more memory; as PIPELINE_TUI_SPAWN=1)"
+        ),
     )
     p.set_defaults(func=cmd_web)
 

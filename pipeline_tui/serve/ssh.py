@@ -613,7 +613,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         zygote = self.front.zygote
         if zygote is not None:
             try:
-                return await zygote.fork(env, self.front.limits.session_memory, slave, control)
+                return await zygote.fork(env, [slave, control], self.front.limits.session_memory)
             except OSError as exc:
                 self.front.log(f"{self.name} ({self.identity}): the zygote failed ({exc}); spawning")
         proc = await asyncio.create_subprocess_exec(

@@ -1,8 +1,16 @@
 """``pipeline-tui web``: the app in a browser through textual-serve.
 
-Each browser tab that opens the page gets its own app process (the title screen), run by this
-installation's interpreter with the server's saves folder. Imported only by that command, so the
-game's cold start never loads aiohttp or textual-serve.
+Each browser tab that opens the page gets its own app process (the title screen), with the
+server's saves folder. On Linux it is forked from the web zygote (serve/zygote.py, issue 38), a
+process that has imported the app and Textual's web driver once, and runs exactly what
+textual-serve would have started (:func:`app_command`) in the environment textual-serve builds
+for it; elsewhere, with ``web --spawn`` or ``PIPELINE_TUI_SPAWN=1``, or when the zygote fails,
+textual-serve spawns this installation's interpreter on that command, as before. Imported only
+by ``web``, so the game's cold start never loads aiohttp or textual-serve.
+
+The fork goes through a private method of textual-serve (``AppService._open_app_process``,
+which starts a tab's process), which is why textual-serve is pinned to one version
+(pyproject.toml) and tests/server/test_web_zygote.py fails if that method changes.
 
 Every byte a browser sends is hostile (docs/security.md, "web"): the websocket is opened only from a
 page of this server (its Origin and Host are checked), a tab's terminal is at most
@@ -17,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import ipaddress
 import json
 import logging
@@ -30,10 +39,11 @@ import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
 from ..i18n import _, ngettext
+from .zygote import WEB, ForkedChild, Zygote, forking_available
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -42,10 +52,12 @@ log = logging.getLogger("pipeline_tui.web")
 
 MAX_COLS = 500  # a tab's widest terminal; a wider one is drawn at this width (as over SSH)
 MAX_ROWS = 200
-MAX_TABS = 16  # tabs playing at once; each app process takes about 45 MB
+MAX_TABS = 16  # tabs playing at once; a forked app takes about 21 MB of its own (PSS), a spawned 31
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message (the page sends keys and sizes)
 QUIT_GRACE = 3.0  # seconds a closed tab's app has to quit before it is killed (gone within 5 s)
 HEARTBEAT = 15.0  # seconds between pings; a browser that misses a pong is closed
+APP_MODULE = "pipeline_tui"  # a tab runs ``python -m`` this, spawned or forked
+APP_IMPORTS = ("pipeline_tui.cli",)  # what it imports, for the web zygote to import first
 KNOWN_MESSAGES = frozenset({"stdin", "resize", "ping", "blur", "focus"})
 HOST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")  # a DNS name, lower case
 
@@ -172,17 +184,99 @@ def _exited(pid: int) -> bool:
         return True
 
 
-def app_command(saves_dir: Path, language: str | None = None) -> str:
-    """The shell command textual-serve runs for each browser tab: this installation's interpreter
-    on the title screen (``exec``, so the app is the server's own child and no shell lingers),
-    in the server's language when one is given (a browser sends no locale of its own), told
-    with ``--served web`` that it plays in a browser tab of a server (ui/app.py, ``Served``)."""
-    argv = [sys.executable, "-m", "pipeline_tui", "title", "--saves", str(saves_dir), "--served", "web"]
+def app_argv(saves_dir: Path, language: str | None = None) -> list[str]:
+    """The arguments of ``pipeline-tui`` for each browser tab: the title screen, in the
+    server's language when one is given (a browser sends no locale of its own), told with
+    ``--served web`` that it plays in a browser tab of a server (ui/app.py, ``Served``)."""
+    argv = ["title", "--saves", str(saves_dir), "--served", "web"]
     if language:
         argv += ["--lang", language]
+    return argv
+
+
+def app_command(saves_dir: Path, language: str | None = None) -> str:
+    """The shell command textual-serve runs for a spawned tab: this installation's interpreter
+    on :func:`app_argv` (``exec``, so the app is the server's own child and no shell lingers)."""
+    argv = [sys.executable, "-m", APP_MODULE, *app_argv(saves_dir, language)]
     if os.name != "posix":
         return subprocess.list2cmdline(argv)
     return "exec " + shlex.join(argv)
+
+
+class ForkedApp:
+    """A tab's app forked by the web zygote, as textual-serve's ``AppService`` uses the process
+    it spawns: its pipes as streams (``stdin``, ``stdout``, ``stderr``), ``pid``,
+    ``returncode``, ``wait()`` and ``kill()`` (through a pidfd, :class:`ForkedChild`)."""
+
+    def __init__(
+        self,
+        child: ForkedChild,
+        stdin: asyncio.StreamWriter,
+        stdout: asyncio.StreamReader,
+        stderr: asyncio.StreamReader,
+        transports: list[asyncio.BaseTransport],
+    ) -> None:
+        self.child = child
+        self.pid = child.pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.transports = transports
+
+    @property
+    def returncode(self) -> int | None:
+        return self.child.returncode
+
+    async def wait(self) -> int:
+        return await self.child.wait()
+
+    def kill(self) -> None:
+        self.child.kill()
+
+    def exited(self) -> bool:
+        return self.child.exited()
+
+    def close(self) -> None:
+        for transport in self.transports:
+            transport.close()
+
+
+async def fork_app(zygote: Zygote, env: dict[str, str], argv: list[str]) -> ForkedApp:
+    """A tab's app forked by ``zygote`` on three new pipes (its standard streams, as
+    textual-serve's ``asyncio.create_subprocess_shell(..., stdin=PIPE, stdout=PIPE,
+    stderr=PIPE)`` makes them), with ``env``, running ``python -m`` ``argv`` (a module and its
+    arguments); OSError if the zygote cannot make one."""
+    loop = asyncio.get_running_loop()
+    theirs: list[int] = []
+    ours: list[IO[bytes]] = []
+    try:
+        for writing in (False, True, True):  # stdin, stdout, stderr as the child sees them
+            read, write = os.pipe()
+            theirs.append(write if writing else read)
+            ours.append(open(read if writing else write, "rb" if writing else "wb", buffering=0))  # noqa: SIM115
+        try:
+            child = await zygote.fork(env, theirs, argv=argv)
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        stdin_transport, stdin_protocol = await loop.connect_write_pipe(
+            lambda: asyncio.streams.FlowControlMixin(loop), ours[0]
+        )
+        stdin = asyncio.StreamWriter(stdin_transport, stdin_protocol, None, loop)
+        transports: list[asyncio.BaseTransport] = [stdin_transport]
+        readers = []
+        for pipe in ours[1:]:
+            reader = asyncio.StreamReader(loop=loop)
+            transport, _protocol = await loop.connect_read_pipe(
+                functools.partial(asyncio.StreamReaderProtocol, reader, loop=loop), pipe
+            )
+            transports.append(transport)
+            readers.append(reader)
+    except BaseException:
+        for pipe in ours:
+            pipe.close()
+        raise
+    return ForkedApp(child, stdin, readers[0], readers[1], transports)
 
 
 def page_url(host: str, port: int) -> str:
@@ -223,21 +317,47 @@ def serve(
     announce: Callable[[str], None],
     language: str | None = None,
     limits: Limits | None = None,
+    fork: bool | None = None,
 ) -> None:
     """Serve the app until Ctrl+C or SIGTERM; ``announce`` gets the URL once the port is bound.
-    Every tab speaks ``language`` (``web --lang``, else the server's own choice).
+    Every tab speaks ``language`` (``web --lang``, else the server's own choice). ``fork``:
+    tabs forked from the web zygote (None: where :func:`forking_available`), else spawned.
 
     Raises OSError when the host or port cannot be used.
     """
-    server = make_server(host, port, saves_dir, language, limits or Limits())
+    server = make_server(host, port, saves_dir, language, limits or Limits(), fork)
     server.serve_until_stopped(announce)
 
 
+def overridable(service: type) -> bool:
+    """Whether textual-serve's ``AppService`` still starts a tab's process the way
+    ``TabService`` overrides it: ``async _open_app_process(width, height)``, its environment
+    from ``_build_environment(width, height)``. Otherwise tabs are spawned (and
+    tests/server/test_web_zygote.py, which also reads textual-serve's source, fails)."""
+    import inspect
+
+    def parameters(name: str) -> list[str] | None:
+        method = getattr(service, name, None)
+        return list(inspect.signature(method).parameters) if callable(method) else None
+
+    return (
+        inspect.iscoroutinefunction(getattr(service, "_open_app_process", None))
+        and parameters("_open_app_process") == ["self", "width", "height"]
+        and parameters("_build_environment") == ["self", "width", "height"]
+    )
+
+
 def make_server(
-    host: str, port: int, saves_dir: Path, language: str | None, limits: Limits
+    host: str,
+    port: int,
+    saves_dir: Path,
+    language: str | None,
+    limits: Limits,
+    fork: bool | None = None,
 ) -> Any:  # a PipelineServer; its class exists only once textual-serve is imported
     """The textual-serve server for ``serve``, also run inside an event loop by the tests and
-    benchmarks/attack_web.py (``await server.start()``, ``await server.stop()``)."""
+    benchmarks/attack_web.py (``await server.start()``, ``await server.stop()``). ``fork``:
+    as for :func:`serve`."""
     import aiohttp_jinja2
     from aiohttp import WSMsgType, web
     from textual_serve.app_service import AppService
@@ -245,13 +365,50 @@ def make_server(
 
     from ..ui.compat import serve_application
 
+    if fork is None:
+        fork = forking_available()
+    fork = fork and overridable(AppService)
+    argv = app_argv(saves_dir, language)
+
     class TabService(AppService):
         """One tab's app process, which the server can kill (textual-serve only asks it to
-        quit, and an app blocked writing to a closed tab never hears it)."""
+        quit, and an app blocked writing to a closed tab never hears it), forked from
+        ``zygote`` when there is one."""
+
+        zygote: Zygote | None = None
 
         @property
         def pid(self) -> int | None:
             return self._process.pid if self._process is not None else None
+
+        def environment(self) -> dict[str, str]:
+            """What textual-serve gives every tab's process alike: its environment without
+            the tab's size (the web zygote's own environment)."""
+            environment = self._build_environment()
+            for name in ("COLUMNS", "ROWS"):
+                environment.pop(name, None)
+            return environment
+
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            """The tab's app: forked from the zygote with the environment textual-serve would
+            give it, or spawned by textual-serve if there is no zygote or it fails."""
+            zygote = self.zygote
+            if zygote is not None and zygote.running:
+                try:
+                    env = self._build_environment(width, height)
+                    process = await fork_app(zygote, env, [APP_MODULE, *argv])
+                except OSError as exc:
+                    log.warning("web: the web zygote failed (%s); spawning the tab's app", exc)
+                else:
+                    self._process = process  # type: ignore[assignment]  # as textual-serve uses a Process
+                    self._stdin = process.stdin
+                    return process
+            return await super()._open_app_process(width, height)
+
+        def _ended(self, process: Any) -> bool:
+            if isinstance(process, ForkedApp):
+                return process.exited()
+            return _exited(process.pid)
 
         async def end(self) -> None:
             """Ask the app to quit; kill it if it has not within QUIT_GRACE seconds; reap it."""
@@ -260,7 +417,7 @@ def make_server(
                 return
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.stop(), QUIT_GRACE)
-            if process.returncode is None and not _exited(process.pid):
+            if process.returncode is None and not self._ended(process):
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
                 log.info("web: tab app %d did not quit within %.0f s: killed", process.pid, QUIT_GRACE)
@@ -268,7 +425,10 @@ def make_server(
                 await asyncio.wait_for(process.wait(), QUIT_GRACE)
             # asyncio leaves a process's transport open until it is collected, and closing it
             # then (the loop gone) raises inside a finaliser; close it while the loop runs
-            process._transport.close()  # type: ignore[attr-defined]
+            if isinstance(process, ForkedApp):
+                process.close()
+            else:
+                process._transport.close()  # type: ignore[attr-defined]
             if self._task is not None:
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
@@ -288,9 +448,11 @@ def make_server(
         sessions so that stopping the server ends them (and their apps) at once.
         """
 
-        def __init__(self, *args: Any, limits: Limits, **kwargs: Any) -> None:
+        def __init__(self, *args: Any, limits: Limits, fork: bool, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.limits = limits
+            self.fork = fork
+            self.zygote: Zygote | None = None
             self.allowed = frozenset(normal_origin(o) for o in limits.allow_origins)
             self.sessions: set[asyncio.Task[Any]] = set()
             self.tabs: dict[str, TabService] = {}
@@ -361,14 +523,7 @@ def make_server(
             async def close() -> None:
                 await websocket.close()
 
-            service = TabService(
-                self.command,
-                write_bytes=write_bytes,
-                write_str=write_str,
-                close=close,
-                download_manager=self.download_manager,
-                debug=self.debug,
-            )
+            service = self._service(write_bytes, write_str, close)
             width, height = self.limits.clamp(
                 to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
             )
@@ -389,6 +544,23 @@ def make_server(
                     await ending  # the server is stopping: this tab's app is ended first
                     raise
             return websocket
+
+        def _service(
+            self,
+            write_bytes: Callable[[bytes], Any],
+            write_str: Callable[[str], Any],
+            close: Callable[[], Any],
+        ) -> TabService:
+            service = TabService(
+                self.command,
+                write_bytes=write_bytes,
+                write_str=write_str,
+                close=close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            service.zygote = self.zygote
+            return service
 
         async def _end(self, service: TabService) -> None:
             try:
@@ -424,15 +596,28 @@ def make_server(
 
         async def on_shutdown(self, app: web.Application) -> None:
             """End every open tab's session (textual-serve then tells its app to quit), rather
-            than letting aiohttp wait on the open websockets."""
+            than letting aiohttp wait on the open websockets; then the web zygote."""
             sessions = list(self.sessions)
             for task in sessions:
                 task.cancel()
             await asyncio.gather(*sessions, return_exceptions=True)
+            if self.zygote is not None:
+                await self.zygote.close()
+                self.zygote = None
 
         async def on_startup(self, app: web.Application) -> None:
-            """textual-serve prints its banner here, before the port is bound; we announce
-            after binding instead."""
+            """Start the web zygote (it imports the app meanwhile; tabs wait for it). textual-serve
+            prints its banner here, before the port is bound; we announce after binding instead."""
+            if self.fork:
+                shared = self._service(_nothing, _nothing, _nothing).environment()
+                zygote = Zygote(log.warning, WEB, shared, APP_IMPORTS)
+                try:
+                    await zygote.start()
+                except OSError as exc:
+                    log.warning("web: cannot start the web zygote (%s); tabs are spawned", exc)
+                else:
+                    self.zygote = zygote
+            log.info("web: tabs %s", "forked from a zygote" if self.zygote else "spawned")
 
         async def start(self) -> None:
             """Listen (in the running event loop), for tests and benchmarks."""
@@ -467,5 +652,9 @@ def make_server(
                 asyncio.set_event_loop(None)
 
     return PipelineServer(
-        app_command(saves_dir, language), host=host, port=port, title="Pipeline", limits=limits
+        app_command(saves_dir, language), host=host, port=port, title="Pipeline", limits=limits, fork=fork
     )
+
+
+async def _nothing(*_args: Any) -> None:
+    """A tab's output with no tab: for the service that only builds the shared environment."""

@@ -12,10 +12,14 @@ the machine is the server's, so nothing there writes on its disk outside the gam
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import inspect
+import os
 import random
+import select
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, TypeGuard
 
@@ -51,6 +55,7 @@ if TYPE_CHECKING:
     from .table_screen import TableScreen
 
 MODES = ("title", "new", "load", "replay")
+SERVER_GONE_GRACE = 2.0  # seconds a browser tab's app has to quit once its server is gone
 
 
 def table_screen() -> type[TableScreen]:
@@ -143,6 +148,10 @@ class PipelineApp(App[Any]):
         self.saves_dir = Path(saves_dir) if saves_dir else storage.default_saves_dir()
 
     def on_mount(self) -> None:
+        if self.served is Served.WEB and self.is_web and sys.__stdin__ is not None:
+            threading.Thread(
+                target=self.end_with_server, args=(sys.__stdin__.fileno(),), name="server-gone", daemon=True
+            ).start()
         self.push_screen(TitleScreen())
         if self.mode_name == "new":
             if self.players is None:
@@ -154,6 +163,21 @@ class PipelineApp(App[Any]):
                 self.open_file(self.file, replay=self.mode_name == "replay")
             else:
                 self.push_screen(LoadScreen(replay=self.mode_name == "replay"))
+
+    def end_with_server(self, fd: int) -> None:
+        """(A thread of a browser tab's app.) Wait until the server's end of the pipe ``fd``
+        (the tab's input) closes, as it does when the server is gone, even killed by SIGKILL;
+        then quit, and end the process :data:`SERVER_GONE_GRACE` seconds later if quitting has
+        not (its output goes nowhere), so that no tab outlives its server."""
+        poller = select.poll()
+        poller.register(fd, 0)  # no event asked for: only a hang-up or an error wakes it
+        while not poller.poll():
+            pass
+        timer = threading.Timer(SERVER_GONE_GRACE, os._exit, args=(1,))
+        timer.daemon = True
+        timer.start()
+        with contextlib.suppress(Exception):  # the app has ended meanwhile
+            self.call_from_thread(self.exit)
 
     def _setup_from_options(self) -> GameSetup:
         if isinstance(self.players, int):

@@ -51,6 +51,20 @@ SESSION_WARM_MODULES = (
     "tty",
     "queue",
 )
+# The same for a browser tab of ``pipeline-tui web`` on its way to the title screen, imported
+# by web's zygote: Textual's web driver and what it reads its pipes with.
+TAB_WARM_MODULES = (
+    "textual._binary_encode",
+    "textual._xterm_parser",
+    "textual.drivers._byte_stream",
+    "textual.drivers._input_reader",
+    "textual.drivers.web_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.pilot",
+    "textual.scrollbar",
+)
 
 
 def line_breaks(text: str, width: int) -> list[int]:
@@ -176,6 +190,15 @@ def settle_footer_key(widget: Widget, compact: bool) -> None:
     if isinstance(widget, FooterKey) and "compact" in (widget._reactive_connect or {}):
         widget.set_reactive(FooterKey.compact, compact)
         widget.set_class(compact, "-compact", update=False)
+
+
+def show_footer_key_enabled(key: Widget, enabled: bool) -> None:
+    """Show a Footer's key enabled or dimmed, in place: Textual's FooterKey is told whether
+    it is disabled only as it is made (``_disabled``, the ``-disabled`` class)."""
+    if getattr(key, "_disabled", not enabled) == (not enabled):
+        return
+    setattr(key, "_disabled", not enabled)
+    key.set_class(not enabled, "-disabled")
 
 
 def bind_keys(node: DOMNode, bindings: Iterable[Binding]) -> None:

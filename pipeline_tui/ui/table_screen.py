@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.keys import key_to_character
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Input
@@ -972,6 +973,24 @@ class TableScreen(Screen[None]):
             self.play(M.PlaceTile(x=self.ghost.x, y=self.ghost.y, rot=self.ghost.rot))
 
     # --- keys ---
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The keys the footer and the keys panel show. While the move prompt has the focus
+        the table's keys it takes as text (the digits of "1-4 Boards") are shown disabled, not
+        dropped, so the footer keeps its keys as the prompt takes and leaves the focus: making
+        them anew cost more than a move's redraw, twice for every move typed (issue 38)."""
+        prompt = self.focused
+        if not isinstance(prompt, MovePrompt):
+            return super().active_bindings
+        with prompt.passing_keys():
+            active = super().active_bindings
+        return {
+            key: shown._replace(enabled=False)
+            if shown.node is not prompt and prompt.check_consume_key(key, key_to_character(key))
+            else shown
+            for key, shown in active.items()
+        }
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The policy's hidden actions are neither offered in the footer nor run."""
         return action not in self.policy.hidden

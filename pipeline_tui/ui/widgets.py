@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Self
+from contextlib import contextmanager
+from typing import Any, Iterator, NamedTuple, Self
 
 from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
@@ -28,6 +30,7 @@ from .compat import (
     ValueWatchedInput,
     footer_keys_shown,
     line_breaks,
+    show_footer_key_enabled,
     update_scrollbars,
 )
 
@@ -189,9 +192,20 @@ class MovePrompt(ValueWatchedInput):
     needs the prompt itself redrawn; at a shared table that layout was in every move's path.
     """
 
+    _passing = False  # listing the keys to show: the prompt takes none of them as text
+
     def check_consume_key(self, key: str, character: str | None) -> bool:
         """':' is left to the table, which opens the prompt anew: no move's notation has one."""
-        return character != ":" and super().check_consume_key(key, character)
+        return not self._passing and character != ":" and super().check_consume_key(key, character)
+
+    @contextmanager
+    def passing_keys(self) -> Iterator[None]:
+        """While the screen lists its keys: none of them is taken as text here."""
+        self._passing = True
+        try:
+            yield
+        finally:
+            self._passing = False
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -230,14 +244,25 @@ class SteadyFooter(TranslatedFooter):
     where the keys under it showed through ("^p paletten", issue 37)."""
 
     _shown: tuple[object, ...] = ()
+    _built: tuple[object, ...] = ()  # the keys shown when the footer's keys were last made
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cut: set[Widget] = set()  # keys hidden as they did not fit (_fit)
+
+    def compose(self) -> ComposeResult:
+        self._built = self._shown_keys(self.screen) if footer_keys_shown(self) else ()
+        self._cut = set()
+        yield from super().compose()
 
     async def recompose(self) -> None:
         await super().recompose()
         self.call_after_refresh(self._fit)
 
     def on_resize(self) -> None:
-        for child in self.children:
+        for child in self._cut:
             child.display = True
+        self._cut = set()
         self.call_after_refresh(self._fit)
 
     def _fit(self, again: bool = True) -> None:
@@ -257,10 +282,11 @@ class SteadyFooter(TranslatedFooter):
             over = over or key.region.right > right
             if over and key.display:
                 key.display = False
+                self._cut.add(key)
 
     def _shown_keys(self, screen: Screen[Any]) -> tuple[object, ...]:
         return (current_language(),) + tuple(
-            (binding.key, binding.action, binding.description, enabled, tooltip)
+            ShownKey(binding.key, binding.action, binding.description, enabled, tooltip)
             for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
             if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
         )
@@ -276,7 +302,57 @@ class SteadyFooter(TranslatedFooter):
             if shown == self._shown and footer_keys_shown(self):
                 return
             self._shown = shown
+            if footer_keys_shown(self) and self._show_only(shown):
+                return
         super().bindings_changed(screen)
+
+    def _show_only(self, shown: tuple[object, ...]) -> bool:
+        """Show just the keys of ``shown``, hiding the others and dimming the disabled ones in
+        place, when each of them is a key made at the last rebuild and in the same order;
+        ``False`` if the keys must be made anew. The table shows its board keys disabled while
+        the move prompt has the focus (``TableScreen.active_bindings``): a rebuild each time
+        (new keys, restyled, the screen laid out again), twice for every move typed at a seat,
+        cost more than the move's own redraw (issue 38)."""
+        built = self._built
+        if not built or shown[0] != built[0]:  # another language: every key is said anew
+            return False
+        entries = [entry for entry in shown[1:] if isinstance(entry, ShownKey)]
+        wanted = {entry.same() for entry in entries}
+        if [e.same() for e in built[1:] if isinstance(e, ShownKey) and e.same() in wanted] != [
+            entry.same() for entry in entries
+        ]:
+            return False
+        children = list(self.children)
+        if not all(hasattr(child, "action") for child in children):
+            return False  # a group of keys: made as Textual makes it
+        keys: dict[tuple[object, object], bool] = {(e.key, e.action): e.enabled for e in entries}
+        enabled = {
+            child: keys.get((getattr(child, "key", None), getattr(child, "action", None)))
+            for child in children
+        }
+        if any((on is not None) != (child.display or child in self._cut) for child, on in enabled.items()):
+            for child, on in enabled.items():  # a key comes or goes: all are fitted again
+                child.display = on is not None
+            self._cut = set()
+            self.call_after_refresh(self._fit)
+        for child, on in enabled.items():
+            if on is not None:
+                show_footer_key_enabled(child, on)
+        return True
+
+
+class ShownKey(NamedTuple):
+    """A key as the footer shows it."""
+
+    key: str
+    action: str
+    description: str
+    enabled: bool
+    tooltip: str
+
+    def same(self) -> tuple[str, str, str, str]:
+        """The key but whether it is enabled (the footer dims a key in place)."""
+        return self.key, self.action, self.description, self.tooltip
 
 
 def text_strip(console: Console, text: Text, style: Style) -> Strip:

@@ -148,7 +148,7 @@ def test_a_zygote_whose_warm_up_fails_goes_on(monkeypatch, capsys):
 
     monkeypatch.setattr(session, "warm_up", failing)
     try:
-        zygote.preload()
+        zygote.preload(zygote.SESSION, [])
     finally:
         gc.unfreeze()
     assert "could not warm up" in capsys.readouterr().err
@@ -174,3 +174,13 @@ async def test_the_lobby_is_laid_out_for_the_window_it_comes_with(served, monkey
         await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.shown, "the list")
         await pilot.pause(0.3)
         assert len(layouts) <= 2
+
+
+def test_each_zygote_warms_up_without_a_word(capsys):
+    """The session zygote warms the sessions' start; the web zygote has none of it to do."""
+    for kind in zygote.KINDS:
+        try:
+            zygote.preload(kind, [])
+        finally:
+            gc.unfreeze()
+    assert "could not warm up" not in capsys.readouterr().err

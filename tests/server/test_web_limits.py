@@ -12,6 +12,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import socket
 import time
 from pathlib import Path
@@ -108,9 +109,9 @@ async def make_web(tmp_path):
     servers = []
     session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=APP_START))
 
-    async def start(**limits) -> Web:
+    async def start(fork: bool | None = None, **limits) -> Web:
         port = free_port()
-        server = make_server("127.0.0.1", port, tmp_path / "saves", None, Limits(**limits))
+        server = make_server("127.0.0.1", port, tmp_path / "saves", None, Limits(**limits), fork)
         await server.start()
         servers.append(server)
         return Web(server, port, session)
@@ -280,19 +281,28 @@ async def test_tabs_are_capped_with_a_line_in_the_page(make_web, caplog):
     assert any("2 tabs are open" in r.getMessage() for r in caplog.records)
 
 
-async def test_the_first_size_is_clamped_too(make_web):
-    web = await make_web()
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+async def test_the_first_size_is_clamped_too(make_web, fork):
+    """The app draws its first screen at 500x200 (its bottom row is 200, the title's block
+    centred from column 221), whether its process was forked or spawned."""
+    web = await make_web(fork=fork)
     async with web.connect(query="?width=20000&height=20000") as ws:
-        await first_output(ws)
-        (pid,) = web.pids()
-        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-        assert b"COLUMNS=500" in environ and b"ROWS=200" in environ
+        shown = b""
+        async with asyncio.timeout(APP_START):
+            while b"Rules and keys" not in shown:
+                message = await ws.receive()
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    shown += message.data
+    places = [(int(row), int(column)) for row, column in re.findall(rb"\x1b\[(\d+);(\d+)H", shown)]
+    assert max(row for row, _column in places) == 200
+    assert b"\x1b[94;221H" in shown  # the title's first line, centred in 500 columns
 
 
-async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web):
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web, fork):
     """The attack of issue 36: resize to 20000x20000, then close the tab without reading. The app
     is left blocked writing its screen to a pipe nobody reads; it must still be gone in 5 s."""
-    web = await make_web()
+    web = await make_web(fork=fork)
     ws = await web.connect(autoping=False, heartbeat=None).__aenter__()
     transport = ws._response.connection.transport  # to close the tab without a goodbye
     try:
@@ -317,8 +327,9 @@ async def test_a_closed_tab_blocked_writing_is_gone_within_5_s(make_web):
             await asyncio.sleep(0.05)
 
 
-async def test_stopping_the_server_ends_every_tab(make_web):
-    web = await make_web()
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+async def test_stopping_the_server_ends_every_tab(make_web, fork):
+    web = await make_web(fork=fork)
     async with web.connect() as one, web.connect() as two:
         await first_output(one)
         await first_output(two)

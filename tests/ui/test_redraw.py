@@ -65,17 +65,50 @@ async def test_footer_keeps_its_keys_while_the_shown_keys_stay_the_same():
         assert keys(app) == before  # the very same widgets: no rebuild
 
 
-async def test_footer_rebuilds_when_the_shown_keys_change():
+def shown(app: App) -> list[str]:
+    return [k.description for k in keys(app) if k.display]
+
+
+async def test_footer_rebuilds_for_a_new_key_and_hides_one_that_goes():
     app = FooterApp()
     async with app.run_test() as pilot:
         app.query_one("#one").focus()
         await pilot.pause()
         app.query_one("#three").focus()
         await pilot.pause()
-        assert sorted(k.description for k in keys(app)) == ["Bell", "Shown key", "palette"]
+        assert sorted(shown(app)) == ["Bell", "Shown key", "palette"]
+        built = keys(app)
         app.query_one("#two").focus()
         await pilot.pause()
-        assert [k.description for k in keys(app)] == ["Bell", "palette"]
+        assert shown(app) == ["Bell", "palette"]
+        assert keys(app) == built  # hidden, not rebuilt
+        app.query_one("#three").focus()
+        await pilot.pause()
+        assert sorted(shown(app)) == ["Bell", "Shown key", "palette"]
+        assert keys(app) == built
+
+
+async def test_typing_a_move_dims_the_board_keys_without_rebuilding_the_footer(tmp_path):
+    """The prompt takes digits as text, so "1-4 Boards" is disabled while it has the focus and
+    enabled again after; the footer dims and brightens that key in place, its keys not made
+    anew nor moved (two rebuilds per move typed at a shared table's seat, issue 38)."""
+    app = new_app(tmp_path)
+    async with app.run_test(size=WIDE) as pilot:
+        await place_starting_tanks(pilot)
+        before = keys(app)
+        places = [k.region for k in before]
+        boards = next(k for k in before if k.description == "Boards")
+        assert not boards.has_class("-disabled")
+        await pilot.press("colon", "a", "1")
+        await pilot.pause()
+        assert isinstance(app.focused, MovePrompt) and app.focused.value == "a1"
+        assert boards.has_class("-disabled") and boards.display
+        assert keys(app) == before and [k.region for k in before] == places
+        assert not any(k.has_class("-disabled") for k in before if k is not boards)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not boards.has_class("-disabled")
+        assert keys(app) == before and [k.region for k in before] == places
 
 
 async def test_switching_views_keeps_the_footer_and_the_network_names_its_keys(tmp_path):
