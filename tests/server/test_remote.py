@@ -663,6 +663,7 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     monkeypatch.setenv(session.HUB_ENV, "/nonexistent/hub.sock")
     monkeypatch.setenv(session.CONTROL_ENV, str(control))
     monkeypatch.setattr(lobby, "SharedApp", FakeApp)
+    monkeypatch.setattr(session, "_session_app", None)  # made anew over FakeApp, then forgotten
     before = gc.get_threshold()
     hangup = signal.getsignal(signal.SIGHUP)
     try:
