@@ -70,6 +70,16 @@ def test_python_dash_m_runs_in_a_real_process_without_textual_or_rich():
     assert result.stdout.strip() == "[]"
 
 
+def test_the_parsers_flag_rules_are_the_engines():
+    """``--on-timeout`` offers the engine's FlagRule values, written out in cli/common.py so
+    that the parser is built without the engine (issue 38, point 3)."""
+    from pipeline_tui.cli.common import ON_TIMEOUT
+    from pipeline_tui.engine import FlagRule
+
+    assert ON_TIMEOUT == tuple(rule.value for rule in FlagRule)
+    assert ON_TIMEOUT[0] == FlagRule.COMPUTER
+
+
 @pytest.mark.parametrize(
     "argv, fragment",
     [

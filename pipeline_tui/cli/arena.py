@@ -7,8 +7,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
-from ..data.editions import PRINTED_EDITION
-from ..data.reference import EDITIONS
+from ..data import EDITIONS, PRINTED_EDITION
 from ..i18n import _, ngettext
 from . import common
 from .common import CliError, out
