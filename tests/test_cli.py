@@ -279,6 +279,19 @@ def test_play_illegal_and_unparsable_input_lose_nothing_and_undo_works(capsys, m
     assert load_game(saves / "mygame.json").moves == auto.moves
 
 
+def test_play_settles_the_heap_once_its_game_is_loaded(capsys, monkeypatch, saves):
+    """The parser loads no engine, so ``play`` freezes the heap itself, once the game's
+    modules are in (cli.common.settle_heap), not ``main`` at the start."""
+    from pipeline_tui.cli import common
+
+    settled: list[bool] = []
+    monkeypatch.setattr(
+        common, "settle_heap", lambda: settled.append("pipeline_tui.cli.hotseat" in sys.modules)
+    )
+    code, _out, _err = play(capsys, monkeypatch, "quit\n", "--seed", "5")
+    assert code == 0 and settled == [True]
+
+
 def test_play_to_the_end_prints_scores(capsys, monkeypatch, saves):
     code, out, _ = play(capsys, monkeypatch, "1\n" * 400, "--seed", "5", "--players", "2")
     assert code == 0

@@ -12,7 +12,6 @@ in ``common``.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import Callable, Sequence
@@ -96,16 +95,8 @@ def _run(argv: Sequence[str] | None) -> int:
     return command(args)
 
 
-def _settle_heap() -> None:
-    """Move everything loaded at start-up out of the garbage collector's way, so a full
-    collection never walks it again (it otherwise pauses play for milliseconds, mid-undo say)."""
-    gc.collect()
-    gc.freeze()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    _settle_heap()
     try:
         return _run(argv)
     except SystemExit as exc:

@@ -8,6 +8,7 @@ can replace one for every command at once.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -87,6 +88,15 @@ def load(path: str) -> tuple[Game, dict[str, Any]]:
 
     save = read_save(path)
     return game_from_save(save, Path(path).name), dict(save.meta)
+
+
+def settle_heap() -> None:
+    """Move everything loaded so far out of the garbage collector's way, so a full collection
+    never walks it again (it otherwise pauses play for milliseconds, mid-undo say). A command
+    that plays calls it once its modules are loaded, as they load with the command, not with
+    the parser (the app does the same once its first screen is drawn, ``ui.app``)."""
+    gc.collect()
+    gc.freeze()
 
 
 def players(n: int) -> str:

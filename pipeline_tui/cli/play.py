@@ -31,6 +31,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         game = Game(setup)
     saves = Path(args.saves) if args.saves else default_saves_dir()
+    common.settle_heap()
     out(_("Pipeline, seed {seed}. Type 'help' for commands.").format(seed=game.setup.seed))
     return HotSeat(game, saves).run(sys.stdin)
 

@@ -40,7 +40,7 @@ NOT_FOR_THE_TITLE = (
 )
 
 TITLE = """
-import asyncio, json, sys, tempfile
+import asyncio, gc, json, sys, tempfile
 import pipeline_tui.cli
 pipeline_tui.cli.build_parser()
 from pipeline_tui.ui.app import PipelineApp
@@ -49,10 +49,12 @@ async def main():
     saves = tempfile.mkdtemp()
     open(saves + "/autosave-1.json", "w").close()  # "Continue" names it, reading no game
     app = PipelineApp(mode="title", saves_dir=saves)
+    app.settle_heap = True  # as run_app does: once the title is drawn
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "autosave-1.json" in str(app.screen.query_one("#title-menu").get_option("continue").prompt)
-    print(json.dumps(sorted(sys.modules)))
+        frozen = gc.get_freeze_count()
+    print(json.dumps([frozen, sorted(sys.modules)]))
 
 asyncio.run(main())
 """
@@ -62,7 +64,9 @@ def test_the_title_imports_only_what_it_draws():
     out = subprocess.run(
         [sys.executable, "-c", TITLE], capture_output=True, text=True, timeout=120, check=True
     ).stdout
-    loaded = set(json.loads(out.strip().splitlines()[-1]))
+    frozen, modules = json.loads(out.strip().splitlines()[-1])
+    assert frozen > 10_000  # the start's objects, frozen after the first frame
+    loaded = set(modules)
     assert {"pipeline_tui.ui.app", "pipeline_tui.ui.title", "textual.app"} <= loaded
     early = sorted(
         name for name in loaded if any(name == n or name.startswith(n + ".") for n in NOT_FOR_THE_TITLE)
