@@ -109,6 +109,10 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
     return 0
 
 
+COMMANDS = ("arena",)
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("arena", help=_("seeded games between bots: win rates, scores, speed"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)

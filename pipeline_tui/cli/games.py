@@ -217,6 +217,10 @@ def cmd_components(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMANDS = ("simulate", "replay", "check", "saves", "components")
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("simulate", help=_("play seeded games of random legal moves headless"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)

@@ -36,6 +36,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     return HotSeat(game, saves).run(sys.stdin)
 
 
+COMMANDS = ("play",)
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("play", help=_("a plain-text hot-seat game (the default without a terminal)"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)

@@ -174,6 +174,10 @@ def cmd_copy(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+COMMANDS = ("tables",)
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "tables", help=_("list, make or copy the shared tables of a folder or a postgresql:// URL")
