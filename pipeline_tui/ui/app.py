@@ -110,6 +110,10 @@ class PipelineApp(App[Any]):
     ]
     FOOTER_ROOM_FOR_F7 = 150  # columns: a narrower table's footer is full with its own keys
 
+    settle_heap = False
+    """Whether to move what the start made out of the garbage collector's way once the first
+    screen is drawn (``run_app``; tests leave it)."""
+
     def __init__(
         self,
         mode: str = "title",
@@ -135,10 +139,6 @@ class PipelineApp(App[Any]):
         self.bots = bots  # a bot kind for every seat after the first, or None
         self.file = Path(file) if file else None
         self.saves_dir = Path(saves_dir) if saves_dir else storage.default_saves_dir()
-
-    settle_heap = False
-    """Whether to move what the start made out of the garbage collector's way once the first
-    screen is drawn (``run_app``; tests leave it)."""
 
     def on_mount(self) -> None:
         if self.settle_heap:
