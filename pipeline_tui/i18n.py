@@ -26,7 +26,6 @@ the variable is unset); a shared table over SSH remembers it per key on the serv
 from __future__ import annotations
 
 import gettext as _gettext
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -102,8 +101,14 @@ def settings_path(environ: Mapping[str, str] = os.environ) -> Path:
 
 def _read_settings(path: Path) -> dict[str, object]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, ValueError):
+        return {}
+    import json  # only when there is a file: a start without one needs no json (issue 38)
+
+    try:
+        data = json.loads(text)
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -120,6 +125,8 @@ def remember_language(language: str, environ: Mapping[str, str] = os.environ) ->
     path = settings_path(environ)
     settings = _read_settings(path)
     settings["language"] = language
+    import json
+
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(settings, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

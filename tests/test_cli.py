@@ -70,6 +70,32 @@ def test_python_dash_m_runs_in_a_real_process_without_textual_or_rich():
     assert result.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("group", cli.GROUPS, ids=lambda group: group.__name__.rpartition(".")[2])
+def test_each_groups_commands_are_those_it_registers(group):
+    """``main`` builds only the chosen command's group (issue 38, point 3), found by its
+    ``COMMANDS``: each names exactly what its ``register`` adds."""
+    parser = cli.common.Parser(prog="pipeline-tui")
+    sub = parser.add_subparsers(dest="command")
+    group.register(sub)
+    assert tuple(sub.choices) == group.COMMANDS
+
+
+def test_a_command_parses_alike_with_its_group_alone_and_with_all():
+    argv = ["new", "--players", "3", "--seed", "7", "--clock", "20m+30s", "--on-timeout", "end"]
+    alone, whole = cli._assemble("new").parse_args(argv), cli.build_parser().parse_args(argv)
+    assert vars(alone) == vars(whole) and alone.func is cli.app.cmd_new
+
+
+def test_the_parsers_flag_rules_are_the_engines():
+    """``--on-timeout`` offers the engine's FlagRule values, written out in cli/common.py so
+    that the parser is built without the engine (issue 38, point 3)."""
+    from pipeline_tui.cli.common import ON_TIMEOUT
+    from pipeline_tui.engine import FlagRule
+
+    assert ON_TIMEOUT == tuple(rule.value for rule in FlagRule)
+    assert ON_TIMEOUT[0] == FlagRule.COMPUTER
+
+
 @pytest.mark.parametrize(
     "argv, fragment",
     [
@@ -267,6 +293,19 @@ def test_play_illegal_and_unparsable_input_lose_nothing_and_undo_works(capsys, m
     auto = load_game(saves / "autosave-12.json")
     assert auto.moves == [parse_move("start-tank H")]
     assert load_game(saves / "mygame.json").moves == auto.moves
+
+
+def test_play_settles_the_heap_once_its_game_is_loaded(capsys, monkeypatch, saves):
+    """The parser loads no engine, so ``play`` freezes the heap itself, once the game's
+    modules are in (cli.common.settle_heap), not ``main`` at the start."""
+    from pipeline_tui.cli import common
+
+    settled: list[bool] = []
+    monkeypatch.setattr(
+        common, "settle_heap", lambda: settled.append("pipeline_tui.cli.hotseat" in sys.modules)
+    )
+    code, _out, _err = play(capsys, monkeypatch, "quit\n", "--seed", "5")
+    assert code == 0 and settled == [True]
 
 
 def test_play_to_the_end_prints_scores(capsys, monkeypatch, saves):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline_tui.cli import main
-from pipeline_tui.cli.play import TIMEOUT, _HotSeat
+from pipeline_tui.cli.hotseat import TIMEOUT, HotSeat
 from pipeline_tui.engine import Game, GameSetup, GameTime, parse_clock
 from pipeline_tui.storage import read_save
 
@@ -49,11 +49,11 @@ def scripted(wall: FakeWall, items: list[str | float]):
 
 def hot_seat(
     tmp_path: Path, clock: str, script: list[str | float], on_flag: str = "computer"
-) -> tuple[_HotSeat, Game]:
+) -> tuple[HotSeat, Game]:
     game = Game(GameSetup.default(players=2, seed=4, clock=parse_clock(clock, on_flag)))
     wall = FakeWall()
     game.timer = GameTime(0, wall=wall)
-    return _HotSeat(game, tmp_path / "saves", scripted(wall, script)), game
+    return HotSeat(game, tmp_path / "saves", scripted(wall, script)), game
 
 
 def test_the_computer_plays_a_seat_whose_time_ran_out_until_a_player_types_back(tmp_path, capsys):

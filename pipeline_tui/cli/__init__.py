@@ -12,7 +12,6 @@ in ``common``.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import Callable, Sequence
@@ -53,7 +52,9 @@ def _choose_language(argv: list[str]) -> list[str]:
     return rest
 
 
-def _assemble() -> tuple[Parser, common.Subparsers]:
+def _assemble(command: str | None = None) -> Parser:
+    """The command line; with ``command``, only the group that has it registers its commands
+    (a parser of every command costs a start 3 ms, issue 38, point 3: cold start)."""
     parser = Parser(prog=PROG, description=_("The board game Pipeline in the terminal."))
     parser.add_argument(
         "--version",
@@ -64,13 +65,14 @@ def _assemble() -> tuple[Parser, common.Subparsers]:
     _language_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in GROUPS:
-        group.register(sub)
-    return parser, sub
+        if command is None or command in group.COMMANDS:
+            group.register(sub)
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, in the current language."""
-    return _assemble()[0]
+    return _assemble()
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -80,8 +82,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except LanguageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
-    parser, sub = _assemble()
-    commands = tuple(sub.choices)
+    commands = tuple(command for group in GROUPS for command in group.COMMANDS)
     if argv and not argv[0].startswith("-") and argv[0] not in commands:
         said = _("{prog}: unknown command {name} (one of {commands})").format(
             prog=PROG, name=quoted(argv[0]), commands=", ".join(commands)
@@ -91,21 +92,13 @@ def _run(argv: Sequence[str] | None) -> int:
     if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
         # no command: the app in a terminal, else the plain-text game (options go to either)
         argv = ["title" if common.interactive() else "play", *argv]
-    args = parser.parse_args(argv)
+    args = _assemble(argv[0] if argv[0] in commands else None).parse_args(argv)
     command: Callable[[argparse.Namespace], int] = args.func
     return command(args)
 
 
-def _settle_heap() -> None:
-    """Move everything loaded at start-up out of the garbage collector's way, so a full
-    collection never walks it again (it otherwise pauses play for milliseconds, mid-undo say)."""
-    gc.collect()
-    gc.freeze()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    _settle_heap()
     try:
         return _run(argv)
     except SystemExit as exc:

@@ -46,6 +46,10 @@ def cmd_load(args: argparse.Namespace) -> int:
     return common.open_app(args, "load", file=args.file)
 
 
+COMMANDS = ("title", "new", "load")
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("title", help=_("the title screen (the default in a terminal)"))
     common.app_options(p)

@@ -7,8 +7,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
-from ..data.editions import PRINTED_EDITION
-from ..data.reference import EDITIONS
+from ..data import EDITIONS, PRINTED_EDITION
 from ..i18n import _, ngettext
 from . import common
 from .common import CliError, out
@@ -108,6 +107,10 @@ def _round_robin(args: argparse.Namespace, bots: list[str]) -> int:
         out(line)
     out(_("total time {seconds} s").format(seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
+
+
+COMMANDS = ("arena",)
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
 
 
 def register(sub: Subparsers) -> None:

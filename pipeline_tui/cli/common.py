@@ -8,19 +8,22 @@ can replace one for every command at once.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-import msgspec
-
-from ..engine.clock import ClockError, ClockSetting, FlagRule, parse_clock
-from ..engine.game import Game
 from ..i18n import DEFAULT_LANGUAGE, _, current_language, ngettext, quoted, set_language
-from ..storage import game_from_save, read_save
+
+if TYPE_CHECKING:
+    from ..engine import ClockSetting, Game
 
 PROG = "pipeline-tui"
+
+ON_TIMEOUT = ("computer", "end")
+"""``--on-timeout``'s choices: the values of ``engine.FlagRule`` (a test holds them equal),
+written out so that building the parser imports no engine (issue 38, point 3: cold start)."""
 
 
 class CliError(Exception):
@@ -81,8 +84,19 @@ def out(text: str = "", end: str = "\n") -> None:
 
 
 def load(path: str) -> tuple[Game, dict[str, Any]]:
+    from ..storage import game_from_save, read_save
+
     save = read_save(path)
     return game_from_save(save, Path(path).name), dict(save.meta)
+
+
+def settle_heap() -> None:
+    """Move everything loaded so far out of the garbage collector's way, so a full collection
+    never walks it again (it otherwise pauses play for milliseconds, mid-undo say). A command
+    that plays calls it once its modules are loaded, as they load with the command, not with
+    the parser (the app does the same once its first screen is drawn, ``ui.app``)."""
+    gc.collect()
+    gc.freeze()
 
 
 def players(n: int) -> str:
@@ -135,6 +149,8 @@ def seed(text: str) -> int:
 
 def clock(text: str) -> ClockSetting:
     """``--clock``: ``20m+30s`` or ``2d/move`` (engine.clock); one line naming the mistake."""
+    from ..engine import ClockError, parse_clock
+
     try:
         return parse_clock(text)
     except ClockError as exc:
@@ -154,8 +170,8 @@ def clock_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--on-timeout",
-        choices=[rule.value for rule in FlagRule],
-        default=FlagRule.COMPUTER.value,
+        choices=ON_TIMEOUT,
+        default=ON_TIMEOUT[0],
         help=_("when a seat's time runs out: the computer plays it (default), or the game ends"),
     )
 
@@ -165,6 +181,8 @@ def clock_setting(args: argparse.Namespace) -> ClockSetting | None:
     setting: ClockSetting | None = getattr(args, "clock", None)
     if setting is None:
         return None
+    import msgspec
+
     return msgspec.structs.replace(setting, on_flag=args.on_timeout)
 
 

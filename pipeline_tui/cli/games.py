@@ -11,20 +11,18 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from ..data.reference import EDITIONS, LATEST_EDITION, reference, reference_json
-from ..engine.game import Game, public_view
-from ..engine.moves import format_move
-from ..engine.setup import GameSetup
+from ..data import EDITIONS, PRINTED_EDITION
 from ..i18n import _, ngettext
-from ..storage import SaveError, default_saves_dir, game_meta, list_saves, save_game
-from ..text import render_components_text, render_scores, render_state
+from ..storage import SaveError, default_saves_dir
 from . import common
 from .common import PROG, CliError, out
 
 if TYPE_CHECKING:
+    from ..engine import Game
     from .common import Subparsers
+
+# The engine, the saves' replay, the text table and the component reference are imported by
+# the command that uses them: building the parser loads none (issue 38, point 3: cold start).
 
 MOVE_LIMIT = 100_000  # a random game far longer than this means the engine loops
 
@@ -51,6 +49,8 @@ def _summary(game: Game) -> str:
 
 def random_game(players: int, seed: int) -> Game:
     """A game of uniformly random legal moves; the move choice is seeded by the game seed."""
+    from ..engine import Game, GameSetup
+
     game = Game(GameSetup.default(players=players, seed=seed))
     rng = random.Random(seed)
     while not game.is_over():
@@ -70,6 +70,8 @@ def random_game(players: int, seed: int) -> Game:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from ..storage import save_game
+
     folder = Path(args.out) if args.out else None
     if folder is not None:
         try:
@@ -104,6 +106,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    import msgspec
+
+    from ..engine import format_move, public_view
+    from ..text import render_scores, render_state
+
     game, _meta = common.load(args.file)
     if args.to is None and not (args.json or args.text) and common.interactive():
         return common.open_app(args, "replay", file=args.file)
@@ -148,6 +155,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     except SaveError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
+    from ..storage import game_meta
+
     facts = game_meta(game)
     for key, value in facts.items():
         if key != "app_version" and key in meta and meta[key] != value:
@@ -161,6 +170,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_saves(args: argparse.Namespace) -> int:
+    from ..storage import list_saves
+
     directory = Path(args.dir) if args.dir else default_saves_dir()
     infos = list_saves(directory)
     if not infos:
@@ -196,11 +207,18 @@ def cmd_saves(args: argparse.Namespace) -> int:
 
 def cmd_components(args: argparse.Namespace) -> int:
     """Every component table with its source, as text or JSON (``data.reference``)."""
+    from ..data.reference import reference, reference_json
+    from ..text import render_components_text
+
     if args.json:
         out(common.in_english(lambda: reference_json(args.edition).decode()))
     else:
         out(render_components_text(reference(args.edition)), end="")
     return 0
+
+
+COMMANDS = ("simulate", "replay", "check", "saves", "components")
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
 
 
 def register(sub: Subparsers) -> None:
@@ -240,7 +258,9 @@ def register(sub: Subparsers) -> None:
         "--edition",
         type=int,
         choices=EDITIONS,
-        default=LATEST_EDITION,
-        help=_("component edition (default {edition}, the one new games use)").format(edition=LATEST_EDITION),
+        default=PRINTED_EDITION,
+        help=_("component edition (default {edition}, the one new games use)").format(
+            edition=PRINTED_EDITION
+        ),
     )
     p.set_defaults(func=cmd_components)

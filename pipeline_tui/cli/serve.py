@@ -145,6 +145,10 @@ def _max_window(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--max-window", type=_window, default=(500, 200), metavar="COLSxROWS", help=help_text)
 
 
+COMMANDS = ("web", "serve")
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
+
+
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("web", help=_("serve the app to browsers (each tab its own game)"))
     p.add_argument(

@@ -14,20 +14,24 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.setup import GameSetup, PlayerSetup, SeatKind
 from ..i18n import _
-from ..net.protocol import TableError, table_name
-from ..net.store import TableStore, is_url, open_store
 from .common import PROG, CliError, clock_options, clock_setting, out
 
 if TYPE_CHECKING:
+    from ..net.store import TableStore
     from ..net.tables import Table, TableService
     from .common import Subparsers
+
+# The engine, the network layer and the bots are imported by the command that uses them:
+# building the parser loads none of them (issue 38, point 3: cold start).
 
 NAMES = ("Ada", "Bo", "Cy", "Di")  # the seats' names, as the lobby's new-table form gives them
 
 
 def _open(spec: str, must_exist: bool = True) -> TableStore:
+    from ..net.protocol import TableError
+    from ..net.store import is_url, open_store
+
     if not is_url(spec) and must_exist and not Path(spec).is_dir():
         raise CliError(_("{folder}: no such folder of tables").format(folder=spec))
     try:
@@ -42,7 +46,8 @@ def _still() -> float:
 
 
 def _service(store: TableStore) -> TableService:
-    from ..net.tables import TableService  # the bots' kinds: not for the title's way
+    from ..net.protocol import TableError
+    from ..net.tables import TableService
 
     try:
         service = TableService(store, wall=_still)
@@ -55,7 +60,9 @@ def _service(store: TableStore) -> TableService:
 
 
 def _line(table: Table) -> str:
-    from ..ai import level_of  # the bots load only for a command that names them
+    from ..ai import level_of
+    from ..engine import SeatKind
+    from ..net.protocol import table_name
 
     seats = []
     for seat, player in enumerate(table.game.setup.players):
@@ -88,6 +95,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def _kinds(text: str) -> list[str]:
     from ..ai import bot_kind
+    from ..engine import SeatKind
 
     kinds = []
     for word in text.split(","):
@@ -104,6 +112,9 @@ def _kinds(text: str) -> list[str]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from ..engine import GameSetup, PlayerSetup
+    from ..net.protocol import TableError
+
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     setup = GameSetup.default(len(args.seats), seed)
     setup = GameSetup(
@@ -124,6 +135,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
+    from ..net.protocol import TableError
+
     source = _service(_open(args.source))
     failed = len(source.problems)
     target = _open(args.target, must_exist=False)
@@ -159,6 +172,10 @@ def cmd_copy(args: argparse.Namespace) -> int:
         source.store.close()
         target.close()
     return 1 if failed else 0
+
+
+COMMANDS = ("tables",)
+"""The commands ``register`` adds, in its order (tests/test_cli.py holds them equal)."""
 
 
 def register(sub: Subparsers) -> None:

@@ -25,12 +25,11 @@ from functools import lru_cache
 import msgspec
 
 from ..i18n import N_, _
+from . import EDITIONS as EDITIONS, PRINTED_EDITION as PRINTED_EDITION
 from . import components as C
 from .components import ContractTile, MarketRow, Source
 from .oil import barrel_code
 
-EDITIONS = (1, 2)
-PRINTED_EDITION = 2  # what new games use
 EDITION_NAMES = {
     1: N_("our design (before the printed components were known)"),
     2: N_("printed components (public transcription)"),

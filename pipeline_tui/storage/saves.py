@@ -33,12 +33,10 @@ from ..engine.game import Game
 from ..engine.moves import AnyMove, Move, format_move
 from ..engine.setup import GameSetup, SetupError
 from ..i18n import _
+from .folder import AUTOSAVE_PREFIX, SaveError, json_files
 
 FORMAT = "pipeline-tui-save"
 VERSION = 2
-ENV_DIR = "PIPELINE_TUI_SAVES"
-AUTOSAVE_PREFIX = "autosave-"
-MAX_MESSAGE = 400
 
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
@@ -58,20 +56,6 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2
 # Facts about the game that meta always states from the log itself (a caller cannot override
 # them, so meta never contradicts the replay).
 _FACT_KEYS = ("app_version", "players", "year", "round", "moves", "finished", "winners", "totals")
-
-
-class SaveError(ValueError):
-    """A save that cannot be read, written or replayed; the message is one line naming the file.
-
-    Text taken from the file (a market row name, say) could hold line breaks or be huge, so the
-    message is kept to one line of at most :data:`MAX_MESSAGE` characters.
-    """
-
-    def __init__(self, message: str) -> None:
-        line = " ".join(str(message).split())
-        if len(line) > MAX_MESSAGE:
-            line = line[: MAX_MESSAGE - 3] + "..."
-        super().__init__(line)
 
 
 class SaveFile(msgspec.Struct, frozen=True):
@@ -374,14 +358,6 @@ def save_game(
 # --- Folders of saves -------------------------------------------------------------------------
 
 
-def default_saves_dir() -> Path:
-    """``$PIPELINE_TUI_SAVES`` if set, else ``./saves`` (absolute)."""
-    env = os.environ.get(ENV_DIR)
-    if env:
-        return Path(env).expanduser().absolute()
-    return Path.cwd() / "saves"
-
-
 def _continues(path: Path, game: Game, written: Sequence[Move] | None) -> bool:
     """Whether writing ``game`` at ``path`` loses no play: the file is absent, not a readable
     save (:func:`save_game` refuses it with its own message), an earlier point of this game's
@@ -445,32 +421,10 @@ def autosave(
     return path
 
 
-def _json_files(directory: Path) -> list[tuple[float, Path]]:
-    if not directory.is_dir():
-        return []
-    found = []
-    for path in directory.glob("*.json"):
-        try:
-            if path.is_file():
-                found.append((path.stat().st_mtime, path))
-        except OSError:
-            continue
-    found.sort(key=lambda item: (-item[0], item[1].name))
-    return found
-
-
-def latest_autosave(directory: str | os.PathLike[str]) -> Path | None:
-    """The most recently written ``autosave-*.json`` in ``directory``, or ``None``."""
-    for _mtime, path in _json_files(Path(directory)):
-        if path.name.startswith(AUTOSAVE_PREFIX):
-            return path
-    return None
-
-
 def list_saves(directory: str | os.PathLike[str]) -> list[SaveInfo]:
     """Every ``*.json`` in ``directory``, newest first; broken files carry their error."""
     out = []
-    for mtime, path in _json_files(Path(directory)):
+    for mtime, path in json_files(Path(directory)):
         try:
             game = load_game(path)
         except SaveError as exc:

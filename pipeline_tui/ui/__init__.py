@@ -28,13 +28,9 @@ def run_app(
     "replay" (``file``, or the saves list when ``None``). ``served``: "local" (the player's
     own terminal) or "web" (a browser tab of ``pipeline-tui web``), see ``app.Served``.
     """
-    import gc
-
     from .app import PipelineApp, Served
 
-    gc.collect()
-    gc.freeze()  # start-up objects live for good: keep full collections short during play
-    PipelineApp(
+    app = PipelineApp(
         mode=mode,
         players=players,
         seed=seed,
@@ -44,4 +40,6 @@ def run_app(
         bots=bots,
         clock=clock,
         served=Served(served),
-    ).run(mouse=mouse)
+    )
+    app.settle_heap = True
+    app.run(mouse=mouse)

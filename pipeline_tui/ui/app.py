@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import gc
 import inspect
 import os
 import random
@@ -31,28 +32,21 @@ from textual.command import CommandPalette
 from textual.widgets import Footer
 
 from .. import storage
-from ..data.editions import PRINTED_EDITION
-from ..engine import ClockSetting, Game, GameSetup, PlayerSetup
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, remember_language, set_language
-from .screens import (
-    DEFAULT_NAMES,
-    EndScreen,
-    HelpScreen,
-    LoadScreen,
-    NewGameScreen,
-    SaveAsScreen,
-    TitleScreen,
-)
-from .reference_screen import ReferenceScreen
-from .seats import HotSeat, Replay
 from .compat import SayingPalette
 from .footer import TranslatedFooter
-from .tutorial import Tutorial, tutorial_setup
+from .title import TitleScreen
 
 if TYPE_CHECKING:
+    from ..engine import ClockSetting, Game, GameSetup
     from ..net.remote import RemoteGame
     from .host import Host
+    from .seats import HotSeat
     from .table_screen import TableScreen
+
+# The title is the first screen of every start: the other screens, the table, the engine and
+# the bots are imported when first opened, not on the way to it (issue 38, point 3: cold start;
+# tests/ui/test_cold_start.py).
 
 MODES = ("title", "new", "load", "replay")
 SERVER_GONE_GRACE = 2.0  # seconds a browser tab's app has to quit once its server is gone
@@ -121,6 +115,10 @@ class PipelineApp(App[Any]):
     ]
     FOOTER_ROOM_FOR_F7 = 150  # columns: a narrower table's footer is full with its own keys
 
+    settle_heap = False
+    """Whether to move what the start made out of the garbage collector's way once the first
+    screen is drawn (``run_app``; tests leave it)."""
+
     def __init__(
         self,
         mode: str = "title",
@@ -152,9 +150,13 @@ class PipelineApp(App[Any]):
             threading.Thread(
                 target=self.end_with_server, args=(sys.__stdin__.fileno(),), name="server-gone", daemon=True
             ).start()
+        if self.settle_heap:
+            self.call_after_refresh(self._settle_heap)
         self.push_screen(TitleScreen())
         if self.mode_name == "new":
             if self.players is None:
+                from .screens import NewGameScreen
+
                 self.push_screen(NewGameScreen(seed=self.seed, first_game=self.first_game, clock=self.clock))
             else:
                 self.start_game(self._setup_from_options())
@@ -162,6 +164,8 @@ class PipelineApp(App[Any]):
             if self.file is not None:
                 self.open_file(self.file, replay=self.mode_name == "replay")
             else:
+                from .screens import LoadScreen
+
                 self.push_screen(LoadScreen(replay=self.mode_name == "replay"))
 
     def end_with_server(self, fd: int) -> None:
@@ -179,7 +183,18 @@ class PipelineApp(App[Any]):
         with contextlib.suppress(Exception):  # the app has ended meanwhile
             self.call_from_thread(self.exit)
 
+    def _settle_heap(self) -> None:
+        """Collect once and freeze what is left: the objects of the start live for good, so
+        full collections stay short during play. After the first frame, not before it: the
+        collection is about 10 ms that the title need not wait for (issue 38, point 3)."""
+        gc.collect()
+        gc.freeze()
+
     def _setup_from_options(self) -> GameSetup:
+        from ..data import PRINTED_EDITION
+        from ..engine import GameSetup, PlayerSetup
+        from .screens import DEFAULT_NAMES
+
         if isinstance(self.players, int):
             names: Sequence[str] = DEFAULT_NAMES[: self.players]
         else:
@@ -206,6 +221,8 @@ class PipelineApp(App[Any]):
     ) -> None:
         """Open the table for a new game (``colours``: a colour name per seat; ``policy``: how
         it is played, hot-seat unless told)."""
+        from ..engine import Game
+
         try:
             game = Game(setup)
         except ValueError as exc:
@@ -217,6 +234,8 @@ class PipelineApp(App[Any]):
     def start_tutorial(self, seed: int | None = None) -> None:
         """The guided first game: the rulebook's first-game setup against one computer player,
         coached through the first Round (ui/tutorial.py)."""
+        from .tutorial import Tutorial, tutorial_setup
+
         seed = seed if seed is not None else random.randrange(2**31)
         self.start_game(tutorial_setup(seed), policy=Tutorial())
 
@@ -232,6 +251,8 @@ class PipelineApp(App[Any]):
         colours = save.meta.get("colours")
         self._back_to_title()
         if replay:
+            from .seats import Replay
+
             self.push_screen(table_screen()(game, self.saves_dir, colours=colours, policy=Replay()))
         else:
             self.push_screen(
@@ -250,16 +271,34 @@ class PipelineApp(App[Any]):
         return path.name if in_folder and path.name.startswith(storage.AUTOSAVE_PREFIX) else None
 
     def show_scores(self, game: Game | RemoteGame, colours: list[str] | None = None) -> None:
+        from .screens import EndScreen
+
         if not isinstance(self.screen, EndScreen):
             self.push_screen(EndScreen(game, colours))
 
     def ask_save_as(self, game: Game, meta: dict[str, Any] | None = None) -> None:
+        from .screens import SaveAsScreen
+
         self.push_screen(SaveAsScreen(game, meta))
+
+    def new_game(self) -> None:
+        """The new-game form."""
+        from .screens import NewGameScreen
+
+        self.push_screen(NewGameScreen())
+
+    def choose_save(self, replay: bool) -> None:
+        """The saves folder's list, to load a game or (``replay``) to step through one."""
+        from .screens import LoadScreen
+
+        self.push_screen(LoadScreen(replay=replay))
 
     def action_to_title(self) -> None:
         self._back_to_title()
 
     def action_help(self) -> None:
+        from .screens import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -277,6 +316,8 @@ class PipelineApp(App[Any]):
     def action_reference(self) -> None:
         """Every component table with its source (``pipeline-tui components``): of the edition
         of the game on show, else of the edition new games use."""
+        from .reference_screen import ReferenceScreen
+
         if isinstance(self.screen, ReferenceScreen):
             return
         tables = [s for s in self.screen_stack if is_table(s)]
@@ -414,14 +455,10 @@ class PipelineApp(App[Any]):
         (:meth:`textual_commands`), then the game's."""
         yield from self.textual_commands(screen)
         yield from self.language_commands()
-        yield SystemCommand(_("New game"), _("Set up a new game"), lambda: self.push_screen(NewGameScreen()))
+        yield SystemCommand(_("New game"), _("Set up a new game"), self.new_game)
+        yield SystemCommand(_("Load game"), _("Open a saved game"), lambda: self.choose_save(replay=False))
         yield SystemCommand(
-            _("Load game"), _("Open a saved game"), lambda: self.push_screen(LoadScreen(replay=False))
-        )
-        yield SystemCommand(
-            _("Replay game"),
-            _("Step through a saved game"),
-            lambda: self.push_screen(LoadScreen(replay=True)),
+            _("Replay game"), _("Step through a saved game"), lambda: self.choose_save(replay=True)
         )
         yield SystemCommand(_("Rules and keys"), _("The rules in brief and every key"), self.action_help)
         yield SystemCommand(

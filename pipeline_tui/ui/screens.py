@@ -1,4 +1,5 @@
-"""The screens around the table: title, new game, load, save as, scores and help."""
+"""The screens around the table: new game, load, save as, scores and help (the title is
+``title``)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,11 @@ from textual.widgets import (
     DataTable,
     Input,
     Label,
-    OptionList,
     Select,
     Static,
     TabbedContent,
     TabPane,
 )
-from textual.widgets.option_list import Option
 
 from .. import storage
 from ..data.editions import PRINTED_EDITION
@@ -129,76 +128,6 @@ def default_bot_kind() -> str | None:
         if kind in kinds:
             return kind
     return kinds[0]
-
-
-class TitleScreen(Screen[None]):
-    """New game, continue, load, replay, rules, quit."""
-
-    BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="title-box"):
-            yield Static(
-                # TRANSLATORS: the game's title as its edition in the language prints it.
-                Text(_("PIPELINE"), style="bold")
-                + Text("\n" + _("refine oil, build pipe networks"), style="dim"),
-                id="title-name",
-            )
-            yield OptionList(id="title-menu")
-        yield SteadyFooter()
-        yield TooSmall()
-
-    def on_screen_resume(self) -> None:
-        self._fill_menu()
-
-    async def language_changed(self) -> None:
-        """Draw the title and its menu again in the language now spoken (issue 15)."""
-        await self.recompose()
-        self._fill_menu()
-
-    def _fill_menu(self) -> None:
-        latest = storage.latest_autosave(host(self).saves_dir)
-        menu = self.query_one("#title-menu", OptionList)
-        menu.set_options(
-            [
-                Option(_("New game"), id="new"),
-                Option(
-                    _("Continue latest autosave ({name})").format(name=latest.name)
-                    if latest
-                    else _("Continue latest autosave (none)"),
-                    id="continue",
-                    disabled=latest is None,
-                ),
-                Option(_("Load a saved game"), id="load"),
-                Option(_("Replay a saved game"), id="replay"),
-                Option(_("Tutorial: a first game, step by step"), id="tutorial"),
-                Option(_("Rules and keys"), id="rules"),
-                Option(_("Quit"), id="quit"),
-            ]
-        )
-        menu.highlighted = 0
-        menu.focus()
-
-    @on(OptionList.OptionSelected, "#title-menu")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        app = host(self)
-        choice = event.option.id
-        if choice == "new":
-            self.app.push_screen(NewGameScreen())
-        elif choice == "tutorial":
-            app.start_tutorial()
-        elif choice == "continue":
-            latest = storage.latest_autosave(app.saves_dir)
-            if latest is not None:
-                app.open_file(latest)
-        elif choice == "load":
-            self.app.push_screen(LoadScreen(replay=False))
-        elif choice == "replay":
-            self.app.push_screen(LoadScreen(replay=True))
-        elif choice == "rules":
-            self.app.push_screen(HelpScreen())
-        elif choice == "quit":
-            self.app.exit()
 
 
 class NewGameScreen(Screen[None]):

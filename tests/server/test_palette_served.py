@@ -11,7 +11,7 @@ from pipeline_tui import i18n
 from pipeline_tui.i18n import settings_path
 from pipeline_tui.ui.app import PipelineApp, Served
 from pipeline_tui.ui.lobby import LobbyScreen, SharedApp
-from pipeline_tui.ui.screens import TitleScreen
+from pipeline_tui.ui.title import TitleScreen
 
 from tests.server.test_remote import pilot_until
 

@@ -13,7 +13,7 @@ from pipeline_tui.engine import Game, SeatKind
 from pipeline_tui.i18n import set_language
 from pipeline_tui.storage import load_game, save_game
 from pipeline_tui.ui.app import PipelineApp
-from pipeline_tui.ui.screens import TitleScreen
+from pipeline_tui.ui.title import TitleScreen
 
 from tests.ui.pilot import settled
 

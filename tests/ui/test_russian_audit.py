@@ -38,9 +38,9 @@ from pipeline_tui.ui.screens import (
     LoadScreen,
     NewGameScreen,
     SaveAsScreen,
-    TitleScreen,
 )
 from pipeline_tui.ui.table_screen import TableScreen
+from pipeline_tui.ui.title import TitleScreen
 from pipeline_tui.ui.tutorial import Tutorial, tutorial_setup
 
 from tests.latin import english_words

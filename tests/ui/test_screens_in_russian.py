@@ -16,7 +16,8 @@ from pipeline_tui.engine import Game
 from pipeline_tui.ui import panels
 from pipeline_tui.ui.panels import score_label
 from pipeline_tui.ui.reference_screen import CardsScreen, ReferenceScreen, table_cards
-from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen, TitleScreen
+from pipeline_tui.ui.screens import EndScreen, HelpScreen, NewGameScreen, SaveAsScreen
+from pipeline_tui.ui.title import TitleScreen
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.tutorial import Tutorial, tutorial_setup
 

@@ -12,7 +12,8 @@ from pipeline_tui import storage
 from pipeline_tui.engine.moves import format_move, parse_move
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import NetworkGrid, NetworkPanel
-from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen, TitleScreen
+from pipeline_tui.ui.screens import EndScreen, LoadScreen, NewGameScreen
+from pipeline_tui.ui.title import TitleScreen
 from pipeline_tui.ui.seats import Replay
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog
