@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from textual._compositor import CompositorUpdate  # noqa: E402
-from textual.app import App  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 
 from pipeline_tui.engine.game import Game  # noqa: E402
 from pipeline_tui.engine.moves import format_move  # noqa: E402
@@ -94,6 +94,7 @@ class WatchApp(SharedApp):
     would have answered to the join."""
 
     CSS_PATH = str(ROOT / "pipeline_tui" / "ui" / SharedApp.CSS_PATH)  # relative to its module
+
     def __init__(self, joined: Joined) -> None:
         super().__init__(Path("/nonexistent"), "token")
         self.joined = joined
@@ -101,6 +102,8 @@ class WatchApp(SharedApp):
         self.written = 0
         self.drawn = 0.0  # process_time after the last frame
         self.frame = asyncio.Event()  # set by every frame
+        self.layouts = 0  # the screen laid out again (Screen._refresh_layout, scrolls aside)
+        self.scrolls = 0  # the screen's layout refreshed for a scroll only
 
     async def on_mount(self, event: Any) -> None:
         event.prevent_default()
@@ -117,6 +120,22 @@ class WatchApp(SharedApp):
         super()._display(screen, renderable)
         self.drawn = time.process_time()
         self.frame.set()
+
+
+def count_layouts() -> None:
+    """Count each screen layout in its app (a private method of Textual's, wrapped here only)."""
+    layout = Screen._refresh_layout
+
+    def counted(screen: Screen[Any], size: Any = None, scroll: bool = False) -> None:
+        app = screen.app
+        if isinstance(app, WatchApp):
+            if scroll and not screen._layout_required:
+                app.scrolls += 1
+            else:
+                app.layouts += 1
+        layout(screen, size, scroll)
+
+    Screen._refresh_layout = counted  # type: ignore[method-assign]
 
 
 async def settle(app: WatchApp, quiet: float = QUIET) -> None:
@@ -154,7 +173,8 @@ async def run_once(args: argparse.Namespace, setup: GameSetup, log: list[str]) -
         idle_wall = time.perf_counter()
         await asyncio.sleep(1.0)
         idle = (time.process_time() - idle_cpu) / (time.perf_counter() - idle_wall) * 1000
-        frames, written = app.frames, app.written
+        frames, written, layouts, scrolls = app.frames, app.written, app.layouts, app.scrolls
+        first = (frames, written, layouts, scrolls)
         per_move: list[float] = []  # from the Update to its last frame
         if profiler is not None:
             profiler.enable()
@@ -165,6 +185,13 @@ async def run_once(args: argparse.Namespace, setup: GameSetup, log: list[str]) -
             app._update(Update(table_id=TABLE, base=index, moves=[log[index]], seats=joined.seats))
             await settle(app)
             per_move.append((app.drawn - before) * 1000)
+            if args.verbose:
+                print(
+                    f"{index + 1:>4} {log[index]:<24} {per_move[-1]:6.2f} ms to the last frame; "
+                    f"frames {app.frames - frames}, layouts {app.layouts - layouts}, "
+                    f"scrolls {app.scrolls - scrolls}"
+                )
+                frames, written, layouts, scrolls = app.frames, app.written, app.layouts, app.scrolls
         total = (time.process_time() - start) * 1000
         if profiler is not None:
             profiler.disable()
@@ -188,8 +215,10 @@ async def run_once(args: argparse.Namespace, setup: GameSetup, log: list[str]) -
         "cpu": total / moves,
         "median": statistics.median(per_move),
         "p95": sorted(per_move)[min(moves - 1, int(moves * 0.95))],
-        "frames": (app.frames - frames) / moves,
-        "bytes": (app.written - written) / moves,
+        "frames": (app.frames - first[0]) / moves,
+        "bytes": (app.written - first[1]) / moves,
+        "layouts": (app.layouts - first[2]) / moves,
+        "scrolls": (app.scrolls - first[3]) / moves,
         "idle": idle,
     }
 
@@ -201,6 +230,7 @@ async def main_async(args: argparse.Namespace) -> None:
         f"{who} at {args.size}, {args.players} seats, moves {args.start + 1}-{args.start + args.moves} "
         f"of bench_ssh.py's game, gc {args.gc}"
     )
+    count_layouts()
     results = []
     for run in range(args.runs):
         figures = await run_once(args, setup, log)
@@ -208,10 +238,13 @@ async def main_async(args: argparse.Namespace) -> None:
         print(
             f"run {run + 1}: CPU per move {figures['cpu']:.2f} ms (to its last frame: median "
             f"{figures['median']:.2f}, p95 {figures['p95']:.2f} ms), {figures['frames']:.2f} frames "
-            f"and {figures['bytes'] / 1024:.1f} KB of output a move; idle {figures['idle']:.1f} ms/s"
+            f"and {figures['bytes'] / 1024:.1f} KB of output a move, layouts {figures['layouts']:.2f}, "
+            f"scrolls {figures['scrolls']:.2f}; idle {figures['idle']:.1f} ms/s"
         )
     if args.runs > 1:
-        print(f"median of {args.runs} runs: CPU per move {statistics.median(r['cpu'] for r in results):.2f} ms")
+        print(
+            f"median of {args.runs} runs: CPU per move {statistics.median(r['cpu'] for r in results):.2f} ms"
+        )
 
 
 def main() -> None:
@@ -220,9 +253,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="seats at the table (2-4)")
     parser.add_argument("--moves", type=int, default=40, help="moves handed to the app")
     parser.add_argument("--start", type=int, default=0, help="moves already played when it joins")
-    parser.add_argument("--seat", type=int, default=None, help="sit at this seat (0-based) instead of watching")
+    parser.add_argument(
+        "--seat", type=int, default=None, help="sit at this seat (0-based) instead of watching"
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs, each a fresh app")
     parser.add_argument("--gc", choices=("session", "default"), default="session")
+    parser.add_argument("--verbose", action="store_true", help="a line per move")
     parser.add_argument("--profile", help="write a cProfile of the moves to this file")
     parser.add_argument("--top", type=int, default=0, help="print the N costliest functions")
     args = parser.parse_args()

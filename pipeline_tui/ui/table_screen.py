@@ -1020,6 +1020,8 @@ class TableScreen(Screen[None]):
             self._apply_view()
 
     def _apply_view(self) -> None:
+        if self.view == "log-view" or self.has_class("-wide"):
+            self.query_one(MoveLog).catch_up()  # set while out of sight: drawn as it is shown
         for name in VIEWS:
             self.query_one(f"#{name}").set_class(name == self.view, "-active")
 

@@ -12,6 +12,7 @@ from textual import events
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
+from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import Screen
@@ -27,6 +28,7 @@ from .compat import (
     StyledFocus,
     ValueWatchedInput,
     footer_keys_shown,
+    mark_stale,
     line_breaks,
     update_scrollbars,
 )
@@ -47,6 +49,18 @@ class TooSmall(Static):
             "characters; {wide} x {high} shows the whole table.\n"
             "Enlarge the window, or press ctrl+q to save and quit."
         ).format(width=MIN_WIDTH, height=MIN_HEIGHT, wide=MIN_WIDTH * 2, high=MIN_HEIGHT * 2)
+
+
+def out_of_sight(widget: Widget) -> bool:
+    """Whether ``widget`` or a container of it is not displayed (``display: none``), so that
+    nothing it shows can change the screen's layout until that container is shown, which lays
+    the screen out anyway."""
+    node: DOMNode | None = widget
+    while isinstance(node, Widget):
+        if not node.display:
+            return True
+        node = node.parent
+    return False
 
 
 class TextPanel(Widget):
@@ -84,6 +98,14 @@ class TextPanel(Widget):
         if key == self._key:
             return False
         self._key, self._text = key, text
+        if out_of_sight(self):
+            # A view not shown (the board on an 80-column table): wrapped and drawn when it
+            # is shown, whose layout sizes it. A layout asked for now laid the whole screen out
+            # for nothing on most moves, and a refresh made the next frame map every widget
+            # again, in every session watching at 80 x 24.
+            self._rewrap(0)
+            mark_stale(self)
+            return True
         width = self.content_region.width
         old = self._lines if width and width == self._width else None
         new = self._wrap(width) if width else []
@@ -383,6 +405,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         super().__init__(**kwargs)
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}  # by line of the log
+        self._behind = False  # lines were set while out of sight, not yet sized and drawn
 
     @property
     def lines(self) -> list[Text]:
@@ -402,6 +425,23 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         for index in range(same, max(len(self._lines), len(lines))):
             self._strips.pop(index, None)
         self._lines = list(lines)
+        if out_of_sight(self):
+            # The log's view is not shown (an 80-column table): sized, scrolled and drawn when
+            # it is (catch_up). Its scrollbars' repaints made every frame of every watcher at
+            # 80 x 24 map the whole screen again.
+            self._behind = True
+            return
+        self._show_lines()
+
+    def catch_up(self) -> None:
+        """Size, scroll and draw the lines set while the log was out of sight; the table calls
+        it as it shows the log's view."""
+        if self._behind:
+            self._show_lines()
+
+    def _show_lines(self) -> None:
+        self._behind = False
+        lines = self._lines
         self._resize(Size(max((line.cell_len for line in lines), default=0), len(lines)))
         self._follow()
         self.refresh()

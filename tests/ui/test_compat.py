@@ -123,6 +123,24 @@ async def test_update_scrollbars_tells_the_bars_a_new_size_without_a_layout():
         assert view.vertical_scrollbar.window_virtual_size == 90
 
 
+async def test_mark_stale_makes_textual_measure_and_draw_a_widget_again():
+    """What ``refresh(layout=True)`` forgets, mark_stale forgets, without a refresh: the lines
+    drawn, the widget's measures and its containers' arrangement."""
+    app = LinesApp()
+    async with app.run_test() as pilot:
+        view = app.query_one(Lines)
+        await pilot.pause()
+        view.render_lines(view.size.region)
+        assert view._styles_cache._cache
+        screen, updates = app.screen, view._layout_updates
+        screen.arrange(screen.size)
+        assert len(screen._arrangement_cache)
+        compat.mark_stale(view)
+        assert not view._styles_cache._cache and view._layout_updates == updates + 1
+        assert not len(screen._arrangement_cache)
+        assert not view._repaint_required and not view._layout_required
+
+
 class Prompt(compat.ValueWatchedInput):
     def __init__(self) -> None:
         super().__init__()
@@ -163,7 +181,8 @@ def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
     private = re.compile(
         r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-        r"\b_watch_value\b|\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
+        r"\b_watch_value\b|\b_styles_cache\b|\b_layout_updates\b|\b_clear_arrangement_cache\b|"
+        r"\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
     )
     users = [
         str(path.relative_to(package)) for path in package.rglob("*.py") if private.search(path.read_text())

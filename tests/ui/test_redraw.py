@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
+from pipeline_tui.engine.moves import format_move
 from pipeline_tui.ui.app import PipelineApp
 from pipeline_tui.ui.network_panel import GROWTH, NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
@@ -449,3 +450,98 @@ async def test_the_lines_below_a_panels_text_follow_its_width():
         await pilot.resize_terminal(30, 10)
         await pilot.pause()
         assert panel.render_line(5).cell_length == 30
+
+
+class HiddenApp(App):
+    CSS = "#box { width: 20; height: auto; } #box.-hidden { display: none; } TextPanel { height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield TextPanel()
+            yield MoveLog()
+
+
+async def test_a_panel_out_of_sight_lays_nothing_out_and_shows_its_latest_text(layouts):
+    """A panel in a view not shown (the board on an 80-column table) asks for no layout, and
+    its view, once shown, draws the text it was given last at its height."""
+    app = HiddenApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box, panel = app.query_one("#box"), app.query_one(TextPanel)
+        panel.show(Text("Money $25"))
+        await pilot.pause()
+        box.add_class("-hidden")
+        await pilot.pause()
+        layouts.clear()
+        assert panel.show(Text("Money $15\nOil 2\nTanks 3"))
+        await pilot.pause()
+        assert not layouts
+        box.remove_class("-hidden")
+        await pilot.pause()
+        assert panel.size.height == 3
+        assert [panel.render_line(y).text.rstrip() for y in range(3)] == ["Money $15", "Oil 2", "Tanks 3"]
+        assert "Tanks 3" in "".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_a_move_log_out_of_sight_is_drawn_as_it_is_shown(monkeypatch):
+    """Lines set while the log is out of sight touch neither its scrollbars nor the screen
+    (their repaints made each frame map every widget again); ``catch_up`` sizes and scrolls it."""
+    app = HiddenApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box, log = app.query_one("#box"), app.query_one(MoveLog)
+        lines = [Text(f"{i:>4} move {i}") for i in range(1, 31)]
+        log.set_lines(lines[:20])
+        await pilot.pause()
+        box.add_class("-hidden")
+        await pilot.pause()
+        refreshed: list[Widget] = []
+        real = Widget.refresh
+        monkeypatch.setattr(
+            Widget, "refresh", lambda self, *a, **k: (refreshed.append(self), real(self, *a, **k))[1]
+        )
+        log.set_lines(lines)
+        assert not refreshed and log.virtual_size.height == 20
+        log.catch_up()
+        box.remove_class("-hidden")
+        await pilot.pause()
+        assert log.virtual_size.height == 30 and log.scroll_y == log.max_scroll_y > 0
+        assert log.render_line(log.scrollable_content_region.height - 1).text.startswith("  30 move 30")
+
+
+async def test_at_80_columns_a_move_lays_out_no_hidden_view_and_each_view_shows_it(tmp_path, monkeypatch):
+    """On a narrow table the board, network and log views are out of sight: a move changing
+    the board's height asks for no layout (each one laid every watcher's screen out), and F3 and
+    F5 then show the board and the log as they are after the move."""
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await place_starting_tanks(pilot)
+        await settled(pilot)
+        board = screen.query_one("#board", TextPanel)
+        before = str(board.render())
+        hidden = [screen.query_one(f"#{view}") for view in ("board-view", "network-view", "log-view")]
+        asked: list[Widget] = []  # widgets in a hidden view that asked for a layout or a repaint
+        real = Widget.refresh
+
+        def refresh(self, *regions, layout=False, **kwargs):
+            if any(view in self.ancestors_with_self for view in hidden) and (layout or self.display):
+                asked.append(self)
+            return real(self, *regions, layout=layout, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", refresh)
+        await choose(pilot, "act crude")
+        buy = next(format_move(m) for m in screen.shown_moves if format_move(m).startswith("buy"))
+        await choose(pilot, buy)
+        await settled(pilot)
+        assert str(board.render()) != before  # the board changed...
+        assert not asked  # ...out of sight
+        monkeypatch.undo()
+        await pilot.press("f3")
+        await settled(pilot)
+        shown = [board.render_line(y).text.rstrip() for y in range(board.size.height)]
+        assert shown == [line.rstrip() for line in str(board.render()).splitlines()]
+        await pilot.press("f5")
+        await settled(pilot)
+        log = screen.query_one(MoveLog)
+        assert log.scroll_y == log.max_scroll_y
+        assert buy in log.lines[-1].plain
+        assert buy in log.render_line(len(log.lines) - 1 - int(log.scroll_y)).text
