@@ -129,16 +129,21 @@ class TextPanel(Widget):
         """The panel's height with ``lines`` of text, where its styles make that plain (an
         auto height, its limits in cells); None otherwise. A panel with a minimum height
         (the hint at a shared table) keeps its height for a line more or less, and then the
-        screen needs no new layout."""
+        screen needs no new layout; so does one filling its view while its text is shorter
+        (the player board, ``min-height: 100%``)."""
         styles = self.styles
         if styles.height is None or not styles.height.is_auto or styles.box_sizing != "border-box":
             return None
         height = lines + styles.gutter.height
         for limit, pick in ((styles.min_height, max), (styles.max_height, min)):
-            if limit is not None:
-                if limit.unit != Unit.CELLS:
-                    return None
+            if limit is None:
+                continue
+            if limit.unit == Unit.CELLS:
                 height = pick(height, int(limit.value))
+            elif limit.unit in (Unit.PERCENT, Unit.HEIGHT) and self.container_size.height:
+                height = pick(height, int(limit.resolve(self.container_size, self.app.size)))
+            else:
+                return None
         return height
 
     def _wrap(self, width: int) -> list[Text]:

@@ -538,10 +538,32 @@ async def test_at_80_columns_a_move_lays_out_no_hidden_view_and_each_view_shows_
         await pilot.press("f3")
         await settled(pilot)
         shown = [board.render_line(y).text.rstrip() for y in range(board.size.height)]
-        assert shown == [line.rstrip() for line in str(board.render()).splitlines()]
+        lines = [line.rstrip() for line in str(board.render()).splitlines()]
+        assert shown[: len(lines)] == lines and not any(shown[len(lines) :])  # it fills its view
         await pilot.press("f5")
         await settled(pilot)
         log = screen.query_one(MoveLog)
         assert log.scroll_y == log.max_scroll_y
         assert buy in log.lines[-1].plain
         assert buy in log.render_line(len(log.lines) - 1 - int(log.scroll_y)).text
+
+
+async def test_the_player_board_fills_its_view_so_a_shorter_or_longer_board_lays_nothing_out(
+    tmp_path, layouts
+):
+    """At 160 columns the end of a turn shows the next player's board, often a line or two
+    shorter or longer: while it fits its view the screen is not laid out again."""
+    async with table_for(new_game(3, seed=7), tmp_path, WIDE) as (app, pilot):
+        await settled(pilot)
+        board = app.screen.query_one("#board", TextPanel)
+        view = app.screen.query_one("#board-view")
+        assert board.size.height == view.scrollable_content_region.height
+        layouts.clear()
+        for text in ("Ada\nMoney $25", "Bo\nMoney $25\nContracts\n CH.1\n CL.2", "Cy"):
+            board.show(Text(text))
+            await pilot.pause()
+            assert not layouts and board.size.height == view.scrollable_content_region.height
+        fits = board.size.height
+        board.show(Text("\n".join(f"row {i}" for i in range(fits + 3))))  # outgrows it
+        await pilot.pause()
+        assert layouts and board.size.height == fits + 3 and view.max_scroll_y == 3
