@@ -122,6 +122,26 @@ class WatchApp(SharedApp):
         self.frame.set()
 
 
+class Collections:
+    """Time and count of the garbage collector's runs (``gc.callbacks``), by generation."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.runs = [0, 0, 0]
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._start
+            self.runs[info["generation"]] += 1
+
+
+COLLECTIONS = Collections()
+
+
 def count_layouts() -> None:
     """Count each screen layout in its app (a private method of Textual's, wrapped here only)."""
     layout = Screen._refresh_layout
@@ -175,21 +195,24 @@ async def run_once(args: argparse.Namespace, setup: GameSetup, log: list[str]) -
         idle = (time.process_time() - idle_cpu) / (time.perf_counter() - idle_wall) * 1000
         frames, written, layouts, scrolls = app.frames, app.written, app.layouts, app.scrolls
         first = (frames, written, layouts, scrolls)
+        collected, runs = COLLECTIONS.seconds, list(COLLECTIONS.runs)
         per_move: list[float] = []  # from the Update to its last frame
         if profiler is not None:
             profiler.enable()
         start = time.process_time()
         for index in range(args.start, min(len(log), args.start + args.moves)):
             app.frame.clear()
+            gc_before = COLLECTIONS.seconds
             before = time.process_time()
             app._update(Update(table_id=TABLE, base=index, moves=[log[index]], seats=joined.seats))
             await settle(app)
             per_move.append((app.drawn - before) * 1000)
             if args.verbose:
+                gc_ms = (COLLECTIONS.seconds - gc_before) * 1000
                 print(
                     f"{index + 1:>4} {log[index]:<24} {per_move[-1]:6.2f} ms to the last frame; "
                     f"frames {app.frames - frames}, layouts {app.layouts - layouts}, "
-                    f"scrolls {app.scrolls - scrolls}"
+                    f"scrolls {app.scrolls - scrolls}, garbage collection {gc_ms:.2f} ms"
                 )
                 frames, written, layouts, scrolls = app.frames, app.written, app.layouts, app.scrolls
         total = (time.process_time() - start) * 1000
@@ -220,6 +243,8 @@ async def run_once(args: argparse.Namespace, setup: GameSetup, log: list[str]) -
         "layouts": (app.layouts - first[2]) / moves,
         "scrolls": (app.scrolls - first[3]) / moves,
         "idle": idle,
+        "gc": (COLLECTIONS.seconds - collected) * 1000 / moves,
+        "gc_runs": [now - was for now, was in zip(COLLECTIONS.runs, runs)],
     }
 
 
@@ -239,7 +264,9 @@ async def main_async(args: argparse.Namespace) -> None:
             f"run {run + 1}: CPU per move {figures['cpu']:.2f} ms (to its last frame: median "
             f"{figures['median']:.2f}, p95 {figures['p95']:.2f} ms), {figures['frames']:.2f} frames "
             f"and {figures['bytes'] / 1024:.1f} KB of output a move, layouts {figures['layouts']:.2f}, "
-            f"scrolls {figures['scrolls']:.2f}; idle {figures['idle']:.1f} ms/s"
+            f"scrolls {figures['scrolls']:.2f}; garbage collection {figures['gc']:.2f} ms a move "
+            f"({'/'.join(str(n) for n in figures['gc_runs'])} runs of generations 0/1/2); "
+            f"idle {figures['idle']:.1f} ms/s"
         )
     if args.runs > 1:
         print(
