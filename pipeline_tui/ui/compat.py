@@ -107,6 +107,15 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     widget._scroll_update(virtual_size)
 
 
+def retitle(widget: Widget, title: str) -> None:
+    """Set ``widget``'s border title and repaint the row it is drawn on: Textual's setter
+    (``Widget._BorderTitle``) repaints the whole widget, which for a view is every row of its
+    border and of the background behind its children. Stored as that setter stores it."""
+    widget._border_title = widget.render_str(title).expand_tabs(4).split()[0]
+    left, top = widget.content_offset  # the top row, in the content's coordinates
+    widget.refresh(Region(-left, -top, widget.outer_size.width, 1))
+
+
 def mark_stale(widget: Widget) -> None:
     """Forget what Textual drew and measured of ``widget`` and what its containers arranged
     around it, as ``refresh(layout=True)`` does (``Widget._styles_cache``, ``_layout_cache``,

@@ -44,7 +44,7 @@ from ..engine import (
 )
 from . import panels
 from .clock import TIMEOUT_KIND, ClockBar
-from .compat import bind_keys
+from .compat import bind_keys, retitle
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .preview import preview_text
@@ -329,11 +329,12 @@ class TableScreen(Screen[None]):
             self._refresh_moves()
 
     def _title(self, widget_id: str, title: str) -> None:
-        """Set a panel's title only when it changed: Textual repaints a panel whenever its
-        title is set, even to the same text."""
+        """Set a panel's title only when it changed, and repaint only the row it is on:
+        Textual repaints a panel whenever its title is set, even to the same text, and all of
+        it (a view's title names the player shown, new at every end of a turn)."""
         widget = self.query_one(f"#{widget_id}")
         if widget.border_title != title:
-            widget.border_title = title
+            retitle(widget, title)
 
     def _set(self, widget_id: str, text: Text) -> None:
         self.query_one(f"#{widget_id}", TextPanel).show(text)

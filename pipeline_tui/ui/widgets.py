@@ -327,18 +327,28 @@ class LineView(ScrollView):
         super().__init__(**kwargs)
         self._strips: dict[Any, Strip] = {}
         self._blanks: dict[int, Strip] = {}  # a line below the last, by width
+        self._style: Style | None = None  # rich_style, as the lines in _strips were drawn with
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
         self._blanks.clear()
+        self._style = None
+
+    @property
+    def line_style(self) -> Style:
+        """The widget's ``rich_style``, looked up once per style (it walks every ancestor's
+        styles, and a line drawn before needs it for its padding each time it is drawn)."""
+        if self._style is None:
+            self._style = self.rich_style
+        return self._style
 
     def blank(self, width: int) -> Strip:
         """A line below the last: made once per width and style (``rich_style`` walks every
         ancestor's styles, and a short list has dozens of such lines to repaint)."""
         strip = self._blanks.get(width)
         if strip is None:
-            strip = self._blanks[width] = Strip.blank(width, self.rich_style)
+            strip = self._blanks[width] = Strip.blank(width, self.line_style)
         return strip
 
     def _resize(self, size: Size) -> None:
@@ -449,7 +459,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         lines = self._lines
         self._resize(Size(max((line.cell_len for line in lines), default=0), len(lines)))
         self._follow()
-        self.refresh()
+        self.refresh(self.scrollable_content_region.reset_offset)  # the lines; not the border
 
     def _follow(self) -> None:
         """Scroll to the newest line at once. Textual's scroll_end waits for a refresh (until
@@ -467,7 +477,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         width = self.scrollable_content_region.width
         if index >= len(self._lines):
             return self.blank(width)
-        style = self.rich_style
+        style = self.line_style
         strip = self._strips.get(index)
         if strip is None:
             line = self._lines[index]

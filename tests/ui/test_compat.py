@@ -181,7 +181,8 @@ def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
     private = re.compile(
         r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-        r"\b_watch_value\b|\b_styles_cache\b|\b_layout_updates\b|\b_clear_arrangement_cache\b|"
+        r"\b_watch_value\b|\b_styles_cache\b|\b_border_title\b|\b_layout_updates\b|"
+        r"\b_clear_arrangement_cache\b|"
         r"\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
     )
     users = [
@@ -291,3 +292,25 @@ async def test_no_rule_at_the_table_styles_a_widget_by_its_ancestors_focus(tmp_p
             assert "focus-within" not in pseudo, chain
             if any("focus" in selector.pseudo_classes for selector in chain[:-1]):
                 assert "--" in chain[-1].name, chain  # a component class, e.g. .move-list--highlighted
+
+
+class TitledApp(App):
+    CSS = "Static { border: round red; height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("body")
+
+
+async def test_retitle_sets_the_title_as_textual_does_and_repaints_only_its_row():
+    app = TitledApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        box = app.query_one(Static)
+        box.border_title = "[b]Player[/b] board 1: Ada"
+        await pilot.pause()
+        compat.retitle(box, "[b]Player[/b] board 2: Bo")
+        assert box._styles_cache._dirty_lines == {0}  # the top border row alone
+        ours = box._border_title
+        await pilot.pause()
+        assert "Player board 2: Bo" in box.render_lines(box.size.region)[0].text
+        box.border_title = "[b]Player[/b] board 2: Bo"
+        assert box._border_title == ours and box.border_title == "[b]Player[/b] board 2: Bo"
