@@ -5,6 +5,9 @@ again only when something changes size."""
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -16,7 +19,11 @@ from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from pipeline_tui.engine.moves import format_move
+from pipeline_tui.net.protocol import Joined, SeatInfo
+from pipeline_tui.net.remote import RemoteGame
 from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.lobby import SharedApp
+from pipeline_tui.ui.seats import SharedSeat
 from pipeline_tui.ui.network_panel import GROWTH, NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel
@@ -567,3 +574,42 @@ async def test_the_player_board_fills_its_view_so_a_shorter_or_longer_board_lays
         board.show(Text("\n".join(f"row {i}" for i in range(fits + 3))))  # outgrows it
         await pilot.pause()
         assert layouts and board.size.height == fits + 3 and view.max_scroll_y == 3
+
+
+class Watching(SharedApp):
+    """The session's app watching a table, joined at once without a Hub (as benchmarks/
+    bench_redraw.py runs it)."""
+
+    CSS_PATH = str(Path(inspect.getfile(SharedApp)).parent / SharedApp.CSS_PATH)
+
+    def __init__(self, joined: Joined) -> None:
+        super().__init__(Path("/nonexistent"), "token")
+        self.joined = joined
+
+    async def on_mount(self, event) -> None:
+        event.prevent_default()
+        self.remote = RemoteGame(None, self.joined)
+        self.push_screen(TableScreen(self.remote, policy=SharedSeat()))
+
+
+async def test_a_watchers_hint_keeps_its_height_for_a_move_of_two_lines(layouts):
+    """ "Ada played: contract CL.2 deferred" takes two lines of the hint at 160 columns, as does
+    whose turn it is: the watcher's hint is as high as both, so such a move lays no watcher's
+    screen out (nor the next, shorter one)."""
+    setup = new_game(2, seed=7).setup
+    seats = [
+        SeatInfo(seat=i, name=p.name, kind="human", holder=f"p{i}", connected=True)
+        for i, p in enumerate(setup.players)
+    ]
+    app = Watching(Joined(table_id="t1", setup=setup, moves=[], seats=seats, seat=None))
+    async with app.run_test(size=WIDE) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.has_class("-watching")
+        hint = screen.query_one("#hint", TextPanel)
+        layouts.clear()
+        for played in ("contract CL.2 deferred", "done"):
+            screen.message = Text(f"{setup.players[0].name} played: {played}")
+            screen.refresh_table()
+            await settled(pilot)
+            assert hint.outer_size.height == 6 and not layouts, played
