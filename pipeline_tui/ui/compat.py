@@ -253,6 +253,36 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     widget._scroll_update(virtual_size)
 
 
+def retitle(widget: Widget, title: str) -> None:
+    """Set ``widget``'s border title and repaint the row it is drawn on: Textual's setter
+    (``Widget._BorderTitle``) repaints the whole widget, which for a view is every row of its
+    border and of the background behind its children. Stored as that setter stores it."""
+    widget._border_title = widget.render_str(title).expand_tabs(4).split()[0]
+    left, top = widget.content_offset  # the top row, in the content's coordinates
+    widget.refresh(Region(-left, -top, widget.outer_size.width, 1))
+
+
+def mark_stale(widget: Widget) -> None:
+    """Forget what Textual drew and measured of ``widget`` and what its containers arranged
+    around it, as ``refresh(layout=True)`` does (``Widget._styles_cache``, ``_layout_cache``,
+    the arrangement caches of ``Widget._check_refresh``), without the refresh: for a widget in
+    a container not displayed, whose showing lays the screen out anyway. A refresh there would
+    lay the screen out now for nothing, or (without a layout) invalidate the compositor's map
+    of every widget, which the next frame builds again."""
+    widget._styles_cache.clear()
+    widget._layout_cache.clear()
+    widget._layout_updates += 1  # a key of its cached box model
+    widget.clear_cached_dimensions()
+    for ancestor in widget.ancestors:
+        if not isinstance(ancestor, Widget):
+            break
+        ancestor._clear_arrangement_cache()
+        ancestor._layout_updates += 1
+        ancestor.clear_cached_dimensions()
+        if not ancestor.styles.auto_dimensions:
+            break
+
+
 class FocusWithoutRepaint(Widget, can_focus=True):
     """A widget that takes and loses focus as Textual's ``Widget._on_focus`` and ``_on_blur``
     do, without their repaint of the whole widget: its subclasses redraw what focus changes."""

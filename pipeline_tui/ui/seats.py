@@ -139,6 +139,8 @@ class SharedSeat(HotSeat):
         super().attach(screen)
         self.remote.on_change = self.table_changed
         self.remote.on_refused = self.refused
+        if self.remote.spectator:
+            screen.add_class("-watching")  # app.tcss: a watcher's hint keeps its height
 
     @property
     def remote(self) -> RemoteGame:

@@ -45,7 +45,7 @@ from ..engine import (
 )
 from . import panels
 from .clock import TIMEOUT_KIND, ClockBar
-from .compat import bind_keys
+from .compat import bind_keys, retitle
 from .describe import GROUPS, describe, group_of
 from .netgrid import render_tile
 from .preview import preview_text
@@ -178,6 +178,7 @@ class TableScreen(Screen[None]):
         self.view = "table-view"  # the view shown on a narrow terminal
         self.clock_away: set[int] = set()  # seats out of time, played by the computer (hot-seat)
         self.ended_on_time = False  # a time ran out and the setup's rule ended the game
+        self.by_id: dict[str, Widget] = {}  # the table's widgets by id, as found (see _panel)
         self.policy.attach(self)
 
     # --- layout ---
@@ -330,14 +331,25 @@ class TableScreen(Screen[None]):
             self._refresh_moves()
 
     def _title(self, widget_id: str, title: str) -> None:
-        """Set a panel's title only when it changed: Textual repaints a panel whenever its
-        title is set, even to the same text."""
-        widget = self.query_one(f"#{widget_id}")
+        """Set a panel's title only when it changed, and repaint only the row it is on:
+        Textual repaints a panel whenever its title is set, even to the same text, and all of
+        it (a view's title names the player shown, new at every end of a turn)."""
+        widget = self._panel(widget_id)
         if widget.border_title != title:
-            widget.border_title = title
+            retitle(widget, title)
 
     def _set(self, widget_id: str, text: Text) -> None:
-        self.query_one(f"#{widget_id}", TextPanel).show(text)
+        panel = self._panel(widget_id)
+        assert isinstance(panel, TextPanel)
+        panel.show(text)
+
+    def _panel(self, widget_id: str) -> Widget:
+        """The widget of the table with this id, found once (a query parses its selector and
+        walks the screen, some twenty times a move in every session at a shared table)."""
+        widget = self.by_id.get(widget_id)
+        if widget is None:
+            widget = self.by_id[widget_id] = self.query_one(f"#{widget_id}")
+        return widget
 
     def moves_shown(self) -> int:
         """How many moves of the log the table is showing (the replay viewer: up to where it
@@ -1039,6 +1051,8 @@ class TableScreen(Screen[None]):
             self._apply_view()
 
     def _apply_view(self) -> None:
+        if self.view == "log-view" or self.has_class("-wide"):
+            self.query_one(MoveLog).catch_up()  # set while out of sight: drawn as it is shown
         for name in VIEWS:
             self.query_one(f"#{name}").set_class(name == self.view, "-active")
 

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
+from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import Screen
@@ -29,6 +30,7 @@ from .compat import (
     StyledFocus,
     ValueWatchedInput,
     footer_keys_shown,
+    mark_stale,
     line_breaks,
     show_footer_key_enabled,
     update_scrollbars,
@@ -50,6 +52,18 @@ class TooSmall(Static):
             "characters; {wide} x {high} shows the whole table.\n"
             "Enlarge the window, or press ctrl+q to save and quit."
         ).format(width=MIN_WIDTH, height=MIN_HEIGHT, wide=MIN_WIDTH * 2, high=MIN_HEIGHT * 2)
+
+
+def out_of_sight(widget: Widget) -> bool:
+    """Whether ``widget`` or a container of it is not displayed (``display: none``), so that
+    nothing it shows can change the screen's layout until that container is shown, which lays
+    the screen out anyway."""
+    node: DOMNode | None = widget
+    while isinstance(node, Widget):
+        if not node.display:
+            return True
+        node = node.parent
+    return False
 
 
 class TextPanel(Widget):
@@ -87,6 +101,14 @@ class TextPanel(Widget):
         if key == self._key:
             return False
         self._key, self._text = key, text
+        if out_of_sight(self):
+            # A view not shown (the board on an 80-column table): wrapped and drawn when it
+            # is shown, whose layout sizes it. A layout asked for now laid the whole screen out
+            # for nothing on most moves, and a refresh made the next frame map every widget
+            # again, in every session watching at 80 x 24.
+            self._rewrap(0)
+            mark_stale(self)
+            return True
         width = self.content_region.width
         old = self._lines if width and width == self._width else None
         new = self._wrap(width) if width else []
@@ -110,16 +132,21 @@ class TextPanel(Widget):
         """The panel's height with ``lines`` of text, where its styles make that plain (an
         auto height, its limits in cells); None otherwise. A panel with a minimum height
         (the hint at a shared table) keeps its height for a line more or less, and then the
-        screen needs no new layout."""
+        screen needs no new layout; so does one filling its view while its text is shorter
+        (the player board, ``min-height: 100%``)."""
         styles = self.styles
         if styles.height is None or not styles.height.is_auto or styles.box_sizing != "border-box":
             return None
         height = lines + styles.gutter.height
         for limit, pick in ((styles.min_height, max), (styles.max_height, min)):
-            if limit is not None:
-                if limit.unit != Unit.CELLS:
-                    return None
+            if limit is None:
+                continue
+            if limit.unit == Unit.CELLS:
                 height = pick(height, int(limit.value))
+            elif limit.unit in (Unit.PERCENT, Unit.HEIGHT) and self.container_size.height:
+                height = pick(height, int(limit.resolve(self.container_size, self.app.size)))
+            else:
+                return None
         return height
 
     def _wrap(self, width: int) -> list[Text]:
@@ -376,18 +403,28 @@ class LineView(ScrollView):
         super().__init__(**kwargs)
         self._strips: dict[Any, Strip] = {}
         self._blanks: dict[int, Strip] = {}  # a line below the last, by width
+        self._style: Style | None = None  # rich_style, as the lines in _strips were drawn with
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
         self._blanks.clear()
+        self._style = None
+
+    @property
+    def line_style(self) -> Style:
+        """The widget's ``rich_style``, looked up once per style (it walks every ancestor's
+        styles, and a line drawn before needs it for its padding each time it is drawn)."""
+        if self._style is None:
+            self._style = self.rich_style
+        return self._style
 
     def blank(self, width: int) -> Strip:
         """A line below the last: made once per width and style (``rich_style`` walks every
         ancestor's styles, and a short list has dozens of such lines to repaint)."""
         strip = self._blanks.get(width)
         if strip is None:
-            strip = self._blanks[width] = Strip.blank(width, self.rich_style)
+            strip = self._blanks[width] = Strip.blank(width, self.line_style)
         return strip
 
     def _resize(self, size: Size) -> None:
@@ -459,6 +496,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         super().__init__(**kwargs)
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}  # by line of the log
+        self._behind = False  # lines were set while out of sight, not yet sized and drawn
 
     @property
     def lines(self) -> list[Text]:
@@ -478,9 +516,26 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         for index in range(same, max(len(self._lines), len(lines))):
             self._strips.pop(index, None)
         self._lines = list(lines)
+        if out_of_sight(self):
+            # The log's view is not shown (an 80-column table): sized, scrolled and drawn when
+            # it is (catch_up). Its scrollbars' repaints made every frame of every watcher at
+            # 80 x 24 map the whole screen again.
+            self._behind = True
+            return
+        self._show_lines()
+
+    def catch_up(self) -> None:
+        """Size, scroll and draw the lines set while the log was out of sight; the table calls
+        it as it shows the log's view."""
+        if self._behind:
+            self._show_lines()
+
+    def _show_lines(self) -> None:
+        self._behind = False
+        lines = self._lines
         self._resize(Size(max((line.cell_len for line in lines), default=0), len(lines)))
         self._follow()
-        self.refresh()
+        self.refresh(self.scrollable_content_region.reset_offset)  # the lines; not the border
 
     def _follow(self) -> None:
         """Scroll to the newest line at once. Textual's scroll_end waits for a refresh (until
@@ -498,7 +553,7 @@ class MoveLog(LineView, StyledFocus, can_focus=True):
         width = self.scrollable_content_region.width
         if index >= len(self._lines):
             return self.blank(width)
-        style = self.rich_style
+        style = self.line_style
         strip = self._strips.get(index)
         if strip is None:
             line = self._lines[index]

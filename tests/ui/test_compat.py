@@ -124,6 +124,24 @@ async def test_update_scrollbars_tells_the_bars_a_new_size_without_a_layout():
         assert view.vertical_scrollbar.window_virtual_size == 90
 
 
+async def test_mark_stale_makes_textual_measure_and_draw_a_widget_again():
+    """What ``refresh(layout=True)`` forgets, mark_stale forgets, without a refresh: the lines
+    drawn, the widget's measures and its containers' arrangement."""
+    app = LinesApp()
+    async with app.run_test() as pilot:
+        view = app.query_one(Lines)
+        await pilot.pause()
+        view.render_lines(view.size.region)
+        assert view._styles_cache._cache
+        screen, updates = app.screen, view._layout_updates
+        screen.arrange(screen.size)
+        assert len(screen._arrangement_cache)
+        compat.mark_stale(view)
+        assert not view._styles_cache._cache and view._layout_updates == updates + 1
+        assert not len(screen._arrangement_cache)
+        assert not view._repaint_required and not view._layout_required
+
+
 class Prompt(compat.ValueWatchedInput):
     def __init__(self) -> None:
         super().__init__()
@@ -164,7 +182,9 @@ def test_no_other_module_uses_a_private_hook():
     package = PYPROJECT.parent / "pipeline_tui"
     private = re.compile(
         r"\brich\._|\btextual\.\w+\._|\b_bindings_ready\b|\b_scroll_update\b|"
-        r"\b_watch_value\b|\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
+        r"\b_watch_value\b|\b_styles_cache\b|\b_border_title\b|\b_layout_updates\b|"
+        r"\b_clear_arrangement_cache\b|"
+        r"\b_make_app\b|\._bindings\b|\bdef _on_(focus|blur)\b"
     )
     users = [
         str(path.relative_to(package)) for path in package.rglob("*.py") if private.search(path.read_text())
@@ -373,3 +393,25 @@ async def test_a_screen_styled_once_is_styled_again_when_it_is_shown_again(monke
         app.screen.post_message(events.ScreenResume())  # as Textual resumes a screen shown again
         await settled(pilot)
         assert len(restyled) == 1  # styled again, as Textual does
+
+
+class TitledApp(App):
+    CSS = "Static { border: round red; height: 6; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("body")
+
+
+async def test_retitle_sets_the_title_as_textual_does_and_repaints_only_its_row():
+    app = TitledApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        box = app.query_one(Static)
+        box.border_title = "[b]Player[/b] board 1: Ada"
+        await pilot.pause()
+        compat.retitle(box, "[b]Player[/b] board 2: Bo")
+        assert box._styles_cache._dirty_lines == {0}  # the top border row alone
+        ours = box._border_title
+        await pilot.pause()
+        assert "Player board 2: Bo" in box.render_lines(box.size.region)[0].text
+        box.border_title = "[b]Player[/b] board 2: Bo"
+        assert box._border_title == ours and box.border_title == "[b]Player[/b] board 2: Bo"

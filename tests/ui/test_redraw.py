@@ -5,6 +5,9 @@ again only when something changes size."""
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -15,7 +18,12 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
+from pipeline_tui.engine.moves import format_move
+from pipeline_tui.net.protocol import Joined, SeatInfo
+from pipeline_tui.net.remote import RemoteGame
 from pipeline_tui.ui.app import PipelineApp
+from pipeline_tui.ui.lobby import SharedApp
+from pipeline_tui.ui.seats import SharedSeat
 from pipeline_tui.ui.network_panel import GROWTH, NetworkGrid, NetworkPanel
 from pipeline_tui.ui.table_screen import TableScreen
 from pipeline_tui.ui.widgets import MoveList, MoveLog, MovePrompt, SteadyFooter, TextPanel
@@ -482,3 +490,159 @@ async def test_the_lines_below_a_panels_text_follow_its_width():
         await pilot.resize_terminal(30, 10)
         await pilot.pause()
         assert panel.render_line(5).cell_length == 30
+
+
+class HiddenApp(App):
+    CSS = "#box { width: 20; height: auto; } #box.-hidden { display: none; } TextPanel { height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield TextPanel()
+            yield MoveLog()
+
+
+async def test_a_panel_out_of_sight_lays_nothing_out_and_shows_its_latest_text(layouts):
+    """A panel in a view not shown (the board on an 80-column table) asks for no layout, and
+    its view, once shown, draws the text it was given last at its height."""
+    app = HiddenApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box, panel = app.query_one("#box"), app.query_one(TextPanel)
+        panel.show(Text("Money $25"))
+        await pilot.pause()
+        box.add_class("-hidden")
+        await pilot.pause()
+        layouts.clear()
+        assert panel.show(Text("Money $15\nOil 2\nTanks 3"))
+        await pilot.pause()
+        assert not layouts
+        box.remove_class("-hidden")
+        await pilot.pause()
+        assert panel.size.height == 3
+        assert [panel.render_line(y).text.rstrip() for y in range(3)] == ["Money $15", "Oil 2", "Tanks 3"]
+        assert "Tanks 3" in "".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_a_move_log_out_of_sight_is_drawn_as_it_is_shown(monkeypatch):
+    """Lines set while the log is out of sight touch neither its scrollbars nor the screen
+    (their repaints made each frame map every widget again); ``catch_up`` sizes and scrolls it."""
+    app = HiddenApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box, log = app.query_one("#box"), app.query_one(MoveLog)
+        lines = [Text(f"{i:>4} move {i}") for i in range(1, 31)]
+        log.set_lines(lines[:20])
+        await pilot.pause()
+        box.add_class("-hidden")
+        await pilot.pause()
+        refreshed: list[Widget] = []
+        real = Widget.refresh
+        monkeypatch.setattr(
+            Widget, "refresh", lambda self, *a, **k: (refreshed.append(self), real(self, *a, **k))[1]
+        )
+        log.set_lines(lines)
+        assert not refreshed and log.virtual_size.height == 20
+        log.catch_up()
+        box.remove_class("-hidden")
+        await pilot.pause()
+        assert log.virtual_size.height == 30 and log.scroll_y == log.max_scroll_y > 0
+        assert log.render_line(log.scrollable_content_region.height - 1).text.startswith("  30 move 30")
+
+
+async def test_at_80_columns_a_move_lays_out_no_hidden_view_and_each_view_shows_it(tmp_path, monkeypatch):
+    """On a narrow table the board, network and log views are out of sight: a move changing
+    the board's height asks for no layout (each one laid every watcher's screen out), and F3 and
+    F5 then show the board and the log as they are after the move."""
+    app = new_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await place_starting_tanks(pilot)
+        await settled(pilot)
+        board = screen.query_one("#board", TextPanel)
+        before = str(board.render())
+        hidden = [screen.query_one(f"#{view}") for view in ("board-view", "network-view", "log-view")]
+        asked: list[Widget] = []  # widgets in a hidden view that asked for a layout or a repaint
+        real = Widget.refresh
+
+        def refresh(self, *regions, layout=False, **kwargs):
+            if any(view in self.ancestors_with_self for view in hidden) and (layout or self.display):
+                asked.append(self)
+            return real(self, *regions, layout=layout, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", refresh)
+        await choose(pilot, "act crude")
+        buy = next(format_move(m) for m in screen.shown_moves if format_move(m).startswith("buy"))
+        await choose(pilot, buy)
+        await settled(pilot)
+        assert str(board.render()) != before  # the board changed...
+        assert not asked  # ...out of sight
+        monkeypatch.undo()
+        await pilot.press("f3")
+        await settled(pilot)
+        shown = [board.render_line(y).text.rstrip() for y in range(board.size.height)]
+        lines = [line.rstrip() for line in str(board.render()).splitlines()]
+        assert shown[: len(lines)] == lines and not any(shown[len(lines) :])  # it fills its view
+        await pilot.press("f5")
+        await settled(pilot)
+        log = screen.query_one(MoveLog)
+        assert log.scroll_y == log.max_scroll_y
+        assert buy in log.lines[-1].plain
+        assert buy in log.render_line(len(log.lines) - 1 - int(log.scroll_y)).text
+
+
+async def test_the_player_board_fills_its_view_so_a_shorter_or_longer_board_lays_nothing_out(
+    tmp_path, layouts
+):
+    """At 160 columns the end of a turn shows the next player's board, often a line or two
+    shorter or longer: while it fits its view the screen is not laid out again."""
+    async with table_for(new_game(3, seed=7), tmp_path, WIDE) as (app, pilot):
+        await settled(pilot)
+        board = app.screen.query_one("#board", TextPanel)
+        view = app.screen.query_one("#board-view")
+        assert board.size.height == view.scrollable_content_region.height
+        layouts.clear()
+        for text in ("Ada\nMoney $25", "Bo\nMoney $25\nContracts\n CH.1\n CL.2", "Cy"):
+            board.show(Text(text))
+            await pilot.pause()
+            assert not layouts and board.size.height == view.scrollable_content_region.height
+        fits = board.size.height
+        board.show(Text("\n".join(f"row {i}" for i in range(fits + 3))))  # outgrows it
+        await pilot.pause()
+        assert layouts and board.size.height == fits + 3 and view.max_scroll_y == 3
+
+
+class Watching(SharedApp):
+    """The session's app watching a table, joined at once without a Hub (as benchmarks/
+    bench_redraw.py runs it)."""
+
+    CSS_PATH = str(Path(inspect.getfile(SharedApp)).parent / SharedApp.CSS_PATH)
+
+    def __init__(self, joined: Joined) -> None:
+        super().__init__(Path("/nonexistent"), "token")
+        self.joined = joined
+
+    async def on_mount(self, event) -> None:
+        event.prevent_default()
+        self.remote = RemoteGame(None, self.joined)
+        self.push_screen(TableScreen(self.remote, policy=SharedSeat()))
+
+
+async def test_a_watchers_hint_keeps_its_height_for_a_move_of_two_lines(layouts):
+    """ "Ada played: contract CL.2 deferred" takes two lines of the hint at 160 columns, as does
+    whose turn it is: the watcher's hint is as high as both, so such a move lays no watcher's
+    screen out (nor the next, shorter one)."""
+    setup = new_game(2, seed=7).setup
+    seats = [
+        SeatInfo(seat=i, name=p.name, kind="human", holder=f"p{i}", connected=True)
+        for i, p in enumerate(setup.players)
+    ]
+    app = Watching(Joined(table_id="t1", setup=setup, moves=[], seats=seats, seat=None))
+    async with app.run_test(size=WIDE) as pilot:
+        await settled(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.has_class("-watching")
+        hint = screen.query_one("#hint", TextPanel)
+        layouts.clear()
+        for played in ("contract CL.2 deferred", "done"):
+            screen.message = Text(f"{setup.players[0].name} played: {played}")
+            screen.refresh_table()
+            await settled(pilot)
+            assert hint.outer_size.height == 6 and not layouts, played
