@@ -151,8 +151,10 @@ def session_app() -> type[SharedApp]:
     if _session_app is not None:
         return _session_app
     from textual import on, events
+    from textual.driver import Driver
 
     from ..ui.lobby import SharedApp
+    from .driver import SessionDriver
 
     class SessionApp(SharedApp):
         """The app of one SSH session: its notices from ``serve``, and its memory's end."""
@@ -193,6 +195,9 @@ def session_app() -> type[SharedApp]:
                         ),
                         timeout=20,
                     )
+
+        def get_driver_class(self) -> type[Driver]:
+            return SessionDriver  # its input thread sleeps while nothing is typed
 
         def _handle_exception(self, error: Exception) -> None:
             if isinstance(error, MemoryError):  # one line for the player, not a traceback
