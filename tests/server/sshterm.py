@@ -114,7 +114,10 @@ class Terminal:
         return checked[1]
 
     async def expect(self, text: str, since: int = 0) -> None:
-        await until(lambda: self.shows(text, since), f"{text!r} on the screen")
+        try:
+            await until(lambda: self.shows(text, since), f"{text!r} on the screen")
+        except AssertionError as exc:  # say what the screen showed instead
+            raise AssertionError(f"{exc}; the last output: {self.text(since)[-600:]!r}") from None
 
     def keys(self, data: str) -> None:
         self.proc.stdin.write(data.encode())
