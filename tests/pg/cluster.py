@@ -7,9 +7,11 @@ temporary folder it owns; it listens on no TCP port.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -19,6 +21,20 @@ class ClusterUnavailable(Exception):
 
 
 PORT = 25532  # the socket's name only: the cluster listens on no TCP port
+
+# The watchdog of a cluster: it reads its standard input, the read end of a pipe whose write end
+# only the process that started the cluster holds, until the end of file that comes when that
+# process ends, even killed by SIGKILL; then it stops the cluster and removes its folder.
+# ``pg_ctl start`` leaves the server in the background, so without it a killed test run would
+# leave its cluster running.
+WATCHDOG = """
+import json, os, shutil, subprocess, sys
+while os.read(0, 4096):
+    pass
+stop, folder = json.loads(sys.argv[1])
+subprocess.run(stop, capture_output=True, timeout=60)
+shutil.rmtree(folder, ignore_errors=True)
+"""
 
 
 def _bindir() -> Path | None:
@@ -47,6 +63,8 @@ class Cluster:
         self.durable = durable  # fsync on (benchmarks); the tests run without it
         self.data = folder / "data"
         self._numbers = itertools.count(1)
+        self._lifeline: int | None = None  # the write end of the watchdog's pipe
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     def url(self, database: str = "postgres", **options: str) -> str:
         extra = "".join(f"&{key}={value}" for key, value in options.items())
@@ -75,17 +93,47 @@ class Cluster:
         if not self.durable:
             options += " -c fsync=off"
         self.pg_ctl("-o", options, "-l", str(self.folder / "log"), "-w", "start")
+        if self._watchdog is None:
+            self._watch()
+
+    def _stop_command(self) -> list[str]:
+        bindir = _bindir()
+        assert bindir is not None
+        return _as_postgres([str(bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+
+    def _watch(self) -> None:
+        """Start the cluster's watchdog (:data:`WATCHDOG`)."""
+        read, self._lifeline = os.pipe()
+        try:
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-c", WATCHDOG, json.dumps([self._stop_command(), str(self.folder)])],
+                stdin=read,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # not in the test run's process group: Ctrl+C reaches it by the pipe
+            )
+        finally:
+            os.close(read)
 
     def stop(self) -> None:
         self.pg_ctl("-m", "immediate", "-w", "stop")
 
     def remove(self) -> None:
-        """Stop the cluster and remove its folder."""
+        """Stop the cluster and remove its folder; the watchdog, told by its pipe, ends."""
         try:
             self.stop()
         except subprocess.SubprocessError:
             pass
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
+        if self._watchdog is not None:
+            try:
+                self._watchdog.wait(60)
+            except subprocess.TimeoutExpired:
+                self._watchdog.kill()
+            self._watchdog = None
 
 
 def start_cluster(parent: str | None = None, durable: bool = False) -> Cluster:
@@ -111,6 +159,6 @@ def start_cluster(parent: str | None = None, durable: bool = False) -> Cluster:
         )
         cluster.start()
     except (OSError, subprocess.SubprocessError) as exc:
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.remove()
         raise ClusterUnavailable(f"a throwaway PostgreSQL cluster did not start: {exc}") from None
     return cluster
