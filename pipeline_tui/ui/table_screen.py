@@ -1055,6 +1055,10 @@ class TableScreen(Screen[None]):
             self.query_one(MoveLog).catch_up()  # set while out of sight: drawn as it is shown
         for name in VIEWS:
             self.query_one(f"#{name}").set_class(name == self.view, "-active")
+        # On a narrow terminal the move log, when shown, fills the left area, whose bottom rows
+        # (the newest lines) a notice would hide for its 4-12 s: notices go to its top then.
+        for rack in self.query("#textual-toastrack"):  # none when notifications are off
+            rack.set_class(self.view == "log-view" and not self.has_class("-wide"), "-top")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._apply_view)

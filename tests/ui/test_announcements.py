@@ -123,3 +123,31 @@ async def test_a_penalty_at_the_end_of_a_year_has_its_line_in_the_log_and_the_hi
     async with table_for(loaded, tmp_path, NARROW) as (app, pilot):
         assert line in " ".join(log_text(app).split())
         assert line not in hint(app).replace("\n", " ")  # said once, when it happened
+
+
+async def test_at_80x24_a_notice_leaves_the_newest_lines_of_the_move_log_in_sight(tmp_path):
+    """On a narrow terminal F5 puts the move log in the left area, where a notice at the bottom
+    hid its newest lines for its 4 s; with the log shown the notice goes to the top."""
+    game = new_game()
+    to_last_turn_of_round(game)
+    app = PipelineApp(mode="title", saves_dir=tmp_path)
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        app.push_screen(TableScreen(game, tmp_path))
+        await settled(pilot)
+        await pilot.press("f5")
+        await settled(pilot)
+        await choose(pilot, "end")
+        await settled(pilot)
+        toasts = list(app.screen.query("Toast"))
+        assert game.state.round == 2 and len(toasts) == 1
+        notice = toasts[0].region
+        log = app.screen.query_one(MoveLog).region
+        newest = log.intersection(log.translate((0, log.height - 4)))  # its bottom 4 rows
+        assert log.area and notice.overlaps(log.intersection(notice))
+        assert not notice.overlaps(newest)
+        for widget in (MoveList, Input):
+            shown = app.screen.query_one(widget).region
+            assert not shown.area or not notice.overlaps(shown), widget.__name__
+        await pilot.press("f2")  # the table's view: the notice goes back to the bottom
+        await settled(pilot)
+        assert not app.screen.query_one("#textual-toastrack").has_class("-top")
