@@ -21,10 +21,10 @@ from pipeline_tui.ui.lobby import LobbyScreen, SharedApp
 from tests.server.test_remote import pilot_until
 
 
-async def test_a_session_reaches_the_lobby_parsing_no_css_its_zygote_parsed(served, monkeypatch):
+async def parsed_on_the_way_to_the_lobby(served) -> tuple[list[object], bool]:
+    """Run a session's app to its lobby: the CSS sources it parsed itself, and whether the
+    lobby's heading has its style class (the rules it took from the shared parse hold)."""
     hub, sock = served
-    monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
-    assert session.warm_up() > 20  # as serve/zygote.py's preload does
     read, write = os.pipe()
     try:
         app = session.session_app()(sock, hub.issue_token("SHA256:ada", "ada"))
@@ -32,27 +32,25 @@ async def test_a_session_reaches_the_lobby_parsing_no_css_its_zygote_parsed(serv
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await pilot.pause()
-            assert list(app.stylesheet._parse_cache.keys()) == []  # parsed nothing itself
-            assert app.screen.query_one("#lobby-heading").has_class("heading")
+            heading = app.screen.query_one("#lobby-heading").has_class("heading")
+            return list(app.stylesheet._parse_cache.keys()), heading
     finally:
         os.close(read)
         os.close(write)
+
+
+async def test_a_session_reaches_the_lobby_parsing_no_css_its_zygote_parsed(served, monkeypatch):
+    monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
+    assert session.warm_up() > 20  # as serve/zygote.py's preload does
+    parsed, heading = await parsed_on_the_way_to_the_lobby(served)
+    assert parsed == []  # parsed nothing itself
+    assert heading
 
 
 async def test_without_the_zygote_a_session_parses_its_css_itself(served, monkeypatch):
-    hub, sock = served
     monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
-    read, write = os.pipe()
-    try:
-        app = session.session_app()(sock, hub.issue_token("SHA256:ada", "ada"))
-        app.control = read
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await pilot.pause()
-            assert len(app.stylesheet._parse_cache.keys()) > 10
-    finally:
-        os.close(read)
-        os.close(write)
+    parsed, _heading = await parsed_on_the_way_to_the_lobby(served)
+    assert len(parsed) > 10
 
 
 async def test_the_lobby_draws_a_list_again_only_when_it_changed(served, monkeypatch):
