@@ -99,6 +99,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ),
             store=args.store,
             fork=False if args.spawn else None,
+            share=not args.no_shared_screens,
         )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
@@ -262,6 +263,14 @@ def register(sub: Subparsers) -> None:
         help=_(
             "start each session as a new Python process instead of forking it from one that "
             "has the game loaded (slower, more memory; as PIPELINE_TUI_SPAWN=1)"
+        ),
+    )
+    p.add_argument(
+        "--no-shared-screens",
+        action="store_true",
+        help=_(
+            "give every spectator a session process of their own, instead of one process "
+            "drawing a table for all its spectators whose terminals are alike"
         ),
     )
     p.set_defaults(func=cmd_serve)

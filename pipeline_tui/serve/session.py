@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
 CONTROL_ENV = "PIPELINE_TUI_CONTROL"  # the number of the inherited control pipe's read end
+WATCH_ENV = "PIPELINE_TUI_WATCH"  # a table to open straight away, as a spectator
+THEME_ENV = "PIPELINE_TUI_THEME"  # the Textual theme to start in
+STAND_ENV = "PIPELINE_TUI_STAND"  # "1": a stand, drawing a table for watchers (serve/stand.py)
 TOKEN_ENV = "PIPELINE_TUI_TOKEN"  # never set by serve: dropped from what a child inherits
 EXIT_GRACE = 2.0  # seconds a session has to end by itself once its Hub is gone
 EXIT_NO_MEMORY = 3  # the session ran out of the memory serve gave it

@@ -30,17 +30,11 @@ the child when its window was clamped.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
-import pty
 import random
-import resource
 import shutil
 import signal
-import struct
-import sys
 import tempfile
-import termios
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,21 +47,41 @@ from ..net.hub import Hub
 from ..net.private import make_private
 from ..net.store import redact
 from ..net.protocol import TableError
-from .session import CONTROL_ENV, EXIT_NO_MEMORY, HUB_ENV, TOKEN_ENV, clamped_notice
-from .zygote import ForkedChild, Zygote, forking_available
+from .child import Child, Process, clamp_window, end_child, set_window, start_child
+from .session import (
+    CONTROL_ENV,
+    EXIT_NO_MEMORY,
+    HUB_ENV,
+    MAX_CONTROL_LINE,
+    STAND_ENV,
+    THEME_ENV,
+    TOKEN_ENV,
+    WATCH_ENV,
+    clamped_notice,
+)
+from .stand import (
+    CANCEL,
+    HANDOVER_AFTER,
+    MAX_BACKLOG,
+    STAND_IDENTITY,
+    Stand,
+    StandKey,
+    Stands,
+    changes_nothing,
+    watching_line,
+)
+from .zygote import Zygote, forking_available
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 NO_PTY = N_(
     "pipeline-tui needs a terminal: connect with `ssh -t` from a terminal (this session asked for none)"
 )
-HANGUP_GRACE = 3.0  # seconds between SIGHUP and SIGKILL for a child whose session closed
 KEEPALIVE, KEEPALIVE_COUNT = 30.0, 3  # a client silent to 3 keepalives 30 s apart is gone
 LANGUAGE_ENV = (ENV_LANG, *LOCALE_VARIABLES)  # the session's language: the client's, not ours
 CLIENT_ENV = (*LANGUAGE_ENV, "LC_CTYPE", "COLORTERM")  # passed on to the child if sent
 MAX_PENDING_INPUT = 64 << 10  # bytes typed ahead of the child before the client must wait
 MIN_CHANNELS = 16  # session channels a connection may have open at once, at the least
 MAX_VALUE = 256  # characters in TERM or a variable passed on to the child
-MAX_PTY_SIDE = 65535  # a pty's columns and rows are 16-bit (TIOCSWINSZ)
 MiB = 1 << 20
 SESSION_BUDGET = 256 * MiB  # of the machine's memory per session, for the default cap in all
 BAD_VALUE = N_(
@@ -205,21 +219,6 @@ def load_host_key(folder: Path) -> asyncssh.SSHKey:
     return key
 
 
-def clamp_window(columns: int, rows: int, largest: tuple[int, int]) -> tuple[int, int]:
-    """A window size from a client (0 to 2^32 - 1 each) within 1 and ``largest``."""
-    return (
-        max(1, min(columns, largest[0], MAX_PTY_SIDE)),
-        max(1, min(rows, largest[1], MAX_PTY_SIDE)),
-    )
-
-
-def set_window(fd: int, columns: int, rows: int) -> None:
-    """Give the pty behind ``fd`` a window size (the child gets SIGWINCH); any size a client
-    sends fits (clamped to 1-65535)."""
-    columns, rows = clamp_window(columns, rows, (MAX_PTY_SIDE, MAX_PTY_SIDE))
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-
-
 def unusable_value(value: str) -> bool:
     """Whether a client's TERM or variable cannot go into the child's environment."""
     return "\0" in value or len(value) > MAX_VALUE
@@ -236,6 +235,7 @@ class Front:
         log: Callable[[str], None],
         limits: Limits | None = None,
         zygote: Zygote | None = None,
+        share: bool = True,
     ) -> None:
         self.hub = hub
         self.zygote = zygote  # None: every session is spawned
@@ -246,6 +246,17 @@ class Front:
         self.sessions: set[GameSession] = set()
         self.logging_in = 0  # connections not yet logged in (Limits.startups)
         self.connections: dict[str, int] = {}  # logged-in connections per key
+        # watchers alike share one process drawing their table (None: each has their own)
+        self.stands: Stands | None = None
+        if share:  # issue 38: a stand replaces sessions, so the sessions cap caps stands too
+            self.stands = Stands(
+                lambda: hub.issue_token(STAND_IDENTITY, "stand"),
+                hub.revoke_token,
+                zygote,
+                self.limits.session_memory,
+                log,
+                self.limits.sessions,
+            )
 
     def allows(self, key: asyncssh.SSHKey, host: str, addr: str) -> bool:
         return self.authorized is None or self.authorized.validate(key, host, addr) is not None
@@ -269,6 +280,8 @@ class Front:
 
     async def close_sessions(self) -> None:
         await asyncio.gather(*(s.hang_up() for s in list(self.sessions)), return_exceptions=True)
+        if self.stands is not None:
+            await self.stands.close()
 
 
 class GameServer(asyncssh.SSHServer):
@@ -390,7 +403,8 @@ class ClientEnv(dict[bytes, bytes]):
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):
-    """One SSH session: the game in a child process on a pty of its own."""
+    """One SSH session: the game in a child process on a pty of its own, or, for a watcher
+    who shares one, a stand's screen (serve/stand.py)."""
 
     def __init__(
         self, front: Front, identity: str, name: str, on_gone: Callable[[], None] | None = None
@@ -403,16 +417,30 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.term: str | None = None
         self.size = (80, 24)  # as clamped
         self.asked = (80, 24)  # as the client asked
-        self.master: int | None = None
-        self.control: int | None = None  # our end of the child's control pipe (token, notices)
+        self.child: Child | None = None  # the session's own process, if it has one now
+        self.started = False  # a child was asked for (input waits for it in to_child)
         self.notice = ""  # a control line due before the child started
-        self.proc: asyncio.subprocess.Process | ForkedChild | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.to_child = bytearray()
         self.paused = False  # the client takes no more output
         self.input_paused = False  # we take no more input until the child has read some
         self.closed = False  # the channel is gone
-        self.ending = False  # the child is to end (EOF, channel closed, server stopping)
+        self.ending = False  # the session is to end (EOF, channel closed, server stopping)
+        self.control_buffer = bytearray()
+        # what the child last said it shows: (table, language, theme) of a watcher's first view
+        self.watching: tuple[str, str, str] | None = None
+        self.touched = False  # input reached the child since it said so
+        self.handover: asyncio.TimerHandle | None = None
+        self.stand: Stand | None = None  # the stand whose screen this session shows
+        self.reopen: tuple[str, str, str] | None = None  # for the next child: table, language, theme
+
+    @property
+    def master(self) -> int | None:
+        return None if self.child is None else self.child.master
+
+    @property
+    def proc(self) -> Process | None:
+        return None if self.child is None else self.child.proc
 
     # --- the channel ---
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -457,6 +485,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._refuse(refusal, count=count)
             return
         self.front.sessions.add(self)
+        self.started = True
         self._spawn(self._run())
 
     def _refuse(self, message: str, **values: object) -> None:
@@ -468,7 +497,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width and height:
             self._resize(width, height)
-            if self.master is not None:
+            if self.stand is not None:
+                self.unshare()  # a private session at the new size (it may share another stand)
+            elif self.master is not None:
+                self.touched = True
                 set_window(self.master, *self.size)
 
     def _resize(self, columns: int, rows: int) -> None:
@@ -481,18 +513,23 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._tell_child(clamped_notice(self.asked, self.size))
 
     def _tell_child(self, line: str) -> None:
-        """A line on the control pipe; dropped if the child has not read the ones before."""
-        if self.control is None:
+        """A line on the control socket; dropped if the child has not read the ones before."""
+        if self.child is None:
             self.notice = line  # sent once the child has started
             return
         try:
-            os.write(self.control, line.encode())
+            os.write(self.child.control, line.encode())
         except OSError:  # full (the child is not reading) or closed (it ended)
             pass
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
-        if self.master is None and self.proc is not None:
-            return
+        if self.stand is not None:
+            if changes_nothing(data):
+                return  # a pointer passing over the shared screen
+            self.unshare()  # a private session again, which gets the key (below)
+        elif self.child is None and not self.started:
+            return  # no child to come (refused, or ended)
+        self.touched = True
         self.to_child.extend(data)
         if len(self.to_child) > MAX_PENDING_INPUT and not self.input_paused:
             self.input_paused = True  # the client waits (SSH flow control) until the child reads
@@ -542,8 +579,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     # --- the child ---
     def _child_env(self, control: int) -> dict[str, str]:
-        # the client's terminal and language, not ours; never the Hub token (the control pipe)
-        drop = (TOKEN_ENV, CONTROL_ENV, "COLORTERM", "COLUMNS", "LINES", *LANGUAGE_ENV)
+        # the client's terminal and language, not ours; never the Hub token (the control socket)
+        drop = (
+            TOKEN_ENV,
+            CONTROL_ENV,
+            WATCH_ENV,
+            THEME_ENV,
+            STAND_ENV,
+            "COLORTERM",
+            "COLUMNS",
+            "LINES",
+            *LANGUAGE_ENV,
+        )
         env = {k: v for k, v in os.environ.items() if k not in drop}
         env.update(self._client_env())
         env.update(
@@ -551,51 +598,55 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             PYTHONIOENCODING="utf-8",
             **{HUB_ENV: str(self.front.socket_path), CONTROL_ENV: str(control)},
         )
+        if self.reopen is not None:  # it shared a stand: back at that table, as it was
+            table, language, theme = self.reopen
+            env.update({WATCH_ENV: table, ENV_LANG: language, THEME_ENV: theme})
         return env
 
     async def _run(self) -> None:
+        """Start the session's child and pump its terminal until it ends; then close the
+        channel, unless the session went on to share a stand meanwhile."""
         loop = asyncio.get_running_loop()
-        token = self.front.hub.issue_token(self.identity, self.name)
-        master = slave = theirs = ours = -1
+        front = self.front
+        token = front.hub.issue_token(self.identity, self.name)
         try:
-            master, slave = pty.openpty()
-            theirs, ours = os.pipe()
-            set_window(master, *self.size)
-            os.write(ours, (token + "\n").encode())  # a pipe holds 64 KiB: never blocks here
-            self.proc = await self._start_child(slave, theirs)
+            child = await start_child(
+                self._child_env(-1), self.size, token, front.zygote, front.limits.session_memory, self._log
+            )
         except (OSError, ValueError) as exc:  # out of ptys or processes; a value exec refuses
-            for fd in (master, ours):
-                if fd >= 0:
-                    os.close(fd)
-            self.front.hub.revoke_token(token)
-            self.front.sessions.discard(self)
-            self.front.log(f"{self.name} ({self.identity}): cannot start a session: {exc}")
+            front.hub.revoke_token(token)
+            front.sessions.discard(self)
+            self.started = False
+            front.log(f"{self.name} ({self.identity}): cannot start a session: {exc}")
             self._refuse(N_("pipeline-tui: cannot start the game: {reason}"), reason=exc)
             return
-        finally:
-            for fd in (slave, theirs):
-                if fd >= 0:
-                    os.close(fd)
-        os.set_blocking(master, False)
-        os.set_blocking(ours, False)
-        self.master, self.control = master, ours
+        self.child = child
+        self.reopen = None
+        self.watching = None
         if self.notice:
             self._tell_child(self.notice)
+        loop.add_reader(child.control, self._read_control, child)
         if self.ending:
             await self.hang_up()
         else:
             if not self.paused:
-                loop.add_reader(master, self._read_child)
+                loop.add_reader(child.master, self._read_child)
             self._write_child()
-        status = await self.proc.wait()
-        self.front.hub.revoke_token(token)
+        status = await child.proc.wait()
+        front.hub.revoke_token(token)
+        if self.child is not child:  # it gave the screen to a stand: the session goes on
+            child.close()
+            return
         self._drain_child()
-        self._close_master()
-        self.front.sessions.discard(self)
+        self.child = None
+        self.started = False
+        child.close()
+        self._cancel_handover()
+        front.sessions.discard(self)
         if not self.closed:
             self.closed = True
             if status < 0 and not self.ending:  # killed, not by us: the OOM killer, a crash
-                self.front.log(f"{self.name} ({self.identity}): session ended by signal {-status}")
+                front.log(f"{self.name} ({self.identity}): session ended by signal {-status}")
                 try:
                     reason = signal.Signals(-status).name
                 except ValueError:  # a real-time signal has no name
@@ -603,41 +654,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 text = translations_for(self._language()).gettext(SESSION_DIED).format(reason=reason)
                 self.channel.write(("\r\n" + text + "\r\n").encode())
             elif status == EXIT_NO_MEMORY:
-                self.front.log(f"{self.name} ({self.identity}): session ran out of memory")
+                front.log(f"{self.name} ({self.identity}): session ran out of memory")
             self.channel.exit(status if status >= 0 else 1)
 
-    async def _start_child(self, slave: int, control: int) -> asyncio.subprocess.Process | ForkedChild:
-        """The session's child on the pty ``slave``: forked by the zygote (issue 38), or spawned
-        as ``python -m pipeline_tui.serve.session`` where there is none or it fails."""
-        env = self._child_env(control)
-        zygote = self.front.zygote
-        if zygote is not None:
-            try:
-                return await zygote.fork(env, [slave, control], self.front.limits.session_memory)
-            except OSError as exc:
-                self.front.log(f"{self.name} ({self.identity}): the zygote failed ({exc}); spawning")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "pipeline_tui.serve.session",
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            pass_fds=(control,),
-            start_new_session=True,
-        )
-        self._limit_memory(proc.pid)
-        return proc
-
-    def _limit_memory(self, pid: int) -> None:
-        """Cap the child's address space (RLIMIT_AS, soft and hard), so a runaway session fails
-        its own allocations (it tells its player, serve/session.py) and nobody else's."""
-        limit = self.front.limits.session_memory
-        try:
-            resource.prlimit(pid, resource.RLIMIT_AS, (limit, limit))
-        except (OSError, ValueError) as exc:  # gone already, or a limit the system refuses
-            self.front.log(f"cannot limit the memory of session process {pid}: {exc}")
+    def _log(self, text: str) -> None:
+        self.front.log(f"{self.name} ({self.identity}): {text}")
 
     def _read_child(self) -> None:
         master = self.master
@@ -670,51 +691,140 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _write_child(self) -> None:
         loop = asyncio.get_running_loop()
-        if self.master is None:
+        master = self.master
+        if master is None:
             return
         try:
-            written = os.write(self.master, self.to_child) if self.to_child else 0
+            written = os.write(master, self.to_child) if self.to_child else 0
         except BlockingIOError:
             written = 0
         except OSError:
             self.to_child.clear()
             written = 0
         del self.to_child[:written]
-        loop.remove_writer(self.master)
+        loop.remove_writer(master)
         if self.to_child:
-            loop.add_writer(self.master, self._write_child)
+            loop.add_writer(master, self._write_child)
         if self.input_paused and len(self.to_child) <= MAX_PENDING_INPUT and not self.closed:
             self.input_paused = False
             self.channel.resume_reading()
 
-    def _close_master(self) -> None:
-        if self.master is not None:
-            loop = asyncio.get_running_loop()
-            loop.remove_reader(self.master)
-            loop.remove_writer(self.master)
-            os.close(self.master)
-            self.master = None
-        if self.control is not None:
-            os.close(self.control)
-            self.control = None
+    # --- sharing a stand (serve/stand.py) ---
+    def _read_control(self, child: Child) -> None:
+        """Lines from the child: ``watching <table> <language> <theme>`` once a spectator's
+        table is drawn and untouched, ``left`` once it is not."""
+        try:
+            data = os.read(child.control, 4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data or child is not self.child:
+            asyncio.get_running_loop().remove_reader(child.control)
+            return
+        self.control_buffer += data
+        *lines, rest = self.control_buffer.split(b"\n")
+        self.control_buffer = bytearray(rest[:MAX_CONTROL_LINE])
+        for line in lines:
+            watching = watching_line(line)
+            if watching is not None:
+                self.watching, self.touched = watching, False
+                self._cancel_handover()
+                loop = asyncio.get_running_loop()
+                self.handover = loop.call_later(HANDOVER_AFTER, self._hand_over)
+            elif line.strip() == b"left":
+                self.watching = None
+                self._cancel_handover()
+
+    def _cancel_handover(self) -> None:
+        if self.handover is not None:
+            self.handover.cancel()
+            self.handover = None
+
+    def _stand_key(self) -> StandKey | None:
+        if self.watching is None:
+            return None
+        table, language, theme = self.watching
+        colours = tuple(sorted((k, v) for k, v in self._client_env().items() if k not in LANGUAGE_ENV))
+        return StandKey(table, self.size, self.term or "xterm", colours, language, theme)
+
+    def _hand_over(self) -> None:
+        """Share a stand for this session's screen, if it is still a watcher's untouched view."""
+        self.handover = None
+        stands = self.front.stands
+        key = self._stand_key()
+        if stands is None or key is None or not self.can_share(key):
+            return
+        env = self._child_env(-1)
+        for name in (HUB_ENV, CONTROL_ENV, *LANGUAGE_ENV):
+            env.pop(name, None)
+        env.update({HUB_ENV: str(self.front.socket_path), ENV_LANG: key.language})
+        stands.join(key, self, env)
+
+    def can_share(self, key: StandKey) -> bool:
+        """Whether this session's screen is the one a stand for ``key`` draws."""
+        return (
+            self.stand is None
+            and self.child is not None
+            and not (self.closed or self.ending or self.touched)
+            and self.asked == self.size
+            and self._stand_key() == key
+        )
+
+    def share(self, stand: Stand) -> None:
+        """Show ``stand``'s screen from now on; the session's own process ends, unheard."""
+        child = self.child
+        assert child is not None and self.watching is not None
+        asyncio.get_running_loop().remove_reader(child.master)
+        self.reopen = self.watching
+        self.child = None
+        self.to_child.clear()
+        self.stand = stand
+        self.front.log(f"{self.name} ({self.identity}): shares the stand for table {stand.key.table}")
+        if not self.closed:
+            self.channel.write(CANCEL)  # the child's last frame may end in a cut escape sequence
+        self._spawn(end_child(child.proc))
+
+    def show(self, data: bytes) -> None:
+        """A stand's output; a client that takes it too slowly gets a private session."""
+        if self.closed:
+            return
+        if self.channel.get_write_buffer_size() > MAX_BACKLOG:
+            self.unshare()
+            return
+        self.channel.write(data)
+
+    def unshare(self) -> None:
+        """Leave the stand for a private session at the same table (a key, a new size, a slow
+        client, or the stand's end)."""
+        stand, self.stand = self.stand, None
+        if stand is None:
+            return
+        stand.leave(self)
+        if self.closed or self.ending:
+            return
+        self.channel.write(CANCEL)
+        self.started = True
+        self._spawn(self._run())
 
     async def hang_up(self) -> None:
-        """End the child (SIGHUP, then SIGKILL): the client sent EOF, the channel closed or the
-        server stops. It is reaped in _run, which then closes the channel if still open."""
+        """End the session: its child (SIGHUP, then SIGKILL), reaped in _run, which then
+        closes the channel if still open; or its place at a stand (the client sent EOF, the
+        channel closed or the server stops)."""
         self.ending = True
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
+        self._cancel_handover()
+        stand, self.stand = self.stand, None
+        if stand is not None:
+            stand.leave(self)
+            self.front.sessions.discard(self)
+            if not self.closed:
+                self.closed = True
+                self.channel.exit(0)
             return
-        for sig in (signal.SIGHUP, signal.SIGKILL):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                await asyncio.wait_for(asyncio.shield(proc.wait()), HANGUP_GRACE)
-                return
-            except asyncio.TimeoutError:
-                continue
+        proc = self.proc
+        if proc is None:
+            return
+        await end_child(proc)
 
 
 def _check_folder(folder: Path) -> Path:
@@ -773,11 +883,13 @@ async def serve(
     limits: Limits | None = None,
     store: str | None = None,
     fork: bool | None = None,
+    share: bool = True,
 ) -> None:
     """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
     ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
     only this node's host key and the players' languages). ``fork``: sessions forked from a
-    zygote (None: where :func:`forking_available`), else spawned."""
+    zygote (None: where :func:`forking_available`), else spawned. ``share``: spectators whose
+    screens are alike share a stand (serve/stand.py), else each has a process of their own."""
     limits = limits or Limits()
     if fork is None:
         fork = forking_available()
@@ -807,7 +919,7 @@ async def serve(
             except OSError as exc:
                 log(f"cannot start the session zygote ({exc}); sessions are spawned")
                 zygote = None
-        front = Front(hub, socket_path, authorized, log, limits, zygote)
+        front = Front(hub, socket_path, authorized, log, limits, zygote, share)
         try:
             try:
                 server = await asyncssh.create_server(
@@ -872,6 +984,7 @@ def run(
     limits: Limits | None = None,
     store: str | None = None,
     fork: bool | None = None,
+    share: bool = True,
 ) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
@@ -884,7 +997,17 @@ def run(
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await serve(
-            host, port, tables, authorized_keys, open_, stop, log, limits=limits, store=store, fork=fork
+            host,
+            port,
+            tables,
+            authorized_keys,
+            open_,
+            stop,
+            log,
+            limits=limits,
+            store=store,
+            fork=fork,
+            share=share,
         )
 
     asyncio.run(main())
