@@ -173,6 +173,11 @@ class Stand:
             self._end()
             return
         self.child = child
+        key = self.key
+        stands.log(
+            f"stand for table {key.table} at {key.size[0]}x{key.size[1]} ({key.language}) "
+            f"started, pid {child.proc.pid}"
+        )
         loop = asyncio.get_running_loop()
         loop.add_reader(child.master, self._read)
         loop.add_reader(child.control, self._read_control)
@@ -286,7 +291,6 @@ class Stands:
                 return False
             stand = Stand(self, key, env)
             self.stands[key] = stand
-            self.log(f"stand for table {key.table} at {key.size[0]}x{key.size[1]} ({key.language}) started")
             self.spawn(stand.run())
         stand.add(watcher)
         return True
