@@ -28,10 +28,12 @@ benchmark's clients, and each session process since it started); then the PSS of
 lobby sessions (``/proc/PID/smaps_rollup``). No table is played.
 
 ``--spawn`` runs the server with ``serve --spawn`` (each session a new Python process, as
-before the session zygote) for figures before and after on the same machine.
+before the session zygote) for figures before and after on the same machine;
+``--no-shared-screens`` without stands (every watcher a session process of their own, as
+before issue 38's stands: serve/stand.py).
 
 Run: ``python benchmarks/bench_ssh.py [--seats 4] [--clients 8] [--moves 40] [--pace 0]
-[--crowd N] [--spawn]``.
+[--crowd N] [--spawn] [--no-shared-screens]``.
 """
 
 from __future__ import annotations
@@ -100,6 +102,21 @@ def children(pid: int) -> list[int]:
     return session_processes(pid)
 
 
+async def steady_children(server: int, quiet: float = 2.0) -> list[int]:
+    """The server's session processes once the set has not changed for ``quiet`` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    kids = children(server)
+    steady_since = time.monotonic()
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        now = children(server)
+        if now != kids:
+            kids, steady_since = now, time.monotonic()
+        elif time.monotonic() - steady_since >= quiet:
+            return kids
+    raise AssertionError("the session processes never settled")
+
+
 def spread(values: list[float]) -> str:
     values = sorted(values)
     return (
@@ -121,7 +138,7 @@ def memory(pids: list[int]) -> tuple[float, float]:
     return statistics.mean(rss) / 1024, statistics.mean(pss) / 1024
 
 
-def start_server(folder: Path, log: Path, spawn: bool) -> subprocess.Popen[bytes]:
+def start_server(folder: Path, log: Path, spawn: bool, private: bool = False) -> subprocess.Popen[bytes]:
     with open(log, "w") as out:
         return subprocess.Popen(
             [
@@ -137,6 +154,7 @@ def start_server(folder: Path, log: Path, spawn: bool) -> subprocess.Popen[bytes
                 "--sessions",
                 "200",
                 *(["--spawn"] if spawn else []),
+                *(["--no-shared-screens"] if private else []),
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -208,7 +226,7 @@ async def run(args: argparse.Namespace) -> None:
     TableService(folder / "tables").create(
         GameSetup(seed=7, players=tuple(PlayerSetup(n, "human") for n in names)), "Table 1"
     )
-    server = start_server(folder, log, args.spawn)
+    server = start_server(folder, log, args.spawn, args.no_shared_screens)
     terminals: list[Terminal] = []
     try:
         await until(lambda: "port " in log.read_text(), "the server")
@@ -252,8 +270,13 @@ async def run(args: argparse.Namespace) -> None:
         seats = dict(enumerate(terminals[: args.seats]))
         times, saves, each = [], [], []  # each: per move and screen, when it showed the move
         seated: list[float] = []  # per move: when the last of the other seats showed it
-        kids = children(server.pid)
         await asyncio.sleep(3.0)  # the last to sit or watch has drawn the table and settled
+        kids = await steady_children(server.pid)  # watchers alike gone over to a stand
+        print(
+            f"session processes at the table: {len(kids)} for {args.clients} sessions "
+            f"({log.read_text().count('shares the stand')} watchers share "
+            f"{log.read_text().count(' started, pid ')} stand(s))"
+        )
         idle = {pid: cpu_seconds(pid) for pid in kids}
         await asyncio.sleep(5.0)
         idle_ms = sorted(200 * (cpu_seconds(pid) - before) for pid, before in idle.items())
@@ -358,6 +381,11 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="a line per move")
     parser.add_argument("--crowd", type=int, default=0, help="N sessions connecting at once, no play")
     parser.add_argument("--spawn", action="store_true", help="serve --spawn: no session zygote")
+    parser.add_argument(
+        "--no-shared-screens",
+        action="store_true",
+        help="serve --no-shared-screens: every watcher a session process of their own (no stands)",
+    )
     args = parser.parse_args()
     if args.crowd:
         asyncio.run(crowd(args))
