@@ -17,8 +17,8 @@ language and theme), and the key is replayed into it once it has drawn the table
 the lobby beneath, keys would act there); pointer moves and focus changes alone
 change nothing and are dropped (:func:`changes_nothing`). A watcher whose client takes the
 output more slowly than the stand makes it (over :data:`MAX_BACKLOG` waiting) gets a private
-session too, which waits for them as every session does. A stand that ends or fails gives
-every watcher on it a private session.
+session too, which waits for them as every session does. A stand that ends or fails, or
+leaves its table (it closed), gives every watcher on it a private session.
 
 What a client can make us spend: a stand is made only for a session (so no more stands than
 sessions, :attr:`Limits.sessions`), and one left without watchers ends after
@@ -240,12 +240,17 @@ class Stand:
         self.control_buffer += data
         *lines, rest = self.control_buffer.split(b"\n")
         self.control_buffer = bytearray(rest[:MAX_CONTROL_LINE])
-        if not self.ready and any(watching_line(line) for line in lines):
-            self.ready = True
-            waiting, self.waiting = list(self.waiting), set()
-            for watcher in waiting:
-                self._take(watcher)
-            self._wait_for_watchers()
+        for line in lines:
+            if not self.ready and watching_line(line) is not None:
+                self.ready = True
+                waiting, self.waiting = list(self.waiting), set()
+                for watcher in waiting:
+                    self._take(watcher)
+                self._wait_for_watchers()
+            elif self.ready and line.strip() == b"left" and not self.closing:
+                # the table closed under it: what it shows now is nobody's to share
+                self.stands.log(f"stand for table {self.key.table} left its table")
+                self.stands.spawn(self.close())
 
     async def close(self) -> None:
         """End the process (its watchers get private sessions as it ends)."""

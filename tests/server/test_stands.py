@@ -59,15 +59,17 @@ async def seated(server: Server) -> Terminal:
     await ada.expect("sit here")
     ada.keys("\r")
     path = server.tables / "t1.json"
-    await until(lambda: read_save(path).meta["table"]["seats"][0]["holder"] == "ada", "Ada at her seat")
+    await until(lambda: (read_save(path).meta["table"]["seats"][0] or {}).get("holder") == "ada", "Ada at her seat")
     return ada
 
 
 async def watcher(server: Server, name: str, size=WIDE, env=None) -> Terminal:
+    """``name`` watching the table (in Russian with ``LANG=ru_RU.UTF-8`` in ``env``)."""
+    russian = (env or {}).get("LANG", "").startswith("ru")
     terminal = await Terminal.open(server.port, name, size=size, env=env)
-    await terminal.expect("Table 1")
+    await terminal.expect("Общие столы: 1 стол" if russian else "Table 1")
     terminal.keys("w")
-    await terminal.expect("watching")
+    await terminal.expect("наблюдение" if russian else "watching")
     return terminal
 
 
@@ -133,9 +135,9 @@ async def test_another_language_or_size_gets_a_stand_of_its_own(server):
     ada = await seated(server)
     bob = await watcher(server, "bob")
     carol = await watcher(server, "carol", env={"LANG": "ru_RU.UTF-8"})
-    dave = await watcher(server, "dave", size=(120, 40))
+    dave = await watcher(server, "dave", size=(160, 48))
     await until(lambda: len(stands(server)) == 3, "three stands")
-    assert sorted(s[1:4] for s in stands(server)) == [(120, 40, "en"), (160, 50, "en"), (160, 50, "ru")]
+    assert sorted(s[1:4] for s in stands(server)) == [(160, 48, "en"), (160, 50, "en"), (160, 50, "ru")]
     await move(server, ada, 0, [bob, carol, dave])
     for terminal in (ada, bob, carol, dave):
         await terminal.close()
