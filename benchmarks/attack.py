@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup  # noqa: E402
 from pipeline_tui.net.client import TableClient, TableError  # noqa: E402
 from pipeline_tui.net.hub import Hub  # noqa: E402
+from pipeline_tui.net.tables import TableService  # noqa: E402
 from tests.server.sshterm import Terminal, session_processes, until  # noqa: E402
 
 Attack = tuple[str, Callable[[], Awaitable[tuple[bool, str]]]]
@@ -139,6 +140,7 @@ def window(pid: int) -> tuple[int, int]:
 
 SERVE = Serve()
 RUNAWAY = Serve("--max-window", "5000x2000", "--session-memory", "300")
+STANDS = Serve()  # its one table: two computer seats playing on their own (serve/stand.py)
 
 
 async def refused(**options: object) -> tuple[bool, str]:
@@ -381,6 +383,68 @@ async def forty_sessions() -> tuple[bool, str]:
     finally:
         conn.close()
         await conn.wait_closed()
+
+
+async def _sharing(who: str) -> tuple[Serve, Terminal]:
+    """``who`` watching STANDS's table, their screen a stand's (their own process gone)."""
+    if STANDS.proc is None:
+        setup = GameSetup(seed=5, players=(PlayerSetup("Ada", "random"), PlayerSetup("Bo", "random")))
+        TableService(STANDS.folder / "tables").create(setup, "Table 1")
+    serve = await STANDS.ready()
+
+    def shared() -> int:
+        return sum(
+            line.startswith(f"{who} (") and "shares the stand" in line for line in serve.log().splitlines()
+        )
+
+    before = shared()
+    term = await Terminal.open(serve.port, who, serve.keys[who])
+    await asyncio.wait_for(term.expect("Table 1"), WAIT)
+    term.keys("w")
+    await until(lambda: shared() > before, f"{who} to share a stand", WAIT)
+    return serve, term
+
+
+async def pointer_flood() -> tuple[bool, str]:
+    """100,000 pointer moves (1.4 MB) at a shared screen: no session started, the stand unmoved."""
+    serve, term = await _sharing("alice")
+    try:
+        assert serve.proc is not None
+        before, cpu = serve.children(), _cpu(serve.proc.pid)
+        term.proc.stdin.write(
+            b"".join(b"\x1b[<35;%d;%dM" % (1 + i % 150, 1 + i % 48) for i in range(100_000))
+        )
+        await asyncio.sleep(3)
+        after, used = serve.children(), _cpu(serve.proc.pid) - cpu
+    finally:
+        await term.close()
+    return (
+        before == after,
+        f"session processes {len(before)} -> {len(after)}; server CPU {used * 1000:.0f} ms",
+    )
+
+
+async def unread_shared_screen() -> tuple[bool, str]:
+    """A watcher sharing a stand reads nothing for 10 s while the computer seats play: the server
+    holds at most MAX_BACKLOG of the stand's output for them, then gives them a session of
+    their own, which waits for them."""
+    serve, term = await _sharing("bob")
+    try:
+        assert serve.proc is not None
+        before = rss(serve.proc.pid)
+        term.reader.cancel()  # nothing reads the channel: the client's window closes
+        await asyncio.sleep(10)
+        after = rss(serve.proc.pid)
+        slow = "too slow for the stand" in serve.log()
+    finally:
+        await term.close()
+    grew = (after - before) / MB
+    return grew < 20 and slow, f"server RSS +{grew:.1f} MB; given a session of their own: {slow}"
+
+
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _hang(port: int) -> asyncio.StreamWriter:
@@ -630,6 +694,8 @@ ATTACKS: list[Attack] = [
     ("ssh: login during 50 half-open", login_during_half_open),
     ("ssh: token in /proc/<child>/environ", token_in_environment),
     ("ssh: runaway session memory", runaway_session),
+    ("ssh: 100,000 pointer moves at a shared screen", pointer_flood),
+    ("ssh: a shared screen read by nobody", unread_shared_screen),
     ("hub: forged token", forged_token),
     ("hub: garbage frames", garbage_frames),
     ("hub: 4 GiB length header", four_gib_header),
@@ -675,7 +741,7 @@ async def main(only: str | None) -> int:
     try:
         broke = await replay(attacks)
     finally:
-        for serve in (SERVE, RUNAWAY):
+        for serve in (SERVE, RUNAWAY, STANDS):
             serve.stop()
         await HUB.close()
     print(f"{len(attacks) - broke} held, {broke} broke")

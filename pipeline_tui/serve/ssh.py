@@ -815,6 +815,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self.closed:
             return
         if self.channel.get_write_buffer_size() > MAX_BACKLOG:
+            self._log("too slow for the stand; a session of their own, which waits for them")
             self.unshare()
             return
         self.channel.write(data)
