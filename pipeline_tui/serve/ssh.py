@@ -61,6 +61,7 @@ from .session import (
 )
 from .stand import (
     CANCEL,
+    CUT_REPORT_WAIT,
     HANDOVER_AFTER,
     MAX_BACKLOG,
     REPLAY_WITHIN,
@@ -438,6 +439,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         # table again (its ``watching`` line): typed at the lobby under it, they would act there
         self.holding = False
         self.hold_timer: asyncio.TimerHandle | None = None
+        # the start of a pointer report from a watcher sharing a stand, cut by a packet's end
+        self.cut_report = bytearray()
+        self.cut_timer: asyncio.TimerHandle | None = None
 
     @property
     def master(self) -> int | None:
@@ -529,8 +533,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.stand is not None:
-            if changes_nothing(data):
-                return  # a pointer passing over the shared screen
+            data = bytes(self.cut_report) + data
+            self.cut_report.clear()
+            rest = changes_nothing(data)
+            if rest is not None:  # a pointer passing over the shared screen
+                self.cut_report = bytearray(rest)
+                if rest and self.cut_timer is None:
+                    loop = asyncio.get_running_loop()
+                    self.cut_timer = loop.call_later(CUT_REPORT_WAIT, self._cut_report_is_a_key)
+                return
             self.unshare()  # a private session again, which gets the key (below)
         elif self.child is None and not self.started:
             return  # no child to come (refused, or ended)
@@ -820,6 +831,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         self.channel.write(data)
 
+    def _cut_report_is_a_key(self) -> None:
+        """No more came after what looked like the start of a pointer report: it was a key
+        (escape, say), which the player's own session gets."""
+        self.cut_timer = None
+        if self.cut_report and self.stand is not None:
+            self.touched = True
+            self.unshare()  # which hands the bytes on
+
     def unshare(self) -> None:
         """Leave the stand for a private session at the same table (a key, a new size, a slow
         client, or the stand's end)."""
@@ -827,6 +846,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if stand is None:
             return
         stand.leave(self)
+        if self.cut_timer is not None:
+            self.cut_timer.cancel()
+            self.cut_timer = None
+        self.to_child.extend(self.cut_report)
+        self.cut_report.clear()
         if self.closed or self.ending:
             return
         self.channel.write(CANCEL)

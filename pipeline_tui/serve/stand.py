@@ -50,17 +50,29 @@ MAX_CONTROL_LINE = 256  # bytes of a line from a stand's control socket
 WORD = re.compile(rb"[A-Za-z0-9_.-]{1,64}")
 # Input that changes nothing on a table's screen: SGR pointer moves without a button held
 # (Textual asks for any-motion reports, 1003 + 1006) and focus in / out (1004).
-_IDLE_INPUT = re.compile(rb"(?:\x1b\[<(?:3[5-9]|4[0-9]|5[0-9]|6[0-3]);\d{1,5};\d{1,5}[Mm]|\x1b\[[IO])+")
+_IDLE_INPUT = re.compile(rb"(?:\x1b\[<(?:3[5-9]|4[0-9]|5[0-9]|6[0-3]);\d{1,5};\d{1,5}[Mm]|\x1b\[[IO])*")
+# the start of such a report, cut off where the client's packet ended
+_IDLE_START = re.compile(rb"\x1b(?:\[(?:<(?:\d{1,2}(?:;\d{0,5}(?:;\d{0,5})?)?)?)?)?")
+MAX_CUT_REPORT = 16  # bytes of a pointer report cut short that wait for the rest
+CUT_REPORT_WAIT = 0.1  # seconds they wait: a lone ESC is a key (escape), not the start of one
 CANCEL = b"\x18"  # CAN: ends an escape sequence cut short where one stream gives way to another
 
 
-def changes_nothing(data: bytes) -> bool:
-    """Whether a watcher's input is only pointer moves (no button) and focus changes.
+def changes_nothing(data: bytes) -> bytes | None:
+    """If a watcher's input is only pointer moves (no button) and focus changes, the end of
+    it that may be the start of one more, cut off by the packet's end (to be read with what
+    comes next); None if the input holds anything else.
 
-    >>> changes_nothing(b"\\x1b[<35;10;4M\\x1b[I"), changes_nothing(b"\\x1b[<0;10;4M"), changes_nothing(b"q")
-    (True, False, False)
+    >>> changes_nothing(b"\\x1b[<35;10;4M\\x1b[I"), changes_nothing(b"\\x1b[<35;10;4M\\x1b[<35;1")
+    (b'', b'\\x1b[<35;1')
+    >>> changes_nothing(b"\\x1b[<0;10;4M"), changes_nothing(b"q"), changes_nothing(b"\\x1b[<35;1q")
+    (None, None, None)
     """
-    return _IDLE_INPUT.fullmatch(data) is not None
+    end = _IDLE_INPUT.match(data).end()  # type: ignore[union-attr]  # it matches the empty string
+    rest = data[end:]
+    if not rest or (len(rest) <= MAX_CUT_REPORT and _IDLE_START.fullmatch(rest)):
+        return rest
+    return None
 
 
 def watching_line(line: bytes | bytearray) -> tuple[str, str, str] | None:
