@@ -385,8 +385,9 @@ async def forty_sessions() -> tuple[bool, str]:
         await conn.wait_closed()
 
 
-async def _sharing(who: str) -> tuple[Serve, Terminal]:
-    """``who`` watching STANDS's table, their screen a stand's (their own process gone)."""
+async def _sharing(who: str, size: tuple[int, int] = (160, 50)) -> tuple[Serve, Terminal]:
+    """``who`` watching STANDS's table at ``size``, their screen a stand's (their own process
+    gone)."""
     if STANDS.proc is None:
         setup = GameSetup(seed=5, players=(PlayerSetup("Ada", "random"), PlayerSetup("Bo", "random")))
         TableService(STANDS.folder / "tables").create(setup, "Table 1")
@@ -398,7 +399,7 @@ async def _sharing(who: str) -> tuple[Serve, Terminal]:
         )
 
     before = shared()
-    term = await Terminal.open(serve.port, who, serve.keys[who])
+    term = await Terminal.open(serve.port, who, serve.keys[who], size=size)
     await asyncio.wait_for(term.expect("Table 1"), WAIT)
     term.keys("w")
     await until(lambda: shared() > before, f"{who} to share a stand", WAIT)
@@ -425,10 +426,10 @@ async def pointer_flood() -> tuple[bool, str]:
 
 
 async def unread_shared_screen() -> tuple[bool, str]:
-    """A watcher sharing a stand reads nothing for 10 s while the computer seats play: the server
-    holds at most MAX_BACKLOG of the stand's output for them, then gives them a session of
-    their own, which waits for them."""
-    serve, term = await _sharing("bob")
+    """A watcher sharing a stand at the largest window reads nothing for 10 s while the
+    computer seats play: the server holds at most MAX_BACKLOG of the stand's output for them,
+    then gives them a session of their own, which waits for them."""
+    serve, term = await _sharing("bob", (500, 200))
     try:
         assert serve.proc is not None
         before = rss(serve.proc.pid)
