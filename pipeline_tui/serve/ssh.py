@@ -64,7 +64,6 @@ from .stand import (
     CUT_REPORT_WAIT,
     HANDOVER_AFTER,
     MAX_BACKLOG,
-    REPLAY_WITHIN,
     STAND_IDENTITY,
     Stand,
     StandKey,
@@ -435,10 +434,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.handover: asyncio.TimerHandle | None = None
         self.stand: Stand | None = None  # the stand whose screen this session shows
         self.reopen: tuple[str, str, str] | None = None  # for the next child: table, language, theme
-        # keys from a watcher who shared a stand wait until their own session has drawn the
-        # table again (its ``watching`` line): typed at the lobby under it, they would act there
-        self.holding = False
-        self.hold_timer: asyncio.TimerHandle | None = None
         # the start of a pointer report from a watcher sharing a stand, cut by a packet's end
         self.cut_report = bytearray()
         self.cut_timer: asyncio.TimerHandle | None = None
@@ -639,8 +634,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.child = child
         self.reopen = None
         self.watching = None
-        if self.holding:
-            self.hold_timer = loop.call_later(REPLAY_WITHIN, self._drop_held)
         if self.notice:
             self._tell_child(self.notice)
         loop.add_reader(child.control, self._read_control, child)
@@ -710,7 +703,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _write_child(self) -> None:
         loop = asyncio.get_running_loop()
         master = self.master
-        if master is None or self.holding:
+        if master is None:
             return
         try:
             written = os.write(master, self.to_child) if self.to_child else 0
@@ -748,29 +741,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if watching is not None:
                 self.watching, self.touched = watching, False
                 self._cancel_handover()
-                if self.holding:  # back at the table: the keys that brought it back go in now
-                    self._release_held()
-                if not self.touched:
-                    loop = asyncio.get_running_loop()
-                    self.handover = loop.call_later(HANDOVER_AFTER, self._hand_over)
+                loop = asyncio.get_running_loop()
+                self.handover = loop.call_later(HANDOVER_AFTER, self._hand_over)
             elif line.strip() == b"left":
                 self.watching = None
                 self._cancel_handover()
-
-    def _release_held(self) -> None:
-        self.holding = False
-        if self.hold_timer is not None:
-            self.hold_timer.cancel()
-            self.hold_timer = None
-        self.touched = bool(self.to_child)
-        self._write_child()
-
-    def _drop_held(self) -> None:
-        """The table did not come back in time (gone, say): keys typed at it are not for the
-        lobby the session shows instead."""
-        self.hold_timer = None
-        self.to_child.clear()
-        self._release_held()
 
     def _cancel_handover(self) -> None:
         if self.handover is not None:
@@ -855,7 +830,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         self.channel.write(CANCEL)
         self.started = True
-        self.holding = True
         self._spawn(self._run())
 
     async def hang_up(self) -> None:

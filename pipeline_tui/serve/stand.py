@@ -13,8 +13,9 @@ variables, the language and the theme (:class:`StandKey`).
 
 A key (or a click, or a new window size) from a watcher who shares a stand starts them a
 private session again, opened straight at that table (``PIPELINE_TUI_WATCH``, in their
-language and theme), and the key is replayed into it once it has drawn the table (typed at
-the lobby beneath, keys would act there); pointer moves and focus changes alone
+language and theme), and the key goes to it: the session keeps input until it has drawn the
+table (typed at the lobby beneath, keys would act there) and says it watches untouched only
+if no key came since (ui/lobby.py); pointer moves and focus changes alone
 change nothing and are dropped (:func:`changes_nothing`). A watcher whose client takes the
 output more slowly than the stand makes it (over :data:`MAX_BACKLOG` waiting) gets a private
 session too, which waits for them as every session does. A stand that ends or fails, or
@@ -41,7 +42,6 @@ from .zygote import Zygote
 
 STAND_IDENTITY = "serve:stand"  # the Hub identity of every stand: no key's (those are SHA256:...)
 HANDOVER_AFTER = 1.0  # seconds a watcher's session stays untouched before it shares a stand
-REPLAY_WITHIN = 10.0  # seconds a watcher's keys wait for their own session to draw the table
 LINGER = 3.0  # seconds a stand without watchers waits for one before it ends
 READY_WITHIN = 20.0  # seconds a new stand has to draw its table, or it ends
 REPAINT_AFTER = 0.05  # seconds: watchers arriving together cost the stand one full repaint
