@@ -124,6 +124,18 @@ async def test_a_theme_or_language_changed_at_a_watched_table_says_left(served):
         app.theme = "nord"
         await pilot_until(pilot, lambda: said(ours) == "left\n", "left on a new theme")
         assert app.sharing is None
+        app.join(table_id, None)  # watching again, in the new theme
+        heard: list[str] = []
+        await pilot_until(pilot, lambda: heard.append(said(ours)) or "".join(heard), "watching again")
+        assert "".join(heard) == f"watching {table_id} en nord\n"
+        app.switch_language("ru")
+        await pilot_until(pilot, lambda: said(ours) == "left\n", "left in a new language")
+        lobby = app.screen_stack[-2]
+        await pilot_until(  # drawn again in Russian before the app ends
+            pilot,
+            lambda: any("Общие столы" in str(w.render()) for w in lobby.query("#lobby-heading")),
+            "Russian",
+        )
 
 
 async def test_a_seated_player_or_one_seated_at_a_table_in_play_does_not_say_it_watches(served):
@@ -208,12 +220,15 @@ async def test_a_stand_says_nothing_rings_nothing_and_speaks_the_language_it_is_
             patch.setattr(app._driver, "write", written.append)
             app.bell()
         assert written == []
+        ours.sendall(b"clamped 300 100 200 50\n")  # a stand's window is nobody's to be told of
         await pilot.pause(0.3)
         assert app.remote.seat is None
+        assert not app._notifications
         assert said(ours) == ""
 
 
-async def test_a_stand_draws_what_a_private_spectator_of_the_same_size_draws(served):
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_a_stand_draws_what_a_private_spectator_of_the_same_size_draws(served, size):
     hub, sock = served
     table = hub.service.create(two_seats())
     table_id = table.id
@@ -225,7 +240,7 @@ async def test_a_stand_draws_what_a_private_spectator_of_the_same_size_draws(ser
         await alice.close()
     screens = []
     for key, options in ((CAROL, {}), (STAND, {"stand": True})):
-        async with session_on(hub, sock, key, size=(120, 40), watch=table_id, **options) as (app, pilot, _):
+        async with session_on(hub, sock, key, size=size, watch=table_id, **options) as (app, pilot, _):
             await pilot_until(pilot, lambda: at_table(app, table_id) and app.remote.moves, "the table")
             await pilot.pause(0.3)
             screens.append("\n".join(strip.text for strip in app.screen._compositor.render_strips()))
