@@ -14,8 +14,9 @@ seat at a table still in play, says so on the control socket (:func:`watching_li
 watcher the screen of a *stand*, one session (``PIPELINE_TUI_STAND``) drawing that table for
 every watcher whose terminal is alike. ``PIPELINE_TUI_WATCH`` opens a session straight at a
 table as a spectator (the lobby beneath it), ``PIPELINE_TUI_THEME`` in a Textual theme: what a
-watcher who presses a key comes back to. The child never waits on what it writes: a line the
-socket does not take is dropped.
+watcher who presses a key comes back to. The child never waits on what it writes: what the
+socket does not take at once waits in a small buffer (:data:`MAX_CONTROL_OUT`), and a line
+beyond that is dropped whole.
 
 Its memory is capped by ``serve`` (RLIMIT_AS, ``--session-memory``): running out, it tells its
 player in one line and ends with :data:`EXIT_NO_MEMORY`, and every other session goes on.
