@@ -248,6 +248,33 @@ async def test_a_stand_draws_what_a_private_spectator_of_the_same_size_draws(ser
     assert screens[0] == screens[1]
 
 
+async def test_lines_to_a_serve_not_reading_wait_in_a_small_buffer_then_are_dropped_whole(served):
+    """serve not reading: the session goes on, keeps whole lines up to MAX_CONTROL_OUT bytes
+    and sends them once it can; the rest are dropped whole, never cut."""
+    hub, sock = served
+    async with session_on(hub, sock, CAROL) as (app, pilot, ours):
+        await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        filler = 0
+        with contextlib.suppress(BlockingIOError):
+            while True:  # the socket full, as when serve stops reading
+                filler += os.write(app.control, b"x" * 4096)
+        for _ in range(2000):
+            app.tell("left\n")
+        await pilot.pause()
+        assert app.is_running
+        heard = bytearray()
+        await pilot_until(
+            pilot,
+            lambda: heard.extend(said(ours).encode()) or len(heard) >= filler + session.MAX_CONTROL_OUT - 5,
+            "what waited",
+        )
+        await pilot.pause(0.1)
+        heard.extend(said(ours).encode())
+        lines = bytes(heard[filler:])
+        assert lines == b"left\n" * (session.MAX_CONTROL_OUT // 5)
+        assert not app.control_out
+
+
 @pytest.mark.parametrize(
     ("environ", "options"),
     [
