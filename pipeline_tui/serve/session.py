@@ -2,10 +2,21 @@
 
 ``pipeline-tui serve`` starts ``python -m pipeline_tui.serve.session`` on a pty for every SSH
 session, with the session's TERM and window size, the Hub's socket in ``PIPELINE_TUI_HUB`` and
-a pipe it inherits, named by its number in ``PIPELINE_TUI_CONTROL``: the first line on it is
-the token that names the player (never in the environment, where ``/proc/<pid>/environ`` keeps
-it for the process's life), later lines tell the session that its window was clamped
-(:func:`clamped_notice`), which it shows its player. The child never writes table files.
+one end of a socket pair it inherits, named by its number in ``PIPELINE_TUI_CONTROL``: the
+first line on it is the token that names the player (never in the environment, where
+``/proc/<pid>/environ`` keeps it for the process's life), later lines tell the session that its
+window was clamped (:func:`clamped_notice`), which it shows its player, or ask it to draw its
+whole screen again (:data:`REPAINT`). The child never writes table files.
+
+Watchers share a screen (issue 38): a spectator whose table screen is drawn, and who holds no
+seat at a table still in play, says so on the control socket (:func:`watching_line`), and
+:data:`LEFT` when that no longer holds; ``serve`` may then end the session and show the
+watcher the screen of a *stand*, one session (``PIPELINE_TUI_STAND``) drawing that table for
+every watcher whose terminal is alike. ``PIPELINE_TUI_WATCH`` opens a session straight at a
+table as a spectator (the lobby beneath it), ``PIPELINE_TUI_THEME`` in a Textual theme: what a
+watcher who presses a key comes back to. The child never waits on what it writes: what the
+socket does not take at once waits in a small buffer (:data:`MAX_CONTROL_OUT`), and a line
+beyond that is dropped whole.
 
 Its memory is capped by ``serve`` (RLIMIT_AS, ``--session-memory``): running out, it tells its
 player in one line and ends with :data:`EXIT_NO_MEMORY`, and every other session goes on.
@@ -30,6 +41,7 @@ import fcntl
 import gc
 import inspect
 import os
+import re
 import signal
 import sys
 import termios
@@ -45,14 +57,18 @@ if TYPE_CHECKING:
 
 GC_YOUNG = 10_000  # allocations between young-generation collections (Python's default: 700)
 HUB_ENV = "PIPELINE_TUI_HUB"
-CONTROL_ENV = "PIPELINE_TUI_CONTROL"  # the number of the inherited control pipe's read end
-WATCH_ENV = "PIPELINE_TUI_WATCH"  # a table to open straight away, as a spectator
-THEME_ENV = "PIPELINE_TUI_THEME"  # the Textual theme to start in
-STAND_ENV = "PIPELINE_TUI_STAND"  # "1": a stand, drawing a table for watchers (serve/stand.py)
+CONTROL_ENV = "PIPELINE_TUI_CONTROL"  # the number of the inherited control socket
+WATCH_ENV = "PIPELINE_TUI_WATCH"  # a table id: open straight at it as a spectator
+THEME_ENV = "PIPELINE_TUI_THEME"  # a Textual theme's name to start in
+STAND_ENV = "PIPELINE_TUI_STAND"  # "1": the session draws a table for watchers who share it
 TOKEN_ENV = "PIPELINE_TUI_TOKEN"  # never set by serve: dropped from what a child inherits
 EXIT_GRACE = 2.0  # seconds a session has to end by itself once its Hub is gone
 EXIT_NO_MEMORY = 3  # the session ran out of the memory serve gave it
 MAX_CONTROL_LINE = 256  # bytes of a control line; the token is 43
+MAX_CONTROL_OUT = 4096  # bytes of lines the child keeps for serve while its socket is full
+REPAINT = "repaint\n"  # serve -> child: draw every line of the screen again
+LEFT = "left\n"  # child -> serve: the `watching` said before holds no more
+WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # a table id, language code or theme name on the wire
 _session_app: type[SharedApp] | None = None  # made by session_app()
 
 
@@ -96,6 +112,28 @@ def clamped_notice(asked: tuple[int, int], shown: tuple[int, int]) -> str:
     'clamped 20000 20000 500 200\\n'
     """
     return f"clamped {asked[0]} {asked[1]} {shown[0]} {shown[1]}\n"
+
+
+def watching_line(table_id: str, language: str, theme: str) -> str | None:
+    """The control line saying this session watches ``table_id`` in ``language`` and
+    ``theme``; None if a field is not a plain word (it would not parse at the other end).
+
+    >>> watching_line("t3", "ru", "textual-dark"), watching_line("t 3", "en", "nord")
+    ('watching t3 ru textual-dark\\n', None)
+    """
+    if not all(WORD.fullmatch(word) for word in (table_id, language, theme)):
+        return None
+    return f"watching {table_id} {language} {theme}\n"
+
+
+def env_word(environ: Mapping[str, str], name: str) -> str | None:
+    """The value of ``name`` if it is a plain word (:data:`WORD`), else None (ignored).
+
+    >>> env_word({WATCH_ENV: "t3"}, WATCH_ENV), env_word({WATCH_ENV: "t3; rm"}, WATCH_ENV)
+    ('t3', None)
+    """
+    value = environ.get(name, "")
+    return value if WORD.fullmatch(value) else None
 
 
 def read_token(control: int) -> str | None:
@@ -160,17 +198,27 @@ def session_app() -> type[SharedApp]:
     from .driver import SessionDriver
 
     class SessionApp(SharedApp):
-        """The app of one SSH session: its notices from ``serve``, and its memory's end."""
+        """The app of one SSH session: its notices from ``serve``, what it watches told to
+        ``serve``, and its memory's end."""
 
         CSS_PATH = str(Path(inspect.getfile(SharedApp)).parent / SharedApp.CSS_PATH)  # not ours
         ran_out = False
-        control = -1  # the control pipe's read end (given before the app runs)
+        control = -1  # the control socket (or pipe's read end), given before the app runs
 
         @on(events.Mount)
         def _listen(self) -> None:
             os.set_blocking(self.control, False)
             asyncio.get_running_loop().add_reader(self.control, self._control)
             self.control_buffer = bytearray()
+            self.control_out = bytearray()  # lines for serve its socket has not taken yet
+
+        @on(events.Unmount)
+        def _stop_listening(self) -> None:
+            """Leave the control socket to whoever runs next in this loop (a test's next app:
+            its number may be given to another socket once the app's owner closes it)."""
+            loop = asyncio.get_running_loop()
+            loop.remove_reader(self.control)
+            loop.remove_writer(self.control)
 
         def _control(self) -> None:
             try:
@@ -187,7 +235,14 @@ def session_app() -> type[SharedApp]:
             self.control_buffer = rest[:MAX_CONTROL_LINE]
             for line in lines:
                 words = line.split()
-                if len(words) == 5 and words[0] == b"clamped" and all(w.isdigit() for w in words[1:]):
+                if words == [REPAINT.strip().encode()]:
+                    self.repaint()
+                elif (
+                    len(words) == 5
+                    and words[0] == b"clamped"
+                    and all(w.isdigit() for w in words[1:])
+                    and not self.stand  # a stand's window is nobody's
+                ):
                     columns, rows, shown_columns, shown_rows = (int(w) for w in words[1:])
                     self.notify(
                         _(
@@ -198,6 +253,48 @@ def session_app() -> type[SharedApp]:
                         ),
                         timeout=20,
                     )
+
+        def repaint(self) -> None:
+            """Send every line of the screen again at its next update, not only what changed:
+            a watcher who starts sharing this screen has seen none of it. A refresh of the
+            whole screen marks its whole region dirty, which the compositor draws as a full
+            update (textual's ``Compositor.render_update``)."""
+            self.refresh()
+
+        def sharing_changed(self, view: tuple[str, str, str] | None) -> None:
+            line = LEFT if view is None else watching_line(*view)
+            if line is not None:
+                self.tell(line)
+
+        def tell(self, line: str) -> None:
+            """Write ``line`` to serve, never waiting: what the socket does not take now is
+            kept (up to :data:`MAX_CONTROL_OUT`) and sent when it can be; a line beyond that
+            is dropped whole, and so is every line on a control pipe (it is only read)."""
+            data = line.encode()
+            if self.control_out:
+                if len(self.control_out) + len(data) <= MAX_CONTROL_OUT:
+                    self.control_out += data
+                return
+            try:
+                sent = os.write(self.control, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # a pipe's read end, or serve has closed the socket
+                return
+            if sent < len(data):
+                self.control_out += data[sent:]
+                asyncio.get_running_loop().add_writer(self.control, self._flush_control)
+
+        def _flush_control(self) -> None:
+            try:
+                sent = os.write(self.control, self.control_out)
+            except BlockingIOError:
+                return
+            except OSError:
+                sent = len(self.control_out)
+            del self.control_out[:sent]
+            if not self.control_out:
+                asyncio.get_running_loop().remove_writer(self.control)
 
         def get_driver_class(self) -> type[Driver]:
             return SessionDriver  # its input thread sleeps while nothing is typed
@@ -236,8 +333,18 @@ def play(hub: Path, token: str, control: int) -> int:
     # threshold (700) the collector ran about five times a move over them. Ten thousand makes
     # it about once in seven moves, for a third of the time (docs/benchmarks.md).
     gc.set_threshold(GC_YOUNG, 10, 10)
+    watch = env_word(os.environ, WATCH_ENV)
+    stand = os.environ.get(STAND_ENV) == "1" and watch is not None
     app: Any = session_app()(  # a SessionApp, which mypy cannot name here
-        hub, token, freeze_memory=True, on_watching=SessionPriority().watching, on_lost=exit_soon
+        hub,
+        token,
+        freeze_memory=True,
+        # a stand draws for every watcher of its table: it keeps a seat's CPU weight
+        on_watching=None if stand else SessionPriority().watching,
+        on_lost=exit_soon,
+        watch=watch,
+        theme=env_word(os.environ, THEME_ENV),
+        stand=stand,
     )
     app.control = control
     app.run()

@@ -13,6 +13,12 @@ which the next session starts in (``serve/session.py`` has the order). What the 
 Correspondence play (issue 40): the tables where it is your turn come first, longest waiting
 first, with how long they have waited; a player who connects with turns waiting is told how
 many; and ``b`` turns on a bell for when your turn comes (kept for your key, like the language).
+
+Watchers share a screen (issue 38): a session that watches a table it has drawn, holding no
+seat at a table still in play, says so (:meth:`SharedApp.sharing_changed`), and ``serve`` may
+show that watcher a *stand* instead: one app (``stand=True``) drawing the table for every
+watcher alike. A watcher who presses a key gets a session of their own again, opened straight
+at the table (``watch=``), with their key kept until the table is shown.
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
 REFRESH_SECONDS = 2.0  # the lobby list is read again this often
+MAX_HELD = 64  # input events kept while a session opens at a table (serve replays a key or a few)
+SharedView = tuple[str, str, str]  # a watched table, the language and the theme it is drawn in
 
 
 def shared_app(node: DOMNode) -> SharedApp:
@@ -112,6 +120,9 @@ class LobbyScreen(StyledOnce):
         self.tables: list[TableInfo] = []
         self.your_turns: set[str] | None = None  # the tables where it was your turn (None: not read yet)
         self.shown: tuple[str, list[tuple[str, tuple[str, ...]]]] | None = None  # heading, rows
+        self.error = ""  # the last error said under the list
+        self.errors = 0  # errors said so far: a list asked for before the last one keeps it
+        self.listed = False  # a list was shown (the first one keeps an error said before it)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -144,6 +155,7 @@ class LobbyScreen(StyledOnce):
         table.focus()
         self._show_hints_option()
         self._show_bell_option()
+        self._say(self.error)  # said before the lobby was drawn (a table it opened at was gone)
 
     async def language_changed(self) -> None:
         """Draw the lobby again in the language just chosen (the list as last read)."""
@@ -171,6 +183,7 @@ class LobbyScreen(StyledOnce):
         if self.app.screen is not self:
             return  # a table is open over the lobby: nothing to show
         tables: list[TableInfo] | TableError
+        asked = self.errors
         try:
             tables = await shared_app(self).hub_client.list_tables()
         except TableError as exc:
@@ -182,9 +195,11 @@ class LobbyScreen(StyledOnce):
             if isinstance(tables, TableError):
                 self.show_error(tables.shown())
             else:
-                self.show_tables(tables)
+                self.show_tables(tables, keep_error=asked != self.errors or not self.listed)
 
-    def show_tables(self, tables: list[TableInfo]) -> None:
+    def show_tables(self, tables: list[TableInfo], keep_error: bool = False) -> None:
+        """Show the list (as it was: nothing drawn again); ``keep_error``: the error said
+        under it stays (it came after the list was asked for, or before the first list)."""
         table = self.query_one("#tables", DataTable)
         current = self.current()
         waiting = [info for info in tables if your_turn(info)]
@@ -192,6 +207,7 @@ class LobbyScreen(StyledOnce):
         tables = waiting + [info for info in tables if not your_turn(info)]
         self._turns_waiting({info.id for info in waiting})
         self.tables = tables
+        self.listed = True
         heading = _("Shared tables")
         if tables:
             count = ngettext("{n} table", "{n} tables", len(tables)).format(n=len(tables))
@@ -211,6 +227,8 @@ class LobbyScreen(StyledOnce):
             self._say("")
         else:
             self._say("")
+        if keep_error and self.error:
+            self._say(self.error)
 
     def _row(self, info: TableInfo) -> tuple[str, ...]:
         """A table's line in the list."""
@@ -237,9 +255,13 @@ class LobbyScreen(StyledOnce):
         return self.tables[table.cursor_row]
 
     def show_error(self, text: str) -> None:
-        """Say what went wrong under the list, until the next list is shown."""
+        """Say what went wrong under the list, until the next list asked for after it is
+        shown (drawn when the lobby is, if it is not yet)."""
         self.shown = None  # the next list, even as it was, replaces the line
-        self._say(text)
+        self.error = text
+        self.errors += 1
+        with contextlib.suppress(NoMatches):  # not drawn yet: _fill says it
+            self._say(text)
 
     def _say(self, text: str) -> None:
         self.query_one("#lobby-error", Static).update(Text(text, style="red") if text else "")
@@ -270,7 +292,7 @@ class LobbyScreen(StyledOnce):
         for) when your turn comes at a table."""
         before, self.your_turns = self.your_turns, yours
         if before is None:
-            if yours:
+            if yours and not shared_app(self).stand:  # a stand's notices are nobody's
                 count = len(yours)
                 self.notify(
                     ngettext("It is your turn at {n} table.", "It is your turn at {n} tables.", count).format(
@@ -371,6 +393,9 @@ class SharedApp(PipelineApp):
         freeze_memory: bool = False,
         on_watching: Callable[[bool], None] | None = None,
         on_lost: Callable[[], object] | None = None,
+        watch: str | None = None,
+        theme: str | None = None,
+        stand: bool = False,
     ) -> None:
         super().__init__(mode="title", served=Served.SSH)
         share_parsed_css(self)  # what serve's zygote parsed before forking this session
@@ -386,11 +411,25 @@ class SharedApp(PipelineApp):
         self.client: TableClient | None = None  # connected as the app mounts
         self.remote: RemoteGame | None = None
         self.new_table_hints = False  # the lobby's choice for the tables it makes (h)
+        # Opened straight at a table as a spectator, the lobby beneath it: a watcher who shared
+        # a stand's screen and pressed a key. Their input waits until that table is shown.
+        self.watch_table = watch
+        self.held: list[events.InputEvent] | None = [] if watch else None
+        self.start_theme = theme  # applied as the app mounts, if it is one of the app's
+        # A stand draws a table for the watchers who share its screen: nothing of its own
+        # (no bell, no notice of turns, no remembered language) and no word of sharing.
+        self.stand = stand and watch is not None
+        self.sharing: str | None = None  # the table said to be watched (sharing_changed)
 
     @property
     def turn_bell(self) -> bool:
         """This player asked for a bell when their turn comes (kept by the Hub for the key)."""
-        return self.client is not None and self.client.bell
+        return self.client is not None and self.client.bell and not self.stand
+
+    def bell(self) -> None:
+        """A stand's screen is every watcher's: it rings for nobody."""
+        if not self.stand:
+            super().bell()
 
     @property
     def hub_client(self) -> TableClient:
@@ -401,6 +440,9 @@ class SharedApp(PipelineApp):
     # Textual hands the Mount event to the handlers that take it; the local app's takes none.
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the title screen of the local app
+        if self.start_theme in self.available_themes:
+            self.theme = self.start_theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
         # in a worker: the app takes the terminal's size meanwhile, so the lobby is laid out
         # for it once, not again (and the screen under it with it) as the size comes after
         self.run_worker(self._connect(), group="connect")
@@ -413,7 +455,7 @@ class SharedApp(PipelineApp):
             reason = exc.shown() if isinstance(exc, TableError) else exc
             self.exit(return_code=1, message=_("Cannot reach the tables: {reason}").format(reason=reason))
             return
-        if self.client.language and not os.environ.get(ENV_LANG):
+        if self.client.language and not os.environ.get(ENV_LANG) and not self.stand:
             # the lobby's choice for this key comes after PIPELINE_TUI_LANG, before the locale
             set_language(language_of(self.client.language) or current_language())
         self.client.on_update = self._update
@@ -421,6 +463,25 @@ class SharedApp(PipelineApp):
         lobby = LobbyScreen()
         preset_breakpoints(lobby, self.size)
         self.push_screen(lobby)
+        if self.watch_table is not None:
+            self.join(self.watch_table, None)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Input waits while the session opens at the table it was started for (``watch``):
+        it was typed at that table (serve replays it), not at the lobby shown meanwhile."""
+        if self.held is not None and isinstance(event, events.InputEvent) and not event.is_forwarded:
+            if len(self.held) < MAX_HELD:
+                self.held.append(event)
+            return
+        await super().on_event(event)
+
+    def _release_input(self, replay: bool) -> None:
+        """Let input through; ``replay``: what waited goes to the table now shown (else it is
+        dropped: it was meant for a table that could not be opened)."""
+        held, self.held = self.held or [], None
+        if replay:
+            for event in held:
+                self.post_message(event)
 
     def _lost(self, reason: str) -> None:
         self._hub_gone()
@@ -451,6 +512,7 @@ class SharedApp(PipelineApp):
         except TableError as exc:
             self._watching(False)
             self._lobby_error(exc.shown())
+            self._release_input(replay=False)
             return
         self._watching(joined.seat is None)
         self.remote = RemoteGame(self.hub_client, joined)
@@ -458,6 +520,10 @@ class SharedApp(PipelineApp):
         self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None, policy=SharedSeat()))
         if self.freeze_memory:
             self.call_after_refresh(self._freeze)
+        if self.held is not None:
+            self.call_after_refresh(self._release_input, True)
+        if joined.seat is None and not self.stand:
+            self.call_after_refresh(self._drawn_watching, self.remote)
 
     def _freeze(self) -> None:
         """Put what is alive once the table is drawn (its widgets, the replica) out of the cyclic
@@ -469,11 +535,46 @@ class SharedApp(PipelineApp):
         gc.collect()
         gc.freeze()
 
+    def _drawn_watching(self, remote: RemoteGame) -> None:
+        """The table this session watches is drawn: see whether it may be shared."""
+        if remote is self.remote:
+            self.run_worker(self._may_share(remote), group="sharing", exclusive=True)
+
+    async def _may_share(self, remote: RemoteGame) -> None:
+        """Say this session watches ``remote``'s table, unless the player holds a seat at a
+        table still in play: their turn's bell and notices would not reach a shared screen."""
+        try:
+            tables = await self.hub_client.list_tables()
+        except TableError:
+            return
+        if remote is not self.remote or any(info.yours and not info.over for info in tables):
+            return
+        self.sharing = remote.table_id
+        self.sharing_changed((remote.table_id, current_language(), self.theme))
+
+    def _unshare(self) -> None:
+        """What was said of watching holds no more (the table left, the language or theme changed)."""
+        if self.sharing is not None:
+            self.sharing = None
+            self.sharing_changed(None)
+
+    def sharing_changed(self, view: SharedView | None) -> None:
+        """Told that this session now only watches a table drawn in a language and theme
+        (``view``), or no longer (None). Nothing here: a session process tells serve."""
+
+    def _theme_changed(self, _theme: object) -> None:
+        self._unshare()
+
+    def switch_language(self, language: str) -> None:
+        self._unshare()
+        super().switch_language(language)
+
     def _watching(self, watching: bool) -> None:
         if self.on_watching is not None:
             self.on_watching(watching)
 
     async def _leave(self) -> None:
+        self._unshare()
         if self.freeze_memory:
             gc.unfreeze()
         remote, self.remote = self.remote, None

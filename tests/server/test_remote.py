@@ -647,8 +647,9 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
         CSS_PATH = "app.tcss"
         return_code = 0
 
-        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None, on_lost=None):
+        def __init__(self, hub, token, *, freeze_memory=False, on_watching=None, on_lost=None, **options):
             seen["token"] = token
+            seen["options"] = options
             seen["freeze_memory"] = freeze_memory
             seen["on_watching"] = on_watching
             seen["on_lost"] = on_lost
@@ -680,6 +681,8 @@ def test_a_session_process_tunes_the_garbage_collector_before_it_starts(monkeypa
     assert seen["on_watching"].__func__ is SessionPriority.watching
     # and it ends itself once the Hub is gone (tests/server/test_session.py)
     assert seen["on_lost"] is session.exit_soon
+    # and, serve having asked for none, it opens at the lobby, in the default theme, no stand
+    assert seen["options"] == {"watch": None, "theme": None, "stand": False}
 
 
 async def test_a_shared_table_is_drawn_once_when_you_sit_down(served, monkeypatch):
