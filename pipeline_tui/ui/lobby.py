@@ -66,6 +66,18 @@ if TYPE_CHECKING:
 REFRESH_SECONDS = 2.0  # the lobby list is read again this often
 MAX_HELD = 64  # input events kept while a session opens at a table (serve replays a key or a few)
 SharedView = tuple[str, str, str]  # a watched table, the language and the theme it is drawn in
+# Input that may change what a watcher's table shows (pointer moves and focus changes do not:
+# serve drops those from a watcher sharing a stand's screen).
+TOUCHING = (
+    events.Key,
+    events.MouseDown,
+    events.MouseUp,
+    events.MouseScrollDown,
+    events.MouseScrollUp,
+    events.MouseScrollLeft,
+    events.MouseScrollRight,
+    events.Paste,
+)
 
 
 def shared_app(node: DOMNode) -> SharedApp:
@@ -420,6 +432,7 @@ class SharedApp(PipelineApp):
         # (no bell, no notice of turns, no remembered language) and no word of sharing.
         self.stand = stand and watch is not None
         self.sharing: str | None = None  # the table said to be watched (sharing_changed)
+        self.touched = False  # a key, click or paste since the table was drawn (TOUCHING)
 
     @property
     def turn_bell(self) -> bool:
@@ -473,6 +486,8 @@ class SharedApp(PipelineApp):
             if len(self.held) < MAX_HELD:
                 self.held.append(event)
             return
+        if isinstance(event, TOUCHING) and not event.is_forwarded:
+            self.touched = True
         await super().on_event(event)
 
     def _release_input(self, replay: bool) -> None:
@@ -480,6 +495,7 @@ class SharedApp(PipelineApp):
         dropped: it was meant for a table that could not be opened)."""
         held, self.held = self.held or [], None
         if replay:
+            self.touched = self.touched or bool(held)
             for event in held:
                 self.post_message(event)
 
@@ -517,12 +533,13 @@ class SharedApp(PipelineApp):
         self._watching(joined.seat is None)
         self.remote = RemoteGame(self.hub_client, joined)
         self._back_to_title()
+        self.touched = False
         self.push_screen(TableScreen(self.remote, colours=self.remote.colours or None, policy=SharedSeat()))
         if self.freeze_memory:
             self.call_after_refresh(self._freeze)
         if self.held is not None:
             self.call_after_refresh(self._release_input, True)
-        if joined.seat is None and not self.stand:
+        if joined.seat is None:
             self.call_after_refresh(self._drawn_watching, self.remote)
 
     def _freeze(self) -> None:
@@ -541,13 +558,19 @@ class SharedApp(PipelineApp):
             self.run_worker(self._may_share(remote), group="sharing", exclusive=True)
 
     async def _may_share(self, remote: RemoteGame) -> None:
-        """Say this session watches ``remote``'s table, unless the player holds a seat at a
-        table still in play: their turn's bell and notices would not reach a shared screen."""
-        try:
-            tables = await self.hub_client.list_tables()
-        except TableError:
-            return
-        if remote is not self.remote or any(info.yours and not info.over for info in tables):
+        """Say this session watches ``remote``'s table untouched, unless the player holds a seat
+        at a table still in play (their turn's bell and notices would not reach a shared
+        screen) or has pressed a key or clicked since it was drawn (a shared screen would
+        undo what that did). A stand says it as soon as its table is drawn: serve shows it to
+        watchers from then on."""
+        if not self.stand:
+            try:
+                tables = await self.hub_client.list_tables()
+            except TableError:
+                return
+            if any(info.yours and not info.over for info in tables) or self.touched:
+                return
+        if remote is not self.remote:
             return
         self.sharing = remote.table_id
         self.sharing_changed((remote.table_id, current_language(), self.theme))

@@ -170,11 +170,14 @@ async def test_watch_opens_the_table_with_the_lobby_beneath_and_keeps_keys_for_i
     hub, sock = served
     table_id = hub.service.create(two_seats()).id
     async with session_on(hub, sock, CAROL, watch=table_id) as (app, pilot, ours):
+        checked = spy_on_sharing(app)
         await pilot.press("f4")  # typed at the table serve showed: for the table, not the lobby
         await pilot_until(pilot, lambda: at_table(app, table_id), "the table")
         assert app.remote.seat is None
         assert isinstance(app.screen_stack[-2], LobbyScreen)
         await pilot_until(pilot, lambda: app.screen.view == "network-view", "the key, at the table")
+        await pilot_until(pilot, checked.is_set, "the sharing decided")
+        assert said(ours) == ""  # its key changed the screen: not one to share
         await pilot.press("f9")
         await pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
 
@@ -205,13 +208,18 @@ async def test_a_theme_asked_for_is_taken_if_the_app_knows_it(served):
         assert app.theme == "textual-dark"
 
 
-async def test_a_stand_says_nothing_rings_nothing_and_speaks_the_language_it_is_given(served, monkeypatch):
+async def test_a_stand_says_its_table_is_drawn_rings_nothing_and_speaks_the_language_it_is_given(
+    served, monkeypatch
+):
     hub, sock = served
     table_id = hub.service.create(two_seats()).id
     hub.languages.set(STAND, "ru")  # what the server's key may have kept: not the stand's
     hub.bells.set(STAND, True)
     async with session_on(hub, sock, STAND, watch=table_id, stand=True) as (app, pilot, ours):
         await pilot_until(pilot, lambda: at_table(app, table_id), "the table")
+        heard: list[str] = []
+        await pilot_until(pilot, lambda: heard.append(said(ours)) or "".join(heard), "a line")
+        assert "".join(heard) == f"watching {table_id} en textual-dark\n"  # serve shows it from now on
         assert i18n.current_language() == "en"
         assert not app.turn_bell
         written: list[str] = []

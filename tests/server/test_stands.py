@@ -59,7 +59,9 @@ async def seated(server: Server) -> Terminal:
     await ada.expect("sit here")
     ada.keys("\r")
     path = server.tables / "t1.json"
-    await until(lambda: (read_save(path).meta["table"]["seats"][0] or {}).get("holder") == "ada", "Ada at her seat")
+    await until(
+        lambda: (read_save(path).meta["table"]["seats"][0] or {}).get("holder") == "ada", "Ada at her seat"
+    )
     return ada
 
 
