@@ -137,7 +137,7 @@ def env_word(environ: Mapping[str, str], name: str) -> str | None:
 
 
 def read_token(control: int) -> str | None:
-    """The first line of the control pipe (blocking: ``serve`` wrote it before we started)."""
+    """The first line of the control socket (blocking: ``serve`` wrote it before we started)."""
     line = bytearray()
     while len(line) <= MAX_CONTROL_LINE:
         try:

@@ -23,8 +23,9 @@ reaches the child (a NUL byte or an over-long value in TERM or a sent variable c
 with one line), every window size is clamped to :attr:`Limits.max_window`, and the host's
 :class:`Limits` cap the sessions per key and in all, the connections still logging in
 (OpenSSH's MaxStartups), the time to log in, and each session process's memory. The Hub token
-reaches the child through an inherited pipe, never its environment; the same pipe later tells
-the child when its window was clamped.
+reaches the child through an inherited socket, never its environment; the same socket later
+tells the child when its window was clamped, and the child says on it when it only watches a
+table, which lets spectators alike share one process's screen (serve/stand.py).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ is its end of a ``SOCK_SEQPACKET`` socket pair, ``KIND`` ``session`` or ``web`` 
 each ``MODULE`` one more to import first (``web`` names its command line's, a layer above this
 one). Each request
 is a JSON message (the child's environment, its memory limit, for a tab its command line) with
-file descriptors (SCM_RIGHTS). A session's are its pty and the read end of its control pipe,
+file descriptors (SCM_RIGHTS). A session's are its pty and its end of its control socket,
 on which ``serve`` has already written the Hub token (never in the environment): its child
 leads a new session with the pty as its controlling terminal and standard streams, takes the
 environment and the memory limit (RLIMIT_AS), and runs the session as ``python -m
@@ -70,7 +70,7 @@ PR_SET_PDEATHSIG = 1
 SESSION = "session"  # the kinds of zygote: what it preloads and what its children run
 WEB = "web"
 KINDS = (SESSION, WEB)
-FDS = {SESSION: 2, WEB: 3}  # descriptors a request passes: a pty and a control pipe; 3 pipes
+FDS = {SESSION: 2, WEB: 3}  # descriptors a request passes: a pty and a control socket; 3 pipes
 
 
 def forking_available(environ: Mapping[str, str] = os.environ) -> bool:
@@ -268,7 +268,7 @@ class Zygote:
     async def fork(
         self, env: Mapping[str, str], fds: list[int], memory: int = 0, argv: list[str] | None = None
     ) -> ForkedChild:
-        """A child with ``env`` on ``fds`` (:data:`FDS`: a session's pty and control pipe, a
+        """A child with ``env`` on ``fds`` (:data:`FDS`: a session's pty and control socket, a
         tab's stdin, stdout and stderr), its memory capped to ``memory`` bytes (0: not capped),
         running ``argv`` (a tab's command line); OSError if the zygote cannot make one."""
         sock = self.sock

@@ -428,8 +428,8 @@ class SharedApp(PipelineApp):
         self.watch_table = watch
         self.held: list[events.InputEvent] | None = [] if watch else None
         self.start_theme = theme  # applied as the app mounts, if it is one of the app's
-        # A stand draws a table for the watchers who share its screen: nothing of its own
-        # (no bell, no notice of turns, no remembered language) and no word of sharing.
+        # A stand draws a table for the watchers who share its screen: nothing of its own (no
+        # bell, no notice of turns, no remembered language); its "watching" says it is drawn.
         self.stand = stand and watch is not None
         self.sharing: str | None = None  # the table said to be watched (sharing_changed)
         self.touched = False  # a key, click or paste since the table was drawn (TOUCHING)
