@@ -420,6 +420,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)  # as clamped
         self.asked = (80, 24)  # as the client asked
         self.child: Child | None = None  # the session's own process, if it has one now
+        # its terminal is in raw mode: it has written (Textual sets raw mode first). Keys
+        # written before would be cooked by the pty: a return made a newline (ctrl+j)
+        self.spoke = False
         self.started = False  # a child was asked for (input waits for it in to_child)
         self.notice = ""  # a control line due before the child started
         self.tasks: set[asyncio.Task[None]] = set()
@@ -633,6 +636,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._refuse(N_("pipeline-tui: cannot start the game: {reason}"), reason=exc)
             return
         self.child = child
+        self.spoke = False
         self.reopen = None
         self.watching = None
         if self.notice:
@@ -687,6 +691,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         if not self.closed:
             self.channel.write(data)
+        if not self.spoke:
+            self.spoke = True
+            self._write_child()  # the keys typed while it started
 
     def _drain_child(self) -> None:
         """Pass on what the child wrote just before it ended (its last screen, a message)."""
@@ -704,7 +711,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _write_child(self) -> None:
         loop = asyncio.get_running_loop()
         master = self.master
-        if master is None:
+        if master is None or not self.spoke:
             return
         try:
             written = os.write(master, self.to_child) if self.to_child else 0
