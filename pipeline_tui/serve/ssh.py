@@ -36,6 +36,7 @@ import random
 import shutil
 import signal
 import tempfile
+import termios
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -420,9 +421,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)  # as clamped
         self.asked = (80, 24)  # as the client asked
         self.child: Child | None = None  # the session's own process, if it has one now
-        # its terminal is in raw mode: it has written (Textual sets raw mode first). Keys
-        # written before would be cooked by the pty: a return made a newline (ctrl+j)
-        self.spoke = False
+        # its terminal is in raw mode (Textual sets it as it starts): keys written before
+        # would be cooked by the pty's line discipline (a return made a newline: ctrl+j)
+        self.raw = False
         self.started = False  # a child was asked for (input waits for it in to_child)
         self.notice = ""  # a control line due before the child started
         self.tasks: set[asyncio.Task[None]] = set()
@@ -636,7 +637,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._refuse(N_("pipeline-tui: cannot start the game: {reason}"), reason=exc)
             return
         self.child = child
-        self.spoke = False
+        self.raw = False
         self.reopen = None
         self.watching = None
         if self.notice:
@@ -691,9 +692,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         if not self.closed:
             self.channel.write(data)
-        if not self.spoke:
-            self.spoke = True
-            self._write_child()  # the keys typed while it started
+        if not self.raw and self.to_child:
+            self._write_child()  # the keys typed while it started, if its terminal is raw now
+
+    def _is_raw(self, master: int) -> bool:
+        """Whether the child has put its terminal in raw mode (on Linux, a pty master's
+        attributes are its terminal's); checked until it has."""
+        if not self.raw:
+            try:
+                self.raw = not termios.tcgetattr(master)[3] & termios.ICANON
+            except termios.error:  # not a terminal's: nothing to wait for
+                self.raw = True
+        return self.raw
 
     def _drain_child(self) -> None:
         """Pass on what the child wrote just before it ended (its last screen, a message)."""
@@ -711,7 +721,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _write_child(self) -> None:
         loop = asyncio.get_running_loop()
         master = self.master
-        if master is None or not self.spoke:
+        if master is None or not self._is_raw(master):
             return
         try:
             written = os.write(master, self.to_child) if self.to_child else 0
