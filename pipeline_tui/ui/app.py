@@ -186,9 +186,11 @@ class PipelineApp(App[Any]):
     def _settle_heap(self) -> None:
         """Collect once and freeze what is left: the objects of the start live for good, so
         full collections stay short during play. After the first frame, not before it: the
-        collection is about 10 ms that the title need not wait for (issue 38, point 3)."""
+        collection is about 10 ms that the title need not wait for (issue 38, point 3). The
+        collector, off since ``run_app`` began, is on again from here."""
         gc.collect()
         gc.freeze()
+        gc.enable()
 
     def _setup_from_options(self) -> GameSetup:
         from ..data import PRINTED_EDITION
