@@ -33,11 +33,13 @@ def run_app(
     and building that screen make objects that live for good, and the collections they set
     off were 3% of a cold start's instructions. The app collects once, freezes what is left and
     turns the collector on again after its first frame (``PipelineApp._settle_heap``, issue 38,
-    point 3).
+    point 3). The app's CSS is parsed as the last start parsed it, if it can be (``css_cache``).
     """
     gc.disable()
     try:
+        from . import css_cache
         from .app import PipelineApp, Served
+        from .compat import share_parsed_css
 
         app = PipelineApp(
             mode=mode,
@@ -51,6 +53,9 @@ def run_app(
             served=Served(served),
         )
         app.settle_heap = True
+        app.css_cache = css_cache.cache_path()
+        css_cache.load(app.css_cache)
+        share_parsed_css(app)
         app.run(mouse=mouse)
     finally:
         gc.enable()
