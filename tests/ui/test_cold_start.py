@@ -42,6 +42,7 @@ NOT_FOR_THE_TITLE = (
     "pipeline_tui.ui.tutorial",
     "pipeline_tui.ui.reference_screen",
     "pipeline_tui.ui.panels",
+    "pipeline_tui.ui.widgets",
     "pipeline_tui.ui.lobby",
     "msgspec",
 )
