@@ -4,7 +4,8 @@ Textual parses the app's CSS and every widget's ``DEFAULT_CSS`` at every start: 
 CPU to the title's first frame. A start reads the rules the last one parsed from
 ``$XDG_CACHE_HOME/pipeline-tui/stylesheet.pickle`` (``~/.cache`` when unset) into
 ``compat.SharedStylesheet.parsed`` before the app runs, and once its first frame is drawn writes
-them again if it had to parse anything (a first start, a new version, another theme). Each
+them again if it had to parse anything (a first start, a new version, another theme, a first
+screen with more widgets: every start shows the title first, so the file holds its rules). Each
 source's rules are keyed by its whole CSS text, where it was read from and the theme's
 variables, so a changed source is parsed afresh, never taken from the file.
 
@@ -104,5 +105,4 @@ def save(app: App[Any], path: Path) -> bool:
             raise
     except (OSError, ValueError):
         return False  # a folder we may not write, a full disk, rules that do not pickle
-    sheet.fresh.clear()
     return True

@@ -22,10 +22,11 @@ def nothing_parsed_yet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
 
 
-async def start(cache: Path, saves: Path) -> tuple[compat.SharedStylesheet, str]:
-    """A start to the title as ``run_app`` makes it: its stylesheet and the title as drawn."""
+async def start(cache: Path, saves: Path, **options: object) -> tuple[compat.SharedStylesheet, str]:
+    """A start to the title (or as ``options`` say) as ``run_app`` makes it: its stylesheet and
+    its first screen as drawn."""
     compat.SharedStylesheet.parsed = {}  # a new process
-    app = PipelineApp(mode="title", saves_dir=saves)
+    app = PipelineApp(saves_dir=saves, **options)  # type: ignore[arg-type]
     app.css_cache = cache
     css_cache.load(cache)
     sheet = compat.share_parsed_css(app)
@@ -45,7 +46,7 @@ def test_the_cache_lives_in_the_users_cache_folder():
 async def test_a_second_start_parses_nothing_and_draws_the_same_title(tmp_path: Path):
     cache = tmp_path / "cache" / "stylesheet.pickle"
     first, fresh_title = await start(cache, tmp_path)
-    assert len(first.fresh) == 0  # written, so nothing is left to write
+    assert first.fresh == first.taken.keys()  # all parsed here
     assert cache.exists() and cache.stat().st_mode & 0o777 == 0o600
     written = cache.stat().st_mtime_ns
     second, cached_title = await start(cache, tmp_path)
@@ -53,6 +54,18 @@ async def test_a_second_start_parses_nothing_and_draws_the_same_title(tmp_path: 
     assert second.fresh == set()  # all of it from the file
     assert cached_title == fresh_title
     assert cache.stat().st_mtime_ns == written  # nothing new, nothing written
+
+
+async def test_a_start_at_the_table_keeps_the_titles_rules_and_its_own(tmp_path: Path):
+    cache = tmp_path / "stylesheet.pickle"
+    title, _ = await start(cache, tmp_path)
+    table, drawn = await start(cache, tmp_path, mode="new", players=2, seed=1)
+    assert "Refined" in drawn
+    assert table.taken.keys() > title.taken.keys()  # the table's widgets' CSS besides
+    assert table.fresh == table.taken.keys() - title.taken.keys()
+    for first in ({}, {"mode": "new", "players": 2, "seed": 1}):
+        again, _ = await start(cache, tmp_path, **first)
+        assert again.fresh == set()
 
 
 async def test_a_changed_source_is_parsed_again_not_taken_from_the_file(tmp_path: Path):
