@@ -1,7 +1,7 @@
 """The title's parsed stylesheet, kept on disk from one start to the next (issue 38, point 3).
 
-Textual parses the app's CSS and every widget's ``DEFAULT_CSS`` at every start: a tenth of the
-CPU to the title's first frame. A start reads the rules the last one parsed from
+Textual parses the app's CSS and every widget's ``DEFAULT_CSS`` at every start: 5% of the
+instructions to the title's first frame (docs/benchmarks.md, "Cold start"). A start reads the rules the last one parsed from
 ``$XDG_CACHE_HOME/pipeline-tui/stylesheet.pickle`` (``~/.cache`` when unset) into
 ``compat.SharedStylesheet.parsed`` before the app runs, and once its first frame is drawn writes
 them again if it had to parse anything (a first start, a new version, another theme, a first
