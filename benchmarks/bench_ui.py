@@ -6,11 +6,13 @@ the next screen update to its driver (``App._display``): handling, layout and re
 Pilot's idle polling. The same span is also given in CPU time of the process
 (``time.process_time``), which other work on a shared machine inflates far less than wall time.
 
-Run from the repository root: ``python benchmarks/bench_ui.py``. Prints one line per figure.
+Run from the repository root: ``python benchmarks/bench_ui.py``. Prints one line per figure;
+``--cold-start-only`` (with ``--starts N``) times only the cold start.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import pty
@@ -31,15 +33,19 @@ sys.path.insert(0, str(ROOT))
 def cold_start(runs: int = 7) -> list[float]:
     """Seconds from spawning ``pipeline-tui`` in a pseudo-terminal until the title is drawn.
 
-    With the package's bytecode cached, as every start after an install's first has it: one
-    untimed start first, which may write the caches even where ``PYTHONDONTWRITEBYTECODE`` is
-    set (without them each start compiles every module of the package it imports, a hundred
-    milliseconds before issue 38's point 3: docs/benchmarks.md, "Cold start to the title")."""
+    As every start after an install's first: one untimed start first, which may write the
+    caches a start leaves for the next, the package's bytecode (even where
+    ``PYTHONDONTWRITEBYTECODE`` is set; without it each start compiles every module of the
+    package it imports, a hundred milliseconds before issue 38's point 3: docs/benchmarks.md,
+    "Cold start to the title") and the title's parsed stylesheet (``ui.css_cache``, in a
+    cache folder of the benchmark's own, written once the title is drawn: so this start
+    lasts a second, as a player's would)."""
     times = []
+    cache = tempfile.TemporaryDirectory()
     for run in range(runs + 1):
         master, slave = pty.openpty()
         os.set_blocking(master, False)
-        env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="48")
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="48", XDG_CACHE_HOME=cache.name)
         if run == 0:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
         with tempfile.TemporaryDirectory() as saves:
@@ -64,10 +70,13 @@ def cold_start(runs: int = 7) -> list[float]:
                         break
             if run:
                 times.append(time.perf_counter() - start)
+            else:
+                time.sleep(1)
             proc.terminate()
             proc.wait(5)
         os.close(master)
         os.close(slave)
+    cache.cleanup()
     return times
 
 
@@ -125,11 +134,17 @@ async def keypress_and_memory(
 
 
 def main() -> None:
-    starts = cold_start()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cold-start-only", action="store_true", help="only the cold start")
+    parser.add_argument("--starts", type=int, default=7, help="timed cold starts (default 7)")
+    options = parser.parse_args()
+    starts = cold_start(options.starts)
     print(
         f"cold start to title frame: median {statistics.median(starts) * 1000:.0f} ms "
         f"(min {min(starts) * 1000:.0f}, max {max(starts) * 1000:.0f}, {len(starts)} runs)"
     )
+    if options.cold_start_only:
+        return
     times, cpu, peak, moves = asyncio.run(keypress_and_memory())
     for what, spans in (("keypress to repaint at 160x48", times), ("  in CPU time", cpu)):
         ms = sorted(t * 1000 for key_times in spans.values() for t in key_times)

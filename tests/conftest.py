@@ -56,15 +56,18 @@ def no_process_left_behind():
 @pytest.fixture(scope="session", autouse=True)
 def own_settings(tmp_path_factory):
     """No test reads or writes the settings of the person running the suite (the language
-    remembered from the palette): XDG_CONFIG_HOME is a folder of the suite's own, inherited
-    by every process it starts."""
-    old = os.environ.get("XDG_CONFIG_HOME")
+    remembered from the palette) nor their cache (the parsed stylesheet, ``ui.css_cache``):
+    XDG_CONFIG_HOME and XDG_CACHE_HOME are folders of the suite's own, inherited by every
+    process it starts."""
+    old = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     yield
-    if old is None:
-        os.environ.pop("XDG_CONFIG_HOME", None)
-    else:
-        os.environ["XDG_CONFIG_HOME"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

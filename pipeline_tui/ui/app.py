@@ -119,6 +119,10 @@ class PipelineApp(App[Any]):
     """Whether to move what the start made out of the garbage collector's way once the first
     screen is drawn (``run_app``; tests leave it)."""
 
+    css_cache: Path | None = None
+    """Where to keep the stylesheet parsed for the first screen, once it is drawn (``run_app``,
+    ``css_cache``; tests leave it)."""
+
     def __init__(
         self,
         mode: str = "title",
@@ -150,6 +154,8 @@ class PipelineApp(App[Any]):
             threading.Thread(
                 target=self.end_with_server, args=(sys.__stdin__.fileno(),), name="server-gone", daemon=True
             ).start()
+        if self.css_cache is not None:
+            self.call_after_refresh(self._keep_parsed_css, self.css_cache)
         if self.settle_heap:
             self.call_after_refresh(self._settle_heap)
         self.push_screen(TitleScreen())
@@ -183,12 +189,20 @@ class PipelineApp(App[Any]):
         with contextlib.suppress(Exception):  # the app has ended meanwhile
             self.call_from_thread(self.exit)
 
+    def _keep_parsed_css(self, path: Path) -> None:
+        """Keep on disk what the first screen's stylesheet parsed, for the next start."""
+        from . import css_cache
+
+        css_cache.save(self, path)
+
     def _settle_heap(self) -> None:
         """Collect once and freeze what is left: the objects of the start live for good, so
         full collections stay short during play. After the first frame, not before it: the
-        collection is about 10 ms that the title need not wait for (issue 38, point 3)."""
+        collection is about 10 ms that the title need not wait for (issue 38, point 3). The
+        collector, off since ``run_app`` began, is on again from here."""
         gc.collect()
         gc.freeze()
+        gc.enable()
 
     def _setup_from_options(self) -> GameSetup:
         from ..data import PRINTED_EDITION

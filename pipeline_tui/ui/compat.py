@@ -9,9 +9,12 @@ This module imports neither aiohttp nor textual-serve (the game's cold start loa
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
+import pickle
+from enum import Enum
 from types import SimpleNamespace
-from typing import Any, Callable, ClassVar, Iterable, Self
+from typing import IO, Any, Callable, ClassVar, Iterable, Self
 
 from rich._wrap import divide_line as _divide_line
 from rich.align import Align
@@ -78,15 +81,31 @@ def footer_keys_shown(footer: Footer) -> bool:
     return bool(footer._bindings_ready)
 
 
+CssKey = tuple[str, CSSLocation, bool, int, str, tuple[tuple[str, str], ...]]
+"""What a source's parsed rules depend on: ``Stylesheet._parse_rules``' arguments (the CSS,
+where it was read from, whether it is a widget's ``DEFAULT_CSS``, its tie breaker and scope)
+and the stylesheet's variables (the theme's colours)."""
+
+
 class SharedStylesheet(Stylesheet):
     """Textual's Stylesheet that takes its parsed rules from :attr:`parsed` when they are there:
     the rules every stylesheet of the process parsed from the same CSS with the same variables
     (``Stylesheet._parse_rules``, whose own cache is per stylesheet, so per app). serve's session
     zygote fills it (:func:`parse_ahead`) and each forked session reads it: parsing the app's
-    and the widgets' CSS was a sixth of a session's CPU to its first frame (docs/benchmarks.md).
-    The rules are only read once parsed, as Textual's own cache shares them between parses."""
+    and the widgets' CSS was a sixth of a session's CPU to its first frame (docs/benchmarks.md);
+    a local start fills it from the disk (``ui.css_cache``).
+    The rules are only read once parsed, as Textual's own cache shares them between parses.
+    :attr:`taken` holds what this stylesheet took or parsed, by key, and :attr:`fresh` the keys
+    it had to parse itself."""
 
-    parsed: ClassVar[dict[tuple[object, ...], list[RuleSet]]] = {}
+    parsed: ClassVar[dict[CssKey, list[RuleSet]]] = {}
+    taken: dict[CssKey, list[RuleSet]]
+    fresh: set[CssKey]
+
+    def __init__(self, *, variables: dict[str, str] | None = None) -> None:
+        super().__init__(variables=variables)
+        self.taken = {}
+        self.fresh = set()
 
     def _parse_rules(
         self,
@@ -100,12 +119,101 @@ class SharedStylesheet(Stylesheet):
         rules = self.parsed.get(key)
         if rules is None:
             rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            self.fresh.add(key)
+        self.taken[key] = rules
         return rules
 
 
-def share_parsed_css(app: App[Any]) -> None:
-    """Have ``app`` (made, not yet running) take its parsed CSS from :class:`SharedStylesheet`."""
-    app.stylesheet.__class__ = SharedStylesheet
+def share_parsed_css(app: App[Any]) -> SharedStylesheet:
+    """Have ``app`` (made, not yet running) take its parsed CSS from :class:`SharedStylesheet`;
+    returns its stylesheet."""
+    sheet = app.stylesheet
+    sheet.__class__ = SharedStylesheet
+    assert isinstance(sheet, SharedStylesheet)
+    sheet.taken = {}
+    sheet.fresh = set()
+    return sheet
+
+
+# What parsed rules are made of (``RuleSet`` and what its selectors and ``Styles`` hold), all
+# that :func:`load_parsed_css` lets a pickle name; a test pickles every widget's parsed CSS.
+PARSED_CSS_GLOBALS = {
+    "textual.color": {"Color"},
+    "textual.css.model": {
+        "CombinatorType",
+        "RuleSet",
+        "Selector",
+        "SelectorSet",
+        "SelectorType",
+        "_check_class",
+        "_check_id",
+        "_check_type",
+        "_check_universal",
+    },
+    "textual.css.scalar": {"Scalar", "ScalarOffset", "Unit"},
+    "textual.css.styles": {"Styles"},
+    "textual.geometry": {"Spacing"},
+    "textual.layouts.grid": {"GridLayout"},
+    "textual.layouts.horizontal": {"HorizontalLayout"},
+    "textual.layouts.stream": {"StreamLayout"},
+    "textual.layouts.vertical": {"VerticalLayout"},
+}
+
+
+def _member(kind: object, name: object) -> Any:
+    """What a pickle's ``getattr(owner, name)`` may be: a member of an enum named above (as
+    Python 3.11 pickles one), or the ``get`` or ``__contains__`` of a dict (``Styles.get_rule``
+    and ``Styles.has_rule`` are its rules')."""
+    if (
+        isinstance(kind, type)
+        and issubclass(kind, Enum)
+        and isinstance(name, str)
+        and name in kind.__members__
+    ):
+        return kind[name]
+    if isinstance(kind, dict) and name in ("get", "__contains__"):
+        return getattr(kind, name)
+    raise pickle.UnpicklingError(f"not part of parsed CSS: {name!r}")
+
+
+class _ParsedCssUnpickler(pickle.Unpickler):
+    """An unpickler that builds parsed rules and nothing else: any other global is an error."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("builtins", "getattr"):
+            return _member
+        if (module, name) == ("functools", "partial"):
+            return functools.partial  # a selector's check, of the functions named above
+        if name in PARSED_CSS_GLOBALS.get(module, ()):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of parsed CSS")
+
+
+def dump_parsed_css(rules: dict[CssKey, list[RuleSet]], file: IO[bytes]) -> None:
+    """Write ``rules`` (as :attr:`SharedStylesheet.taken` holds them) to ``file``; ValueError
+    if they do not pickle."""
+    try:
+        pickle.dump(rules, file, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as error:
+        raise ValueError(f"parsed CSS does not pickle: {error}") from None
+
+
+def load_parsed_css(file: IO[bytes]) -> dict[CssKey, list[RuleSet]]:
+    """Read what :func:`dump_parsed_css` wrote, building only the classes of parsed rules
+    (:data:`PARSED_CSS_GLOBALS`); anything else, or any other shape, raises ValueError."""
+    try:
+        rules = _ParsedCssUnpickler(file).load()
+    except Exception as error:  # noqa: BLE001 - a broken pickle raises almost anything
+        raise ValueError(f"not parsed CSS: {error}") from None
+    if not isinstance(rules, dict) or not all(
+        isinstance(key, tuple)
+        and len(key) == 6
+        and isinstance(value, list)
+        and all(isinstance(rule, RuleSet) for rule in value)
+        for key, value in rules.items()
+    ):
+        raise ValueError("not parsed CSS")
+    return rules
 
 
 def parse_ahead(app: App[Any]) -> int:

@@ -18,8 +18,9 @@ from textual.widgets.option_list import Option
 
 from .. import storage
 from ..i18n import N_, _
+from .footer import SteadyFooter
 from .host import host
-from .widgets import SteadyFooter, TooSmall
+from .too_small import TooSmall
 
 
 class TitleScreen(Screen[None]):

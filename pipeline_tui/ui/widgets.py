@@ -10,48 +10,27 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.scalar import Unit
 from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Checkbox, Static
+from textual.widgets import Checkbox
 
-from ..i18n import _, current_language
-from .footer import TranslatedFooter
+from .footer import SteadyFooter as SteadyFooter
+from .too_small import MIN_HEIGHT as MIN_HEIGHT, MIN_WIDTH as MIN_WIDTH, TooSmall as TooSmall
 from .compat import (
     QuietFocus,
     StyledFocus,
     ValueWatchedInput,
-    footer_keys_shown,
     mark_stale,
     line_breaks,
-    show_footer_key_enabled,
     update_scrollbars,
 )
-
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-
-
-class TooSmall(Static):
-    """Covers the screen when the terminal is smaller than 80 x 24 (see the breakpoints), in
-    the language of the moment it is drawn."""
-
-    def __init__(self) -> None:
-        super().__init__(classes="too-small")
-
-    def render(self) -> str:
-        return _(
-            "The terminal is too small.\n\nPipeline needs at least {width} x {height} "
-            "characters; {wide} x {high} shows the whole table.\n"
-            "Enlarge the window, or press ctrl+q to save and quit."
-        ).format(width=MIN_WIDTH, height=MIN_HEIGHT, wide=MIN_WIDTH * 2, high=MIN_HEIGHT * 2)
 
 
 def out_of_sight(widget: Widget) -> bool:
@@ -250,136 +229,6 @@ class TickBox(Checkbox):
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802
         """The box's inside (Textual's class attribute, read here as the box is ticked)."""
         return "X" if self.value else " "
-
-
-class SteadyFooter(TranslatedFooter):
-    """A Footer that rebuilds its keys only when the keys it shows change, and shows their
-    descriptions in the current language.
-
-    Textual's Footer recomposes (new widgets, restyled, laid out) on every bindings signal, and
-    every focus change sends one. At the table most focus changes (F2/F3 views, escape) leave
-    the shown keys as they were, so that rebuild was most of a view switch's repaint time.
-    Binding descriptions are English marked with ``N_`` where the bindings are made; they are
-    translated here, as the keys are made, and :meth:`relabel` says them again in a language
-    switched live.
-    """
-
-    DEFAULT_CSS = """
-    SteadyFooter.-compact FooterKey.-command-palette { margin-right: 0; }
-    """
-    """The palette's key to the right edge: the compact footer's margin left a column there
-    where the keys under it showed through ("^p paletten", issue 37)."""
-
-    _shown: tuple[object, ...] = ()
-    _built: tuple[object, ...] = ()  # the keys shown when the footer's keys were last made
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._cut: set[Widget] = set()  # keys hidden as they did not fit (_fit)
-
-    def compose(self) -> ComposeResult:
-        self._built = self._shown_keys(self.screen) if footer_keys_shown(self) else ()
-        self._cut = set()
-        yield from super().compose()
-
-    async def recompose(self) -> None:
-        await super().recompose()
-        self.call_after_refresh(self._fit)
-
-    def on_resize(self) -> None:
-        for child in self._cut:
-            child.display = True
-        self._cut = set()
-        self.call_after_refresh(self._fit)
-
-    def _fit(self, again: bool = True) -> None:
-        """Hide the keys that do not fit whole left of the palette's key, and all after them:
-        on a narrow screen the last one showed cut ("f1 Help  f▏^p palette", issue 37). Keys
-        not laid out yet are measured after the next frame."""
-        keys = list(self.children)
-        if any(not key.region for key in keys if key.display):
-            if again:
-                self.call_after_refresh(self._fit, False)
-            return
-        right = next((k.region.x for k in keys if k.has_class("-command-palette")), self.region.right)
-        over = False
-        for key in keys:
-            if key.has_class("-command-palette"):
-                continue
-            over = over or key.region.right > right
-            if over and key.display:
-                key.display = False
-                self._cut.add(key)
-
-    def _shown_keys(self, screen: Screen[Any]) -> tuple[object, ...]:
-        return (current_language(),) + tuple(
-            ShownKey(binding.key, binding.action, binding.description, enabled, tooltip)
-            for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
-            if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
-        )
-
-    def relabel(self) -> None:
-        """Say the keys shown in the current language (a language switched live)."""
-        super().relabel()
-        self._shown = self._shown_keys(self.screen) if self.is_attached else ()
-
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        if self.is_attached and screen is self.screen and screen.app.app_focus:
-            shown = self._shown_keys(screen)
-            if shown == self._shown and footer_keys_shown(self):
-                return
-            self._shown = shown
-            if footer_keys_shown(self) and self._show_only(shown):
-                return
-        super().bindings_changed(screen)
-
-    def _show_only(self, shown: tuple[object, ...]) -> bool:
-        """Show just the keys of ``shown``, hiding the others and dimming the disabled ones in
-        place, when each of them is a key made at the last rebuild and in the same order;
-        ``False`` if the keys must be made anew. The table shows its board keys disabled while
-        the move prompt has the focus (``TableScreen.active_bindings``): a rebuild each time
-        (new keys, restyled, the screen laid out again), twice for every move typed at a seat,
-        cost more than the move's own redraw (issue 38)."""
-        built = self._built
-        if not built or shown[0] != built[0]:  # another language: every key is said anew
-            return False
-        entries = [entry for entry in shown[1:] if isinstance(entry, ShownKey)]
-        wanted = {entry.same() for entry in entries}
-        if [e.same() for e in built[1:] if isinstance(e, ShownKey) and e.same() in wanted] != [
-            entry.same() for entry in entries
-        ]:
-            return False
-        children = list(self.children)
-        if not all(hasattr(child, "action") for child in children):
-            return False  # a group of keys: made as Textual makes it
-        keys: dict[tuple[object, object], bool] = {(e.key, e.action): e.enabled for e in entries}
-        enabled = {
-            child: keys.get((getattr(child, "key", None), getattr(child, "action", None)))
-            for child in children
-        }
-        if any((on is not None) != (child.display or child in self._cut) for child, on in enabled.items()):
-            for child, on in enabled.items():  # a key comes or goes: all are fitted again
-                child.display = on is not None
-            self._cut = set()
-            self.call_after_refresh(self._fit)
-        for child, on in enabled.items():
-            if on is not None:
-                show_footer_key_enabled(child, on)
-        return True
-
-
-class ShownKey(NamedTuple):
-    """A key as the footer shows it."""
-
-    key: str
-    action: str
-    description: str
-    enabled: bool
-    tooltip: str
-
-    def same(self) -> tuple[str, str, str, str]:
-        """The key but whether it is enabled (the footer dims a key in place)."""
-        return self.key, self.action, self.description, self.tooltip
 
 
 def text_strip(console: Console, text: Text, style: Style) -> Strip:

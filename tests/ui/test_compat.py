@@ -6,6 +6,7 @@ first test fails on any upgrade at all, so the pins in pyproject.toml are raised
 
 from __future__ import annotations
 
+import io
 import re
 import tomllib
 from importlib.metadata import version
@@ -18,6 +19,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Vertical
+from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -367,6 +369,48 @@ async def test_an_app_sharing_parsed_css_parses_what_was_not_parsed_ahead(monkey
         await settled(pilot)
         assert len(app.stylesheet._parse_cache.keys()) > 3
         assert styled(app) == (3, 7, True)
+
+
+def facts(rules: list[RuleSet]) -> list[tuple[object, ...]]:
+    """What parsed rules hold, layouts by kind (a layout has no equality of its own)."""
+    return [
+        (
+            rule.selector_set,
+            {
+                name: type(value) if name == "layout" else value
+                for name, value in rule.styles.get_rules().items()
+            },
+            rule.styles.important,
+            rule.errors,
+            rule.is_default_rules,
+            rule.tie_breaker,
+            rule.selector_names,
+            rule.pseudo_classes,
+        )
+        for rule in rules
+    ]
+
+
+def test_every_parsed_stylesheet_of_the_app_loads_back_the_same(monkeypatch):
+    """dump_parsed_css / load_parsed_css (ui.css_cache) keep every source the app can parse:
+    PARSED_CSS_GLOBALS names every class its rules hold."""
+    import pipeline_tui.ui.lobby
+    import pipeline_tui.ui.reference_screen
+    import pipeline_tui.ui.screens
+    import pipeline_tui.ui.table_screen
+    import pipeline_tui.ui.tutorial  # noqa: F401 - every screen's widgets, with their CSS
+    from pipeline_tui.ui.app import PipelineApp
+
+    monkeypatch.setattr(compat.SharedStylesheet, "parsed", {})
+    assert compat.parse_ahead(PipelineApp()) > 50
+    parsed = compat.SharedStylesheet.parsed
+    buffer = io.BytesIO()
+    compat.dump_parsed_css(parsed, buffer)
+    buffer.seek(0)
+    loaded = compat.load_parsed_css(buffer)
+    assert loaded.keys() == parsed.keys()
+    for key, rules in parsed.items():
+        assert facts(loaded[key]) == facts(rules), key[1]
 
 
 class OnceScreen(compat.StyledOnce):
