@@ -140,7 +140,9 @@ def window(pid: int) -> tuple[int, int]:
 
 SERVE = Serve()
 RUNAWAY = Serve("--max-window", "5000x2000", "--session-memory", "300")
-STANDS = Serve()  # its one table: two computer seats playing on their own (serve/stand.py)
+STANDS = Serve(
+    "--share-after", "1"
+)  # its one table: two computer seats playing on their own (serve/stand.py)
 
 
 async def refused(**options: object) -> tuple[bool, str]:

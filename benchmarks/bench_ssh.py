@@ -102,7 +102,7 @@ def children(pid: int) -> list[int]:
     return session_processes(pid)
 
 
-async def steady_children(server: int, quiet: float = 2.0) -> list[int]:
+async def steady_children(server: int, quiet: float = 7.0) -> list[int]:
     """The server's session processes once the set has not changed for ``quiet`` seconds."""
     deadline = time.monotonic() + TIMEOUT
     kids = children(server)

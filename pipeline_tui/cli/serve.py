@@ -99,7 +99,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ),
             store=args.store,
             fork=False if args.spawn else None,
-            share=not args.no_shared_screens,
+            share_after=None if args.no_shared_screens else args.share_after,
         )
     except ssh.ServeError as exc:
         raise CliError(str(exc)) from None
@@ -263,6 +263,16 @@ def register(sub: Subparsers) -> None:
         help=_(
             "start each session as a new Python process instead of forking it from one that "
             "has the game loaded (slower, more memory; as PIPELINE_TUI_SPAWN=1)"
+        ),
+    )
+    p.add_argument(
+        "--share-after",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help=_(
+            "how long a spectator's screen stays untouched before spectators alike share one "
+            "process drawing their table (default 5)"
         ),
     )
     p.add_argument(

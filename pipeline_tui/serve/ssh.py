@@ -238,7 +238,7 @@ class Front:
         log: Callable[[str], None],
         limits: Limits | None = None,
         zygote: Zygote | None = None,
-        share: bool = True,
+        share_after: float | None = HANDOVER_AFTER,
     ) -> None:
         self.hub = hub
         self.zygote = zygote  # None: every session is spawned
@@ -251,7 +251,8 @@ class Front:
         self.connections: dict[str, int] = {}  # logged-in connections per key
         # watchers alike share one process drawing their table (None: each has their own)
         self.stands: Stands | None = None
-        if share:  # issue 38: a stand replaces sessions, so the sessions cap caps stands too
+        self.share_after = share_after  # seconds untouched before a watcher shares one
+        if share_after is not None:  # issue 38: a stand replaces sessions: the cap caps them
             self.stands = Stands(
                 lambda: hub.issue_token(STAND_IDENTITY, "stand"),
                 hub.revoke_token,
@@ -760,7 +761,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.watching, self.touched = watching, False
                 self._cancel_handover()
                 loop = asyncio.get_running_loop()
-                self.handover = loop.call_later(HANDOVER_AFTER, self._hand_over)
+                self.handover = loop.call_later(self.front.share_after or 0.0, self._hand_over)
             elif line.strip() == b"left":
                 self.watching = None
                 self._cancel_handover()
@@ -926,13 +927,14 @@ async def serve(
     limits: Limits | None = None,
     store: str | None = None,
     fork: bool | None = None,
-    share: bool = True,
+    share_after: float | None = HANDOVER_AFTER,
 ) -> None:
     """Serve until ``stop`` is set; ServeError (one line) if the server cannot start.
     ``store``: a ``postgresql://`` URL shared with other nodes (the tables folder then keeps
     only this node's host key and the players' languages). ``fork``: sessions forked from a
-    zygote (None: where :func:`forking_available`), else spawned. ``share``: spectators whose
-    screens are alike share a stand (serve/stand.py), else each has a process of their own."""
+    zygote (None: where :func:`forking_available`), else spawned. ``share_after``: seconds
+    a spectator's screen stays untouched before spectators alike share a stand (serve/stand.py);
+    None: each has a process of their own."""
     limits = limits or Limits()
     if fork is None:
         fork = forking_available()
@@ -962,7 +964,7 @@ async def serve(
             except OSError as exc:
                 log(f"cannot start the session zygote ({exc}); sessions are spawned")
                 zygote = None
-        front = Front(hub, socket_path, authorized, log, limits, zygote, share)
+        front = Front(hub, socket_path, authorized, log, limits, zygote, share_after)
         try:
             try:
                 server = await asyncssh.create_server(
@@ -1027,7 +1029,7 @@ def run(
     limits: Limits | None = None,
     store: str | None = None,
     fork: bool | None = None,
-    share: bool = True,
+    share_after: float | None = HANDOVER_AFTER,
 ) -> int:
     """``pipeline-tui serve``: serve until Ctrl+C or SIGTERM; returns the exit status."""
 
@@ -1050,7 +1052,7 @@ def run(
             limits=limits,
             store=store,
             fork=fork,
-            share=share,
+            share_after=share_after,
         )
 
     asyncio.run(main())

@@ -6,7 +6,7 @@ Thirty-six spectators of a table, each in a session process of their own, draw t
 seats, nothing personal on its screen); ``serve`` writes its pty's output to each watcher
 sharing it. A watcher shares one when their session has reported that it watches the table in
 its first, untouched view (serve/session.py: ``watching <table> <language> <theme>``), they have
-typed nothing since for :data:`HANDOVER_AFTER` seconds, and their window is not clamped; their
+typed nothing since for :data:`HANDOVER_AFTER` seconds (``serve --share-after``), and their window is not clamped; their
 own session process then ends, which also frees its memory. Watchers share a stand only when
 everything that shapes the screen is alike: the table, the window size, TERM and the colour
 variables, the language and the theme (:class:`StandKey`).
@@ -41,7 +41,9 @@ from .session import STAND_ENV, THEME_ENV, WATCH_ENV
 from .zygote import Zygote
 
 STAND_IDENTITY = "serve:stand"  # the Hub identity of every stand: no key's (those are SHA256:...)
-HANDOVER_AFTER = 1.0  # seconds a watcher's session stays untouched before it shares a stand
+# seconds a watcher's session stays untouched before it shares a stand: the first look
+# around a table (a key gives back a session, about half a second) stays the watcher's own
+HANDOVER_AFTER = 5.0
 LINGER = 3.0  # seconds a stand without watchers waits for one before it ends
 READY_WITHIN = 20.0  # seconds a new stand has to draw its table, or it ends
 REPAINT_AFTER = 0.05  # seconds: watchers arriving together cost the stand one full repaint

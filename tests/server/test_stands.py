@@ -27,7 +27,7 @@ def server(tmp_path):
     tables = tmp_path / "tables"
     setup = GameSetup(seed=7, players=(PlayerSetup("Ada", "human"), PlayerSetup("Bo", "random")))
     TableService(tables).create(setup, "Table 1")
-    srv = Server(tables, tmp_path / "none", tmp_path / "serve.log", extra=("--open",))
+    srv = Server(tables, tmp_path / "none", tmp_path / "serve.log", extra=("--open", "--share-after", "1"))
     srv.start()
     try:
         yield srv
