@@ -990,7 +990,12 @@ async def serve(
                 mode = _("keys in {path}").format(path=authorized_keys or default_authorized_keys())
             log(
                 f"sessions {'forked from a zygote' if zygote else 'spawned'}; "
-                f"limits: {limits.sessions} sessions, {limits.sessions_per_key} per key, windows up to "
+                + (
+                    "every spectator a session of their own; "
+                    if share_after is None
+                    else f"spectators alike share a stand after {share_after:g} s untouched; "
+                )
+                + f"limits: {limits.sessions} sessions, {limits.sessions_per_key} per key, windows up to "
                 f"{limits.max_window[0]}x{limits.max_window[1]}, {limits.session_memory // MiB} MiB "
                 f"per session, {limits.login_grace:g} s to log in, max startups {limits.startups}"
             )

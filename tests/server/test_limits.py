@@ -353,6 +353,7 @@ def test_bad_limit_flags_are_one_line(tmp_path):
         (["--max-window", "70000x10"], "a window is COLUMNSxROWS"),
         (["--max-startups", "5:30"], "START:RATE:FULL"),
         (["--login-grace", "0"], "seconds above 0"),
+        (["--share-after", "-1"], "seconds above 0"),
         (["--sessions-per-key", "0"], "expected 1 or more"),
     ):
         done = subprocess.run(

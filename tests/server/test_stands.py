@@ -90,6 +90,7 @@ async def move(server: Server, ada: Terminal, count: int, watchers: list[Termina
 
 
 async def test_watchers_alike_share_one_stand_and_see_every_move(server):
+    assert "spectators alike share a stand after 1 s untouched" in log(server)
     ada = await seated(server)
     bob, carol = await watcher(server, "bob"), await watcher(server, "carol")
     await until(lambda: sharing(server, "bob") and sharing(server, "carol"), "both to share a stand")
@@ -157,6 +158,30 @@ async def test_a_killed_stand_gives_its_watchers_their_own_sessions(server):
     await move(server, ada, 1, [bob, carol])
     for terminal in (ada, bob, carol):
         await terminal.close()
+
+
+async def test_without_shared_screens_every_watcher_keeps_a_session(tmp_path):
+    tables = tmp_path / "tables"
+    setup = GameSetup(seed=7, players=(PlayerSetup("Ada", "human"), PlayerSetup("Bo", "random")))
+    TableService(tables).create(setup, "Table 1")
+    srv = Server(
+        tables,
+        tmp_path / "none",
+        tmp_path / "serve.log",
+        extra=("--open", "--share-after", "1", "--no-shared-screens"),
+    )
+    srv.start()
+    try:
+        assert "every spectator a session of their own" in log(srv)
+        ada = await seated(srv)
+        bob, carol = await watcher(srv, "bob"), await watcher(srv, "carol")
+        await move(srv, ada, 0, [bob, carol])
+        await asyncio.sleep(2.5)  # past --share-after, which --no-shared-screens overrides
+        assert len(session_processes(srv.proc.pid)) == 3 and not stands(srv)
+        for terminal in (ada, bob, carol):
+            await terminal.close()
+    finally:
+        srv.stop()
 
 
 async def test_the_server_killed_leaves_no_stand_behind(server):
