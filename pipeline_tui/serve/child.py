@@ -21,7 +21,7 @@ import termios
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .session import CONTROL_ENV
+from .session import CONTROL_ENV, MAX_CONTROL_LINE
 from .zygote import ForkedChild, Zygote
 
 MAX_PTY_SIDE = 65535  # a pty's columns and rows are 16-bit (TIOCSWINSZ)
@@ -61,6 +61,23 @@ class Child:
             loop.remove_reader(fd)
             loop.remove_writer(fd)
             os.close(fd)
+
+
+def read_lines(fd: int, buffer: bytearray) -> list[bytes] | None:
+    """The whole lines a child's control socket ``fd`` has for us now (the start of the next
+    kept in ``buffer``, at most :data:`MAX_CONTROL_LINE` bytes of it); None at its end."""
+    try:
+        data = os.read(fd, 4096)
+    except BlockingIOError:
+        return []
+    except OSError:
+        data = b""
+    if not data:
+        return None
+    buffer += data
+    *lines, rest = buffer.split(b"\n")
+    buffer[:] = rest[:MAX_CONTROL_LINE]
+    return [bytes(line) for line in lines]
 
 
 async def start_child(

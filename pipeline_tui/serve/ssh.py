@@ -49,12 +49,11 @@ from ..net.hub import Hub
 from ..net.private import make_private
 from ..net.store import redact
 from ..net.protocol import TableError
-from .child import Child, Process, clamp_window, end_child, set_window, start_child
+from .child import Child, Process, clamp_window, end_child, read_lines, set_window, start_child
 from .session import (
     CONTROL_ENV,
     EXIT_NO_MEMORY,
     HUB_ENV,
-    MAX_CONTROL_LINE,
     STAND_ENV,
     THEME_ENV,
     TOKEN_ENV,
@@ -743,18 +742,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _read_control(self, child: Child) -> None:
         """Lines from the child: ``watching <table> <language> <theme>`` once a spectator's
         table is drawn and untouched, ``left`` once it is not."""
-        try:
-            data = os.read(child.control, 4096)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data or child is not self.child:
+        lines = read_lines(child.control, self.control_buffer)
+        if lines is None or child is not self.child:
             asyncio.get_running_loop().remove_reader(child.control)
             return
-        self.control_buffer += data
-        *lines, rest = self.control_buffer.split(b"\n")
-        self.control_buffer = bytearray(rest[:MAX_CONTROL_LINE])
         for line in lines:
             watching = watching_line(line)
             if watching is not None:

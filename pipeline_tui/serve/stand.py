@@ -36,7 +36,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .child import Child, end_child, start_child
+from .child import Child, end_child, read_lines, start_child
 from .session import STAND_ENV, THEME_ENV, WATCH_ENV
 from .zygote import Zygote
 
@@ -48,7 +48,6 @@ LINGER = 3.0  # seconds a stand without watchers waits for one before it ends
 READY_WITHIN = 20.0  # seconds a new stand has to draw its table, or it ends
 REPAINT_AFTER = 0.05  # seconds: watchers arriving together cost the stand one full repaint
 MAX_BACKLOG = 256 << 10  # bytes of a stand's output waiting for one watcher's client
-MAX_CONTROL_LINE = 256  # bytes of a line from a stand's control socket
 WORD = re.compile(rb"[A-Za-z0-9_.-]{1,64}")
 # Input that changes nothing on a table's screen: SGR pointer moves without a button held
 # (Textual asks for any-motion reports, 1003 + 1006) and focus in / out (1004).
@@ -242,18 +241,10 @@ class Stand:
         child = self.child
         if child is None:
             return
-        try:
-            data = os.read(child.control, 4096)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
+        lines = read_lines(child.control, self.control_buffer)
+        if lines is None:
             asyncio.get_running_loop().remove_reader(child.control)
             return
-        self.control_buffer += data
-        *lines, rest = self.control_buffer.split(b"\n")
-        self.control_buffer = bytearray(rest[:MAX_CONTROL_LINE])
         for line in lines:
             if not self.ready and watching_line(line) is not None:
                 self.ready = True
