@@ -89,7 +89,8 @@ async def start_child(
     log: Callable[[str], None],
 ) -> Child:
     """A session process with ``env`` on a new pty of ``size`` (columns, rows), signed in
-    with ``token``; OSError or ValueError if none can be started (out of ptys or processes; a
+    with ``token``, its memory capped to ``memory`` bytes (0: not capped, as the zygote's);
+    OSError or ValueError if none can be started (out of ptys or processes; a
     value exec refuses)."""
     master = slave = -1
     ours: socket.socket | None = None
@@ -142,7 +143,8 @@ async def _launch(
         pass_fds=(control,),
         start_new_session=True,
     )
-    limit_memory(proc.pid, memory, log)
+    if memory > 0:
+        limit_memory(proc.pid, memory, log)
     return proc
 
 
