@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import gc
 import os
-import pty
 import re
 import signal
 import socket
-import struct
-import sys
-import termios
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,6 +28,7 @@ from pipeline_tui import i18n
 from pipeline_tui.engine.setup import GameSetup, PlayerSetup
 from pipeline_tui.net.client import TableClient
 from pipeline_tui.serve import session
+from pipeline_tui.serve.child import start_child
 from pipeline_tui.serve.session import CONTROL_ENV, HUB_ENV, STAND_ENV, THEME_ENV, WATCH_ENV
 from pipeline_tui.ui import lobby
 from pipeline_tui.ui.lobby import LobbyScreen
@@ -344,24 +340,9 @@ async def test_repaint_sends_every_row_of_the_screen_again(served):
     """A real session child on a pty: once its lobby is drawn and quiet, ``repaint`` on the
     control socket makes it write every one of its rows again."""
     hub, sock = served
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    ours, theirs = socket.socketpair()
-    ours.sendall((hub.issue_token(CAROL, "carol") + "\n").encode())
-    env = dict(os.environ, TERM="xterm-256color", **{HUB_ENV: str(sock), CONTROL_ENV: str(theirs.fileno())})
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "pipeline_tui.serve.session",
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        pass_fds=(theirs.fileno(),),
-        start_new_session=True,
-    )
-    theirs.close()
-    os.set_blocking(master, False)
+    env = dict(os.environ, TERM="xterm-256color", **{HUB_ENV: str(sock)})
+    child = await start_child(env, (80, 24), hub.issue_token(CAROL, "carol"), None, 0, print)
+    master, proc = child.master, child.proc
     out = bytearray()
     more = asyncio.Event()
 
@@ -382,16 +363,13 @@ async def test_repaint_sends_every_row_of_the_screen_again(served):
                 more.clear()
                 await asyncio.wait_for(more.wait(), 1.0)
         out.clear()
-        ours.sendall(b"repaint\n")
+        os.write(child.control, b"repaint\n")
         async with asyncio.timeout(TIMEOUT):
             while {int(row) for row in ROW.findall(out)} != set(range(1, 25)):
                 await more.wait()
                 more.clear()
     finally:
-        loop.remove_reader(master)
         with contextlib.suppress(ProcessLookupError):
             proc.kill()
         await proc.wait()
-        os.close(master)
-        os.close(slave)
-        ours.close()
+        child.close()
