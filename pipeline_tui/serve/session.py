@@ -126,6 +126,19 @@ def watching_line(table_id: str, language: str, theme: str) -> str | None:
     return f"watching {table_id} {language} {theme}\n"
 
 
+def read_watching(line: bytes) -> tuple[str, str, str] | None:
+    """The table, language and theme of a :func:`watching_line` as ``serve`` reads it; None for
+    any other line.
+
+    >>> read_watching(b"watching t3 ru textual-dark"), read_watching(b"watching t3 ru")
+    (('t3', 'ru', 'textual-dark'), None)
+    """
+    words = line.decode("ascii", "replace").split()
+    if len(words) != 4 or words[0] != "watching" or not all(WORD.fullmatch(w) for w in words[1:]):
+        return None
+    return words[1], words[2], words[3]
+
+
 def env_word(environ: Mapping[str, str], name: str) -> str | None:
     """The value of ``name`` if it is a plain word (:data:`WORD`), else None (ignored).
 

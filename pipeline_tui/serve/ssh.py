@@ -54,11 +54,13 @@ from .session import (
     CONTROL_ENV,
     EXIT_NO_MEMORY,
     HUB_ENV,
+    LEFT,
     STAND_ENV,
     THEME_ENV,
     TOKEN_ENV,
     WATCH_ENV,
     clamped_notice,
+    read_watching,
 )
 from .stand import (
     CANCEL,
@@ -70,7 +72,6 @@ from .stand import (
     StandKey,
     Stands,
     changes_nothing,
-    watching_line,
 )
 from .zygote import Zygote, forking_available
 
@@ -594,7 +595,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return choose_language(None, {k: v for k, v in client.items() if k != ENV_LANG})
 
     # --- the child ---
-    def _child_env(self, control: int) -> dict[str, str]:
+    def _child_env(self) -> dict[str, str]:
         # the client's terminal and language, not ours; never the Hub token (the control socket)
         drop = (
             TOKEN_ENV,
@@ -612,7 +613,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         env.update(
             TERM=self.term or "xterm",
             PYTHONIOENCODING="utf-8",
-            **{HUB_ENV: str(self.front.socket_path), CONTROL_ENV: str(control)},
+            **{HUB_ENV: str(self.front.socket_path)},  # CONTROL_ENV: start_child's
         )
         if self.reopen is not None:  # it shared a stand: back at that table, as it was
             table, language, theme = self.reopen
@@ -627,7 +628,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         token = front.hub.issue_token(self.identity, self.name)
         try:
             child = await start_child(
-                self._child_env(-1), self.size, token, front.zygote, front.limits.session_memory, self._log
+                self._child_env(), self.size, token, front.zygote, front.limits.session_memory, self._log
             )
         except (OSError, ValueError) as exc:  # out of ptys or processes; a value exec refuses
             front.hub.revoke_token(token)
@@ -747,13 +748,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             asyncio.get_running_loop().remove_reader(child.control)
             return
         for line in lines:
-            watching = watching_line(line)
+            watching = read_watching(line)
             if watching is not None:
                 self.watching, self.touched = watching, False
                 self._cancel_handover()
                 loop = asyncio.get_running_loop()
                 self.handover = loop.call_later(self.front.share_after or 0.0, self._hand_over)
-            elif line.strip() == b"left":
+            elif line == LEFT.strip().encode():
                 self.watching = None
                 self._cancel_handover()
 
@@ -776,11 +777,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         key = self._stand_key()
         if stands is None or key is None or not self.can_share(key):
             return
-        env = self._child_env(-1)
-        for name in (HUB_ENV, CONTROL_ENV, *LANGUAGE_ENV):
-            env.pop(name, None)
-        env.update({HUB_ENV: str(self.front.socket_path), ENV_LANG: key.language})
-        stands.join(key, self, env)
+        env = {k: v for k, v in self._child_env().items() if k not in LANGUAGE_ENV}
+        stands.join(key, self, {**env, ENV_LANG: key.language})
 
     def can_share(self, key: StandKey) -> bool:
         """Whether this session's screen is the one a stand for ``key`` draws."""

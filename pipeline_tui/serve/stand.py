@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .child import Child, end_child, read_lines, start_child
-from .session import STAND_ENV, THEME_ENV, WATCH_ENV
+from .session import LEFT, REPAINT, STAND_ENV, THEME_ENV, WATCH_ENV, read_watching
 from .zygote import Zygote
 
 STAND_IDENTITY = "serve:stand"  # the Hub identity of every stand: no key's (those are SHA256:...)
@@ -48,7 +48,6 @@ LINGER = 3.0  # seconds a stand without watchers waits for one before it ends
 READY_WITHIN = 20.0  # seconds a new stand has to draw its table, or it ends
 REPAINT_AFTER = 0.05  # seconds: watchers arriving together cost the stand one full repaint
 MAX_BACKLOG = 256 << 10  # bytes of a stand's output waiting for one watcher's client
-WORD = re.compile(rb"[A-Za-z0-9_.-]{1,64}")
 # Input that changes nothing on a table's screen: SGR pointer moves without a button held
 # (Textual asks for any-motion reports, 1003 + 1006) and focus in / out (1004).
 _IDLE_INPUT = re.compile(rb"(?:\x1b\[<(?:3[5-9]|4[0-9]|5[0-9]|6[0-3]);\d{1,5};\d{1,5}[Mm]|\x1b\[[IO])*")
@@ -74,18 +73,6 @@ def changes_nothing(data: bytes) -> bytes | None:
     if not rest or (len(rest) <= MAX_CUT_REPORT and _IDLE_START.fullmatch(rest)):
         return rest
     return None
-
-
-def watching_line(line: bytes | bytearray) -> tuple[str, str, str] | None:
-    """The table, language and theme of a control line ``watching <table> <language> <theme>``.
-
-    >>> watching_line(b"watching t3 ru textual-dark"), watching_line(b"watching t3 ru")
-    (('t3', 'ru', 'textual-dark'), None)
-    """
-    words = line.split()
-    if len(words) != 4 or words[0] != b"watching" or not all(WORD.fullmatch(w) for w in words[1:]):
-        return None
-    return words[1].decode(), words[2].decode(), words[3].decode()
 
 
 @dataclass(frozen=True)
@@ -124,7 +111,6 @@ class Stand:
         self.control_buffer = bytearray()
         self.repaint_due: asyncio.TimerHandle | None = None
         self.linger: asyncio.TimerHandle | None = None
-        self.task: asyncio.Task[None] | None = None
 
     def add(self, watcher: Watcher) -> None:
         """``watcher`` shares this stand now if it has drawn its table, else once it has."""
@@ -169,7 +155,7 @@ class Stand:
         self.repaint_due = None
         if self.child is not None:
             with contextlib.suppress(OSError):  # full or gone: its end is on its way
-                os.write(self.child.control, b"repaint\n")
+                os.write(self.child.control, REPAINT.encode())
 
     async def run(self) -> None:
         """Start the process, pass on what it draws until it ends, then give every watcher
@@ -246,13 +232,13 @@ class Stand:
             asyncio.get_running_loop().remove_reader(child.control)
             return
         for line in lines:
-            if not self.ready and watching_line(line) is not None:
+            if not self.ready and read_watching(line) is not None:
                 self.ready = True
                 waiting, self.waiting = list(self.waiting), set()
                 for watcher in waiting:
                     self._take(watcher)
                 self._wait_for_watchers()
-            elif self.ready and line.strip() == b"left" and not self.closing:
+            elif self.ready and line == LEFT.strip().encode() and not self.closing:
                 # the table closed under it: what it shows now is nobody's to share
                 self.stands.log(f"stand for table {self.key.table} left its table")
                 self.stands.spawn(self.close())

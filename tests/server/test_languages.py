@@ -158,12 +158,12 @@ def test_the_child_gets_the_clients_language_never_the_servers(monkeypatch) -> N
     monkeypatch.delenv("LC_ALL", raising=False)
     session = GameSession(FakeFront(), "SHA256:alice", "alice")  # type: ignore[arg-type]
     session.chan = FakeChannel({"LANG": "ru_RU.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8", "EVIL": "1"})  # type: ignore[assignment]
-    env = session._child_env(5)  # the control pipe's descriptor
+    env = session._child_env()
     assert (env["LANG"], env["LC_MESSAGES"]) == ("ru_RU.UTF-8", "ru_RU.UTF-8")
     assert "PIPELINE_TUI_LANG" not in env and "EVIL" not in env
     assert session_language(env) == "ru"
     session.chan = FakeChannel({})  # type: ignore[assignment]
-    env = session._child_env(5)  # the control pipe's descriptor
+    env = session._child_env()
     assert "LANG" not in env and session_language(env) == "en"
     assert os.environ["LANG"] == "en_US.UTF-8"
 
